@@ -1,6 +1,8 @@
 //! Argument parsing and dispatch. Each subcommand turns its raw flags into the
 //! library's typed configuration before any work starts.
 
+#[macro_use]
+mod output;
 mod gen;
 mod judge;
 mod parse;

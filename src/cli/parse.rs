@@ -66,9 +66,9 @@ pub fn run(args: ParseArgs) -> ExitCode {
     };
     match result {
         Ok(out) => {
-            print!("{out}");
+            out!("{out}");
             if !out.ends_with('\n') {
-                println!();
+                outln!();
             }
             ExitCode::SUCCESS
         }

@@ -129,12 +129,12 @@ fn hard_deadline(timeout: Duration, as_json: bool) {
         std::thread::sleep(limit);
         let reason = format!("hard deadline of {:.1}s reached", limit.as_secs_f64());
         if as_json {
-            println!(
+            outln!(
                 "{}",
                 serde_json::json!({ "status": "unknown", "reason": reason })
             );
         } else {
-            println!("unknown ({reason})");
+            outln!("unknown ({reason})");
         }
         std::process::exit(4);
     });
@@ -142,7 +142,7 @@ fn hard_deadline(timeout: Duration, as_json: bool) {
 
 fn json<T: serde::Serialize>(value: &T) {
     match serde_json::to_string_pretty(value) {
-        Ok(s) => println!("{s}"),
+        Ok(s) => outln!("{s}"),
         Err(e) => eprintln!("entail prove: cannot serialise the report: {e}"),
     }
 }
@@ -152,14 +152,14 @@ fn print_problem(report: &ProblemReport, as_json: bool) {
         return json(report);
     }
     match &report.result {
-        Entailment::Proved => println!("proved"),
+        Entailment::Proved => outln!("proved"),
         Entailment::NotProved { countermodel } => {
-            println!("not_proved");
+            outln!("not_proved");
             if let Some(cm) = countermodel {
-                println!("countermodel:\n{cm}");
+                outln!("countermodel:\n{cm}");
             }
         }
-        Entailment::Unknown { reason } => println!("unknown ({reason})"),
+        Entailment::Unknown { reason } => outln!("unknown ({reason})"),
     }
 }
 
@@ -175,13 +175,13 @@ fn print_check(report: &CheckReport, as_json: bool) {
     if as_json {
         return json(report);
     }
-    print!("consistent: {}", yes_no(report.consistency.consistent));
+    out!("consistent: {}", yes_no(report.consistency.consistent));
     match &report.consistency.conflict {
-        Some(c) => println!(" (conflicting premises: {})", c.join(", ")),
-        None => println!(),
+        Some(c) => outln!(" (conflicting premises: {})", c.join(", ")),
+        None => outln!(),
     }
     for s in &report.solutions {
-        println!(
+        outln!(
             "solution {}: steps valid: {}, reaches goal: {}, globally valid: {}, minimal: {}; support: {}",
             s.id,
             yes_no(s.steps_valid),
@@ -210,10 +210,10 @@ fn print_check(report: &CheckReport, as_json: bool) {
             if let Some(m) = &st.message {
                 line.push_str(&format!(": {m}"));
             }
-            println!("{line}");
+            outln!("{line}");
             if let Some(cm) = &st.countermodel {
                 for l in cm.to_string().lines() {
-                    println!("    {l}");
+                    outln!("    {l}");
                 }
             }
         }
@@ -224,16 +224,16 @@ fn print_check(report: &CheckReport, as_json: bool) {
         } else {
             format!("incomplete: {}", sup.stopped.as_deref().unwrap_or(""))
         };
-        println!(
+        outln!(
             "minimal supports ({}, {}, {state}):",
             sup.supports.len(),
             sup.method
         );
         for s in &sup.supports {
-            println!("  {{{}}}", s.join(", "));
+            outln!("  {{{}}}", s.join(", "));
         }
     }
     for l in &report.lints {
-        println!("warning: {}: {}: {}", l.kind, l.subject, l.message);
+        outln!("warning: {}: {}: {}", l.kind, l.subject, l.message);
     }
 }

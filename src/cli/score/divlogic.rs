@@ -65,14 +65,14 @@ pub fn run(args: Args) -> ExitCode {
     };
     if args.json {
         match serde_json::to_string_pretty(&report) {
-            Ok(s) => println!("{s}"),
+            Ok(s) => outln!("{s}"),
             Err(e) => {
                 eprintln!("entail score divlogic: {e}");
                 return ExitCode::from(1);
             }
         }
     } else {
-        print!("{}", human(&report));
+        out!("{}", human(&report));
     }
     ExitCode::SUCCESS
 }

@@ -60,7 +60,7 @@ pub fn run(args: Args) -> ExitCode {
     };
     match report {
         Ok(json) => {
-            println!("{json}");
+            outln!("{json}");
             ExitCode::SUCCESS
         }
         Err(e) => {

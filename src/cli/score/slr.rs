@@ -70,14 +70,14 @@ pub fn run(args: Args) -> ExitCode {
     bar.finish_and_clear();
     if args.json {
         match serde_json::to_string_pretty(&report) {
-            Ok(json) => println!("{json}"),
+            Ok(json) => outln!("{json}"),
             Err(e) => {
                 eprintln!("entail score slr: {e}");
                 return ExitCode::from(1);
             }
         }
     } else {
-        print!("{}", report.to_text());
+        out!("{}", report.to_text());
     }
     ExitCode::SUCCESS
 }
