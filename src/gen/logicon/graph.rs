@@ -8,7 +8,6 @@
 //! unsatisfiable, already present, or related to neither parent is dropped,
 //! so every edge is a checked fact and every node is reachable from an atom.
 
-use super::print::print;
 use crate::syntax::prover9::Formula;
 use crate::truth::{Models, TruthError, TruthTable};
 use rand::Rng;
@@ -122,7 +121,7 @@ impl Graph {
         for name in graph.atoms.clone() {
             let formula = Formula::atom(name);
             let models = table.models(&formula)?;
-            let printed = print(&formula);
+            let printed = formula.to_string();
             seen.insert(printed.clone());
             graph.push_node(formula, printed, models);
         }
@@ -161,7 +160,7 @@ impl Graph {
             if links.is_empty() {
                 continue;
             }
-            let printed = print(&formula);
+            let printed = formula.to_string();
             if seen.contains(&printed) {
                 continue;
             }

@@ -17,7 +17,6 @@
 //! position where they differ and asks for its label.
 
 mod graph;
-mod print;
 pub mod rewrite;
 pub mod score;
 mod text;
@@ -409,7 +408,7 @@ fn finish(
         let mut variants = Vec::new();
         for rule in RewriteRule::ALL {
             let result = rule.apply(&node.formula);
-            let printed = print::print(&result);
+            let printed = result.to_string();
             if printed == node.printed {
                 continue;
             }

@@ -380,12 +380,18 @@ fn write_item(syntax: &Syntax, item: &Item, out: &mut String) {
     }
 }
 
+/// Prover9's built-in operator table, built once: `Display` is called for
+/// every formula a generator prints.
+fn builtin_syntax() -> &'static Syntax {
+    static BUILTIN: std::sync::OnceLock<Syntax> = std::sync::OnceLock::new();
+    BUILTIN.get_or_init(|| Syntax::new(false))
+}
+
 /// Under Prover9's built-in declarations, e.g. `f(x,[a,b:c]) * y'`.
 impl fmt::Display for Term {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let syntax = Syntax::new(false);
         let mut out = String::new();
-        Printer::new(&syntax).term(self, &mut out);
+        Printer::new(builtin_syntax()).term(self, &mut out);
         f.write_str(&out)
     }
 }
@@ -393,9 +399,8 @@ impl fmt::Display for Term {
 /// Under Prover9's built-in declarations, e.g. `all x (p(x) -> a != x)`.
 impl fmt::Display for Formula {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let syntax = Syntax::new(false);
         let mut out = String::new();
-        Printer::new(&syntax).formula(self, &mut out);
+        Printer::new(builtin_syntax()).formula(self, &mut out);
         f.write_str(&out)
     }
 }
@@ -403,9 +408,8 @@ impl fmt::Display for Formula {
 /// The formula, its attributes and the period: `p(x) # label(a).`
 impl fmt::Display for Entry {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let syntax = Syntax::new(false);
         let mut out = String::new();
-        Printer::new(&syntax).entry(self, &mut out);
+        Printer::new(builtin_syntax()).entry(self, &mut out);
         f.write_str(&out)
     }
 }
