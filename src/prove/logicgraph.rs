@@ -82,41 +82,197 @@ fn instantiate(f: &Formula, atoms: &BTreeMap<String, Formula>) -> Formula {
     }
 }
 
-/// Reads the instance in `dir`. A cited `Derived` premise is resolved to the
-/// latest earlier step with the same conclusion; when there is none it stays
-/// `Derived`, which the check reports as a bad reference.
+/// How step formulas of an instance are read: the A-notation as written, or
+/// (instantiated) with each atom replaced by its `translations.atomic_facts`
+/// entry. Answers to an instance are read with the instance's notation, so a
+/// model's A-notation conclusions are checked against the same premises.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Notation {
+    instantiated: bool,
+    atoms: BTreeMap<String, Formula>,
+}
+
+impl Notation {
+    /// The notation of the instance whose `complete.json` is `complete`.
+    pub fn of_complete(complete: &Value, instantiated: bool) -> Result<Notation, ProveError> {
+        let mut atoms = BTreeMap::new();
+        if instantiated {
+            if let Some(map) = complete
+                .pointer("/translations/atomic_facts")
+                .and_then(Value::as_object)
+            {
+                for (atom, expr) in map {
+                    let expr = expr
+                        .as_str()
+                        .ok_or_else(|| ProveError::new(None, "atomic fact is not a string"))?;
+                    atoms.insert(atom.clone(), formula(expr, &format!("atomic fact {atom}"))?);
+                }
+            }
+        }
+        Ok(Notation {
+            instantiated,
+            atoms,
+        })
+    }
+
+    /// Whether formulas are instantiated (`--instantiated`).
+    pub fn instantiated(&self) -> bool {
+        self.instantiated
+    }
+
+    /// `f` in this notation: atoms replaced by their translations when
+    /// instantiated, else unchanged. Formulas already instantiated have no
+    /// bare `A1`-style atoms and pass through unchanged.
+    pub fn apply(&self, f: Formula) -> Formula {
+        if self.instantiated {
+            instantiate(&f, &self.atoms)
+        } else {
+            f
+        }
+    }
+
+    /// Parses a step formula written in A-notation (Unicode or Prover9
+    /// connectives) and puts it in this notation.
+    pub fn step_formula(&self, src: &str, what: &str) -> Result<Formula, ProveError> {
+        Ok(self.apply(formula(&ascii_connectives(src), what)?))
+    }
+}
+
+/// One solution of a `solutions.json`-shaped document. A solution that
+/// cannot be read keeps its error, so one bad solution does not hide the
+/// others (scoring counts it as answered and invalid).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ParsedSolution {
+    /// The solution's `id`, or its 1-based position when it has none.
+    pub id: String,
+    /// Its `family_id`, when given.
+    pub family: Option<String>,
+    /// The solution, or why it could not be read.
+    pub solution: Result<Solution, ProveError>,
+}
+
+/// A JSON scalar id as text: `"3"` and `3` are both `3`.
+fn id_text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// Reads the solutions of a `solutions.json`-shaped document: an object
+/// `{solutions: [...]}` or a bare array of solutions. Only premise ids are
+/// taken from `premises_used` (the formulas quoted there are ignored, so a
+/// solution cannot redefine a premise); a cited `Derived` premise is resolved
+/// to the latest earlier step with the quoted conclusion, and stays `Derived`
+/// (a bad reference) when there is none.
+pub fn parse_solutions(
+    doc: &Value,
+    notation: &Notation,
+) -> Result<Vec<ParsedSolution>, ProveError> {
+    let list = match doc {
+        Value::Array(list) => list,
+        Value::Object(_) => field(doc, "solutions", "the document")?
+            .as_array()
+            .ok_or_else(|| ProveError::new(None, "`solutions` is not an array"))?,
+        _ => {
+            return Err(ProveError::new(
+                None,
+                "expected an object with `solutions` or an array of solutions",
+            ))
+        }
+    };
+    Ok(list
+        .iter()
+        .enumerate()
+        .map(|(k, sol)| {
+            let id = sol
+                .get("id")
+                .filter(|v| !v.is_null())
+                .map_or_else(|| (k + 1).to_string(), id_text);
+            let family = sol.get("family_id").filter(|v| !v.is_null()).map(id_text);
+            let solution = parse_solution(sol, &id, notation);
+            ParsedSolution {
+                id,
+                family,
+                solution,
+            }
+        })
+        .collect())
+}
+
+fn parse_solution(sol: &Value, id: &str, notation: &Notation) -> Result<Solution, ProveError> {
+    let what = format!("solution {id}");
+    let step_list = field(sol, "steps", &what)?
+        .as_array()
+        .ok_or_else(|| ProveError::new(None, format!("{what}: `steps` is not an array")))?;
+    let mut steps: Vec<Step> = Vec::new();
+    for (i, st) in step_list.iter().enumerate() {
+        let label = match st.get("step_number").and_then(Value::as_u64) {
+            Some(n) => format!("S{n}"),
+            None => format!("S{}", i + 1),
+        };
+        let swhat = format!("{what} step {label}");
+        let conclusion = notation.step_formula(text(st, "conclusion", &swhat)?, &swhat)?;
+        let used = field(st, "premises_used", &swhat)?
+            .as_array()
+            .ok_or_else(|| {
+                ProveError::new(None, format!("{swhat}: `premises_used` is not an array"))
+            })?;
+        let mut from = Vec::new();
+        for p in used {
+            let pid = text(p, "id", &swhat)?;
+            if pid != "Derived" {
+                from.push(pid.to_string());
+                continue;
+            }
+            let quoted = notation.step_formula(text(p, "prover9", &swhat)?, &swhat)?;
+            let earlier = steps.iter().rev().find(|s| s.conclusion == quoted);
+            from.push(earlier.map_or_else(|| "Derived".to_string(), |s| s.label.clone()));
+        }
+        let rule = st
+            .get("rule_applied")
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        steps.push(Step {
+            label,
+            conclusion,
+            from,
+            rule,
+            pos: None,
+        });
+    }
+    Ok(Solution {
+        id: id.to_string(),
+        steps,
+    })
+}
+
+/// A LogicGraph instance with what scoring needs beyond the [`StepProblem`]:
+/// the gold solutions' families and the notation answers are read in.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Instance {
+    /// Premises, target and the gold solutions.
+    pub problem: StepProblem,
+    /// `family_id` of each gold solution, in the order of `problem.solutions`.
+    pub families: Vec<Option<String>>,
+    /// How step formulas of this instance are read.
+    pub notation: Notation,
+}
+
+/// Reads the instance in `dir`. See [`parse_solutions`] for how `Derived`
+/// premises are resolved; any unreadable gold solution is an error.
 pub fn load(dir: &Path, instantiated: bool) -> Result<StepProblem, ProveError> {
+    load_instance(dir, instantiated).map(|i| i.problem)
+}
+
+/// Reads the instance in `dir` with its families and notation.
+pub fn load_instance(dir: &Path, instantiated: bool) -> Result<Instance, ProveError> {
     let complete = read_json(dir, "complete.json")?;
     let solutions = read_json(dir, "solutions.json")?;
     let in_complete = |e: ProveError| e.in_file(dir.join("complete.json").display().to_string());
     let in_solutions = |e: ProveError| e.in_file(dir.join("solutions.json").display().to_string());
 
-    let mut atoms = BTreeMap::new();
-    if instantiated {
-        if let Some(map) = complete
-            .pointer("/translations/atomic_facts")
-            .and_then(Value::as_object)
-        {
-            for (atom, expr) in map {
-                let expr = expr.as_str().ok_or_else(|| {
-                    in_complete(ProveError::new(None, "atomic fact is not a string"))
-                })?;
-                atoms.insert(
-                    atom.clone(),
-                    formula(expr, &format!("atomic fact {atom}")).map_err(in_complete)?,
-                );
-            }
-        }
-    }
-    let step_formula = |src: &str, what: &str| -> Result<Formula, ProveError> {
-        let f = formula(&ascii_connectives(src), what)?;
-        Ok(if instantiated {
-            instantiate(&f, &atoms)
-        } else {
-            f
-        })
-    };
-
+    let notation = Notation::of_complete(&complete, instantiated).map_err(in_complete)?;
     let kb = field(&complete, "knowledge_base", "complete.json").map_err(in_complete)?;
     let mut premises = Vec::new();
     for part in ["rules", "facts"] {
@@ -145,70 +301,21 @@ pub fn load(dir: &Path, instantiated: bool) -> Result<StepProblem, ProveError> {
     .map_err(in_complete)?;
     let goal = formula(&ascii_connectives(goal_src), "target").map_err(in_complete)?;
 
-    let mut out = Vec::new();
-    let list = field(&solutions, "solutions", "solutions.json").map_err(in_solutions)?;
-    for sol in list.as_array().into_iter().flatten() {
-        let id = match sol.get("id") {
-            Some(Value::String(s)) => s.clone(),
-            Some(v) => v.to_string(),
-            None => (out.len() + 1).to_string(),
-        };
-        let what = format!("solution {id}");
-        let mut steps: Vec<Step> = Vec::new();
-        for (i, st) in field(sol, "steps", &what)
-            .map_err(in_solutions)?
-            .as_array()
-            .into_iter()
-            .flatten()
-            .enumerate()
-        {
-            let label = match st.get("step_number").and_then(Value::as_u64) {
-                Some(n) => format!("S{n}"),
-                None => format!("S{}", i + 1),
-            };
-            let swhat = format!("{what} step {label}");
-            let conclusion = step_formula(
-                text(st, "conclusion", &swhat).map_err(in_solutions)?,
-                &swhat,
-            )
-            .map_err(in_solutions)?;
-            let mut from = Vec::new();
-            for p in field(st, "premises_used", &swhat)
-                .map_err(in_solutions)?
-                .as_array()
-                .into_iter()
-                .flatten()
-            {
-                let pid = text(p, "id", &swhat).map_err(in_solutions)?;
-                if pid != "Derived" {
-                    from.push(pid.to_string());
-                    continue;
-                }
-                let quoted =
-                    step_formula(text(p, "prover9", &swhat).map_err(in_solutions)?, &swhat)
-                        .map_err(in_solutions)?;
-                let earlier = steps.iter().rev().find(|s| s.conclusion == quoted);
-                from.push(earlier.map_or_else(|| "Derived".to_string(), |s| s.label.clone()));
-            }
-            let rule = st
-                .get("rule_applied")
-                .and_then(Value::as_str)
-                .map(str::to_string);
-            steps.push(Step {
-                label,
-                conclusion,
-                from,
-                rule,
-                pos: None,
-            });
-        }
-        out.push(Solution { id, steps });
+    let mut gold = Vec::new();
+    let mut families = Vec::new();
+    for parsed in parse_solutions(&solutions, &notation).map_err(in_solutions)? {
+        gold.push(parsed.solution.map_err(in_solutions)?);
+        families.push(parsed.family);
     }
-    Ok(StepProblem {
-        premises,
-        goal,
-        solutions: out,
-        timeout: None,
-        prolog_style_variables: false,
+    Ok(Instance {
+        problem: StepProblem {
+            premises,
+            goal,
+            solutions: gold,
+            timeout: None,
+            prolog_style_variables: false,
+        },
+        families,
+        notation,
     })
 }

@@ -18,6 +18,7 @@ mod problem;
 mod projection;
 mod report;
 pub mod rules;
+pub mod score;
 
 pub use problem::{
     combined_goal, is_step_file, Premise, Solution, Step, StepProblem, ASSUMPTION_LISTS,

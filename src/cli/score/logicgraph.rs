@@ -1,16 +1,138 @@
 //! `entail score logicgraph`.
 
+use entail::prove::score::{self, AnswerSet};
+use entail::prove::{ProveOptions, Prover};
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 /// Arguments of `entail score logicgraph`.
 #[derive(clap::Args)]
+#[command(after_help = "\
+Checks model solutions with Z3 against the GOLD premises and target of each LogicGraph
+instance (the answer's own premise formulas are ignored; only cited ids count: Rule3,
+Fact1, earlier steps). A solution is valid when every step is valid, its last step
+entails the target and the target follows from the premises it cites.
+
+--gold is one instance directory (complete.json + solutions.json) or a tree of them
+(every directory with a complete.json; the tier is its parent directory's name).
+--answers, repeatable (one file per model):
+  one instance: a file shaped like solutions.json ({\"solutions\": [...]} or a bare array;
+    steps with premises_used ids and A-notation conclusions), or a step file
+    (formulas(solution_N) lists whose # from(..) cite the gold premise ids);
+  a tree: JSONL, one line per instance, named relative to --gold:
+    {\"instance\": \"Small/test_1\", \"solutions\": [...]}
+    {\"instance\": \"Small/test_1\", \"steps\": \"<step file text>\"}
+A bad line or an unreadable answer is reported with FILE:LINE and scores as an
+instance with no valid solution; the rest of the batch is scored.
+
+Metrics per instance (averaged per tier and over all):
+  success      1 if at least one solution is valid
+  precision    valid / answered solutions (0 without answers)
+  shortest     1 if a valid solution has exactly the gold minimum number of steps
+  diversity    |distinct valid supports in the gold supports| / |gold supports|
+               (a support is the set of premises a solution cites)
+  versatility  |gold families hit| / |gold families|; a family is hit when a valid
+               support equals the support of a gold solution of that family
+  originality  across the answer sets: f(s) = number of sets that found gold support s;
+               a set's originality = mean of 1/f(s) over the gold supports it found,
+               0 if it found none
+Gold supports, families and the minimum come from the gold solutions that check valid.
+
+Exit status: 0 scored, 1 some gold instance could not be loaded (the rest is scored),
+2 bad arguments or unreadable files.
+
+Examples:
+  entail score logicgraph --gold corpora/logicgraph/Small/test_109 --answers answer.json
+  entail score logicgraph --gold corpora/logicgraph --answers model_a.jsonl --answers model_b.jsonl
+  entail score logicgraph --gold corpora/logicgraph --answers model.jsonl --json > report.json")]
 pub struct Args {
-    #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
-    rest: Vec<String>,
+    /// An instance directory, or a directory tree of them.
+    #[arg(long)]
+    gold: PathBuf,
+    /// Answers of one model (repeatable, one file per model).
+    #[arg(long, required = true)]
+    answers: Vec<PathBuf>,
+    /// Print one JSON object instead of tables.
+    #[arg(long)]
+    json: bool,
+    /// Check the instantiated formulas (prover9_expression) instead of the A-notation.
+    #[arg(long)]
+    instantiated: bool,
+    /// Per-check timeout in seconds (a timeout never counts as valid).
+    #[arg(long, default_value = "10")]
+    timeout: f64,
 }
 
 /// Runs `entail score logicgraph`.
-pub fn run(_args: Args) -> ExitCode {
-    eprintln!("entail score logicgraph: not implemented yet");
-    ExitCode::from(3)
+pub fn run(args: Args) -> ExitCode {
+    let timeout = match Duration::try_from_secs_f64(args.timeout) {
+        Ok(t) if !t.is_zero() => t,
+        _ => {
+            eprintln!(
+                "entail score logicgraph: --timeout {} is not a positive number of seconds",
+                args.timeout
+            );
+            return ExitCode::from(2);
+        }
+    };
+    let instances = match score::find_instances(&args.gold) {
+        Ok(found) if !found.is_empty() => found,
+        Ok(_) => {
+            eprintln!(
+                "entail score logicgraph: no instance (directory with complete.json) under {}",
+                args.gold.display()
+            );
+            return ExitCode::from(2);
+        }
+        Err(e) => {
+            eprintln!("entail score logicgraph: {}", e.message);
+            return ExitCode::from(2);
+        }
+    };
+    let mut sets = Vec::new();
+    for path in &args.answers {
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("entail score logicgraph: {}: {e}", path.display());
+                return ExitCode::from(2);
+            }
+        };
+        sets.push(AnswerSet::read(
+            &path.display().to_string(),
+            &text,
+            &instances,
+        ));
+    }
+    let mut prover = Prover::new(ProveOptions {
+        timeout: Some(timeout),
+        countermodels: false,
+    });
+    let bar = crate::cli::progress::bar(instances.len() as u64, "instances");
+    let report = score::score(
+        &mut prover,
+        &args.gold,
+        &instances,
+        &sets,
+        args.instantiated,
+        &|| bar.inc(1),
+    );
+    bar.finish_and_clear();
+    if args.json {
+        match serde_json::to_string_pretty(&report) {
+            Ok(json) => outln!("{json}"),
+            Err(e) => {
+                eprintln!("entail score logicgraph: {e}");
+                return ExitCode::from(1);
+            }
+        }
+    } else {
+        out!("{}", report.to_text());
+    }
+    if report.gold_errors.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
 }

@@ -18,7 +18,7 @@ pub struct Args {
 enum Family {
     /// Per-level, per-tier accuracy and LRL of answers to SLR tasks
     Slr(slr::Args),
-    /// LogicGraph success, precision, diversity (not implemented yet: issue #4)
+    /// LogicGraph success, precision, shortest path, diversity, versatility, originality
     Logicgraph(logicgraph::Args),
     /// Tasks 1-3 of LogiConBench: discriminative, enumerative, generative
     Logicon(logicon::Args),
