@@ -15,5 +15,6 @@ pub fn item_rng(seed: u64, index: u64) -> ChaCha8Rng {
     rng
 }
 pub mod divlogic;
+pub mod logicgraph;
 pub mod logicon;
 pub mod slr;

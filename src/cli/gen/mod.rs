@@ -18,7 +18,7 @@ pub struct Args {
 enum Family {
     /// SLR inductive rule-learning tasks over trains, in 20 curriculum levels
     Slr(slr::Args),
-    /// LogicGraph multi-path proof problems (not implemented yet: issue #6)
+    /// LogicGraph multi-path proof problems with all their minimal proofs, engine-verified
     Logicgraph(logicgraph::Args),
     /// LogiConBench consistency samples with exact labels
     Logicon(logicon::Args),

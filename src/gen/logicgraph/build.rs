@@ -1,0 +1,348 @@
+//! Backward construction of a LogicGraph skeleton: formulas, premise pool and
+//! proof paths over numbered atoms, before any ids, names or text.
+//!
+//! Each family is a chain grown backward from `G`: an argument form whose
+//! conclusion is the current target is picked, its premises get fresh atoms,
+//! and one premise becomes the next target until the sampled depth is spent;
+//! the others are leaves of the pool. Branches re-derive an intermediate
+//! conclusion of a core chain with a form not yet used for it, again with
+//! fresh atoms, and reuse the rest of the core chain. Fresh atoms are what
+//! keep the set of minimal supports exactly the set of paths; the engine
+//! re-checks that before anything is written.
+
+use super::prop::Prop;
+use super::{Config, Form};
+use rand::seq::SliceRandom;
+use rand::Rng;
+use std::collections::BTreeMap;
+
+/// One cited premise of a step: its formula, and the pool index when it is
+/// a leaf (`None`: the conclusion of an earlier step of the same path).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cited {
+    /// The premise's formula.
+    pub prop: Prop,
+    /// Index into the pool, or `None` for a derived premise.
+    pub pool: Option<usize>,
+}
+
+/// One inference of a path.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BuiltStep {
+    /// The argument form applied.
+    pub form: Form,
+    /// The cited premises, in the form's canonical order.
+    pub cited: Vec<Cited>,
+    /// What it concludes.
+    pub conclusion: Prop,
+}
+
+/// One proof path: a core chain, or a branch that re-derives an intermediate
+/// conclusion of its family's core and then follows the core.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BuiltPath {
+    /// 1-based family number (paths sharing the final inference into `G`).
+    pub family: usize,
+    /// For a branch, the 0-based index of the core step it re-derives.
+    pub branch_from: Option<usize>,
+    /// The steps in order; the last concludes `G`.
+    pub steps: Vec<BuiltStep>,
+}
+
+/// The construction before naming: pool and paths over atoms `0..atoms`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Skeleton {
+    /// Number of atoms used, `G` (atom 0) included.
+    pub atoms: usize,
+    /// The premise pool in construction order.
+    pub pool: Vec<Prop>,
+    /// Indices of pool entries that are distractors (in no path).
+    pub distractors: Vec<usize>,
+    /// Cores first (by family), then branches (by family, then creation).
+    pub paths: Vec<BuiltPath>,
+}
+
+/// Why a draw was abandoned before verification.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BuildFailure {
+    /// The instance would use more atoms than `Config::max_atoms`.
+    TooManyAtoms,
+    /// No way was found to place a branch within the depth range.
+    NoBranchSite,
+}
+
+/// Forms whose conclusion can be any formula (HS needs an implication, CD a
+/// disjunction as conclusion).
+fn applies(form: Form, target: &Prop) -> bool {
+    match form {
+        Form::HS => matches!(target, Prop::Implies(..)),
+        Form::CD => matches!(target, Prop::Or(..)),
+        _ => true,
+    }
+}
+
+/// Premises are recursed into only up to this many atom occurrences, so
+/// formulas stay readable and their CNF small.
+const RECURSE_SIZE: usize = 4;
+
+/// A branch's own part is at most this many steps when the depth range
+/// allows it (keeps the atom count moderate).
+const BRANCH_PRIVATE_MAX: usize = 4;
+
+struct Builder<'a, R: Rng> {
+    rng: &'a mut R,
+    config: &'a Config,
+    last_atom: usize,
+    pool: Vec<Prop>,
+}
+
+impl<'a, R: Rng> Builder<'a, R> {
+    /// A fresh atom, negated with some probability for variety.
+    fn fresh_literal(&mut self) -> Prop {
+        self.last_atom += 1;
+        let a = Prop::atom(self.last_atom);
+        if self.rng.gen_bool(0.3) {
+            Prop::neg(&a)
+        } else {
+            a
+        }
+    }
+
+    /// The premises of `form` concluding `target`, in canonical order.
+    fn premises(&mut self, form: Form, target: &Prop) -> Vec<Prop> {
+        match (form, target) {
+            (Form::MP, _) => {
+                let p = self.fresh_literal();
+                vec![Prop::implies(p.clone(), target.clone()), p]
+            }
+            (Form::MT, _) => {
+                let q = self.fresh_literal();
+                vec![Prop::implies(Prop::neg(target), q.clone()), Prop::neg(&q)]
+            }
+            (Form::HS, Prop::Implies(p, r)) => {
+                let q = self.fresh_literal();
+                vec![
+                    Prop::implies((**p).clone(), q.clone()),
+                    Prop::implies(q, (**r).clone()),
+                ]
+            }
+            (Form::DS, _) => {
+                let p = self.fresh_literal();
+                let or = if self.rng.gen_bool(0.5) {
+                    Prop::or(p.clone(), target.clone())
+                } else {
+                    Prop::or(target.clone(), p.clone())
+                };
+                vec![or, Prop::neg(&p)]
+            }
+            (Form::CD, Prop::Or(r, s)) => {
+                let p = self.fresh_literal();
+                let q = self.fresh_literal();
+                vec![
+                    Prop::implies(p.clone(), (**r).clone()),
+                    Prop::implies(q.clone(), (**s).clone()),
+                    Prop::or(p, q),
+                ]
+            }
+            (Form::RAA, _) => {
+                let q = self.fresh_literal();
+                let p = Prop::neg(target);
+                vec![
+                    Prop::implies(p.clone(), q.clone()),
+                    Prop::implies(p, Prop::neg(&q)),
+                ]
+            }
+            (Form::DE, _) => {
+                let p = self.fresh_literal();
+                let q = self.fresh_literal();
+                vec![
+                    Prop::or(p.clone(), q.clone()),
+                    Prop::implies(p, target.clone()),
+                    Prop::implies(q, target.clone()),
+                ]
+            }
+            // `applies` rules these out before we get here; fall back to MP.
+            (Form::HS, _) | (Form::CD, _) => self.premises(Form::MP, target),
+        }
+    }
+
+    /// A derivation of `target` in exactly `n ≥ 1` steps (forward order),
+    /// whose last step uses none of the forms in `exclude`.
+    fn derive(&mut self, target: &Prop, n: usize, exclude: &[Form]) -> Option<Vec<BuiltStep>> {
+        let choices: Vec<Form> = self
+            .config
+            .forms
+            .iter()
+            .copied()
+            .filter(|f| applies(*f, target) && !exclude.contains(f))
+            .collect();
+        let form = *choices.choose(self.rng)?;
+        let premises = self.premises(form, target);
+        let mut steps = Vec::new();
+        let derived = if n > 1 {
+            let eligible: Vec<usize> = (0..premises.len())
+                .filter(|&i| premises[i].size() <= RECURSE_SIZE)
+                .collect();
+            let d = match eligible.choose(self.rng) {
+                Some(&d) => d,
+                None => (0..premises.len()).min_by_key(|&i| premises[i].size())?,
+            };
+            steps = self.derive(&premises[d], n - 1, &[])?;
+            Some(d)
+        } else {
+            None
+        };
+        let cited = premises
+            .into_iter()
+            .enumerate()
+            .map(|(i, prop)| {
+                if Some(i) == derived {
+                    Cited { prop, pool: None }
+                } else {
+                    self.pool.push(prop.clone());
+                    Cited {
+                        prop,
+                        pool: Some(self.pool.len() - 1),
+                    }
+                }
+            })
+            .collect();
+        steps.push(BuiltStep {
+            form,
+            cited,
+            conclusion: target.clone(),
+        });
+        Some(steps)
+    }
+
+    /// One distractor: it mentions an existing node and one private atom
+    /// with a polarity that satisfies it on its own, so it can never be
+    /// part of a minimal support.
+    fn distractor(&mut self, nodes: &[Prop]) -> Prop {
+        let y = nodes
+            .choose(self.rng)
+            .cloned()
+            .unwrap_or_else(|| Prop::atom(0));
+        let f = self.fresh_literal();
+        match self.rng.gen_range(0..4) {
+            // Unestablished antecedent: false `f` satisfies it.
+            0 => Prop::implies(f, y),
+            // Consequence nothing uses: true `f` satisfies it.
+            1 => Prop::implies(y, f),
+            2 => {
+                if self.rng.gen_bool(0.5) {
+                    Prop::or(f, y)
+                } else {
+                    Prop::or(y, f)
+                }
+            }
+            _ => f,
+        }
+    }
+}
+
+/// Builds one skeleton from `rng` under `config`.
+pub fn build<R: Rng>(config: &Config, rng: &mut R) -> Result<Skeleton, BuildFailure> {
+    let (dmin, dmax) = config.depth;
+    let total_paths = rng.gen_range(config.paths.0..=config.paths.1);
+    let families = if dmax < 2 {
+        total_paths
+    } else {
+        let lo = total_paths.div_ceil(4).max(1);
+        let hi = total_paths.min(4).max(lo);
+        rng.gen_range(lo..=hi)
+    };
+    let mut b = Builder {
+        rng,
+        config,
+        last_atom: 0,
+        pool: Vec::new(),
+    };
+    let goal = Prop::atom(0);
+    // Core lengths centre on 3..9 (mean 6) when the range allows it.
+    let core_lo = dmin.max(3).min(dmax);
+    let core_hi = dmax.min(9).max(core_lo);
+    let mut cores: Vec<Vec<BuiltStep>> = Vec::new();
+    for _ in 0..families {
+        let n = b.rng.gen_range(core_lo..=core_hi);
+        let steps = b.derive(&goal, n, &[]).ok_or(BuildFailure::NoBranchSite)?;
+        cores.push(steps);
+    }
+    // Forms already used to derive each (family, core step) conclusion.
+    let mut used: BTreeMap<(usize, usize), Vec<Form>> = BTreeMap::new();
+    for (f, core) in cores.iter().enumerate() {
+        for (j, st) in core.iter().enumerate() {
+            used.insert((f, j), vec![st.form]);
+        }
+    }
+    let mut branches: Vec<BuiltPath> = Vec::new();
+    for _ in families..total_paths {
+        let mut placed = false;
+        for _attempt in 0..40 {
+            let f = b.rng.gen_range(0..families);
+            let n = cores[f].len();
+            if n < 2 {
+                continue;
+            }
+            let j = b.rng.gen_range(0..n - 1);
+            let tail = n - 1 - j;
+            let m_lo = dmin.saturating_sub(tail).max(1);
+            let m_hi = dmax.saturating_sub(tail).min(BRANCH_PRIVATE_MAX.max(m_lo));
+            if m_lo > m_hi {
+                continue;
+            }
+            let m = b.rng.gen_range(m_lo..=m_hi);
+            let target = cores[f][j].conclusion.clone();
+            let exclude = used.get(&(f, j)).cloned().unwrap_or_default();
+            let Some(mut steps) = b.derive(&target, m, &exclude) else {
+                continue;
+            };
+            if let Some(last) = steps.last() {
+                used.entry((f, j)).or_default().push(last.form);
+            }
+            steps.extend(cores[f][j + 1..].iter().cloned());
+            branches.push(BuiltPath {
+                family: f + 1,
+                branch_from: Some(j),
+                steps,
+            });
+            placed = true;
+            break;
+        }
+        if !placed {
+            return Err(BuildFailure::NoBranchSite);
+        }
+    }
+    let mut nodes: Vec<Prop> = vec![goal];
+    for core in &cores {
+        nodes.extend(core.iter().map(|s| s.conclusion.clone()));
+    }
+    nodes.sort();
+    nodes.dedup();
+    let mut distractors = Vec::new();
+    for _ in 0..config.distractors {
+        let d = b.distractor(&nodes);
+        b.pool.push(d);
+        distractors.push(b.pool.len() - 1);
+    }
+    if b.last_atom + 1 > config.max_atoms {
+        return Err(BuildFailure::TooManyAtoms);
+    }
+    branches.sort_by_key(|p| p.family);
+    let mut paths: Vec<BuiltPath> = cores
+        .into_iter()
+        .enumerate()
+        .map(|(f, steps)| BuiltPath {
+            family: f + 1,
+            branch_from: None,
+            steps,
+        })
+        .collect();
+    paths.extend(branches);
+    Ok(Skeleton {
+        atoms: b.last_atom + 1,
+        pool: b.pool,
+        distractors,
+        paths,
+    })
+}

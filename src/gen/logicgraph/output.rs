@@ -1,0 +1,530 @@
+//! The published LogicGraph layout: `question.json`, `complete.json`,
+//! `solutions.json`, `verify_true.json` (field names and nesting as in the
+//! published instances), and the optional `prompt.txt` task text.
+
+use super::prop::Prop;
+use super::Instance;
+use crate::prove::CheckReport;
+use crate::prove::StepStatus;
+use serde::ser::SerializeMap;
+use serde::{Serialize, Serializer};
+use std::collections::BTreeMap;
+
+/// A JSON object whose keys keep the order given (`A1, A2, …, A10, G`), which
+/// a sorted map would not.
+#[derive(Debug, Clone)]
+pub struct Ordered<V>(pub Vec<(String, V)>);
+
+impl<V: Serialize> Serialize for Ordered<V> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            map.serialize_entry(k, v)?;
+        }
+        map.end()
+    }
+}
+
+#[derive(Serialize)]
+struct Question {
+    context: Context,
+    question: String,
+}
+
+#[derive(Serialize)]
+struct Context {
+    rules: Vec<String>,
+    facts: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct Complete<'a> {
+    metadata: Metadata,
+    knowledge_base: KnowledgeBase,
+    target: Target,
+    solutions: Vec<Path<'a, String>>,
+    translations: Translations,
+}
+
+#[derive(Serialize)]
+struct Metadata {
+    /// The published generator renders a graph image; this one does not.
+    graph_path: Option<String>,
+    num_solutions: usize,
+    family_stats: Ordered<FamilyStats>,
+}
+
+#[derive(Serialize)]
+struct FamilyStats {
+    core: usize,
+    branch: usize,
+}
+
+#[derive(Serialize)]
+struct KnowledgeBase {
+    rules: Vec<KbEntry>,
+    facts: Vec<KbEntry>,
+}
+
+#[derive(Serialize)]
+struct KbEntry {
+    id: String,
+    formal: String,
+    prover9_expression: String,
+    natural: String,
+}
+
+#[derive(Serialize)]
+struct Target {
+    formal: String,
+    prover9: String,
+    prover9_expression: String,
+    natural: String,
+}
+
+#[derive(Serialize)]
+struct Path<'a, P> {
+    id: usize,
+    family_id: usize,
+    path_type: &'a str,
+    branch_from: Option<usize>,
+    steps: Vec<PathStep<P>>,
+}
+
+#[derive(Serialize)]
+struct PathStep<P> {
+    step_number: usize,
+    rule_applied: &'static str,
+    premises_used: Vec<P>,
+    conclusion: String,
+    natural: String,
+}
+
+#[derive(Serialize)]
+struct UsedPremise {
+    id: String,
+    prover9: String,
+    prover9_expression: String,
+    natural: String,
+}
+
+#[derive(Serialize)]
+struct Translations {
+    atomic_facts: Ordered<String>,
+    natural_facts: Ordered<String>,
+    prover9_expressions: Vec<String>,
+    natural_expressions: Vec<String>,
+    node_mappings: BTreeMap<String, Node>,
+}
+
+#[derive(Serialize)]
+struct Node {
+    formal: String,
+    prover9: String,
+    prover9_expression: String,
+    natural: String,
+}
+
+#[derive(Serialize)]
+struct SolutionsFile<'a> {
+    solution_stats: SolutionStats,
+    solutions: Vec<Path<'a, UsedPremise>>,
+}
+
+#[derive(Serialize)]
+struct SolutionStats {
+    total_solutions: usize,
+    details: Vec<SolutionDetail>,
+}
+
+#[derive(Serialize)]
+struct SolutionDetail {
+    solution_id: usize,
+    steps_count: usize,
+}
+
+#[derive(Serialize)]
+struct Verify {
+    total_solutions: usize,
+    valid_solutions: usize,
+    invalid_solutions: usize,
+    solutions_reaching_target: usize,
+    detailed_results: Vec<VerifiedSolution>,
+    global_target_verification: GlobalCheck,
+    premises_consistency_check: ConsistencyCheck,
+}
+
+#[derive(Serialize)]
+struct VerifiedSolution {
+    solution_id: usize,
+    valid: bool,
+    step_results: Vec<VerifiedStep>,
+    reaches_target: bool,
+    error_message: Option<String>,
+    derived_conclusions: Vec<DerivedConclusion>,
+}
+
+#[derive(Serialize)]
+struct VerifiedStep {
+    step_number: usize,
+    rule_applied: &'static str,
+    valid: bool,
+    message: String,
+    conclusion: String,
+    conclusion_expression: String,
+    premises_used: Vec<String>,
+    premises_expressions: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct DerivedConclusion {
+    formal: String,
+    prover9_expression: String,
+}
+
+#[derive(Serialize)]
+struct GlobalCheck {
+    valid: bool,
+    message: String,
+}
+
+#[derive(Serialize)]
+struct ConsistencyCheck {
+    consistent: bool,
+    message: String,
+}
+
+/// The text of each file of one instance directory.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InstanceFiles {
+    /// `question.json`
+    pub question: String,
+    /// `complete.json`
+    pub complete: String,
+    /// `solutions.json`
+    pub solutions: String,
+    /// `verify_true.json`
+    pub verify: String,
+    /// `prompt.txt`: the task text for a model.
+    pub prompt: String,
+}
+
+fn json<T: Serialize>(value: &T) -> String {
+    // Serialising plain structs of strings and numbers cannot fail.
+    let mut s = serde_json::to_string_pretty(value).unwrap_or_default();
+    s.push('\n');
+    s
+}
+
+impl Instance {
+    fn path_type(branch_from: Option<usize>) -> &'static str {
+        if branch_from.is_some() {
+            "branch"
+        } else {
+            "core"
+        }
+    }
+
+    fn kb_entry(&self, i: usize) -> KbEntry {
+        let p = &self.premises[i];
+        KbEntry {
+            id: p.id.clone(),
+            formal: p.prop.formal(),
+            prover9_expression: p.prop.instantiated(&self.expressions()),
+            natural: p.natural.clone(),
+        }
+    }
+
+    fn node(&self, prop: &Prop) -> Node {
+        Node {
+            formal: prop.formal(),
+            prover9: prop.prover9(),
+            prover9_expression: prop.instantiated(&self.expressions()),
+            natural: self.natural(prop),
+        }
+    }
+
+    fn paths_with<P>(&self, cite: impl Fn(&Prop, Option<&str>) -> P) -> Vec<Path<'_, P>> {
+        self.paths
+            .iter()
+            .enumerate()
+            .map(|(i, path)| Path {
+                id: i + 1,
+                family_id: path.family,
+                path_type: Instance::path_type(path.branch_from),
+                branch_from: path.branch_from,
+                steps: path
+                    .steps
+                    .iter()
+                    .enumerate()
+                    .map(|(k, st)| PathStep {
+                        step_number: k + 1,
+                        rule_applied: st.form.name(),
+                        premises_used: st
+                            .cited
+                            .iter()
+                            .map(|c| cite(&c.prop, c.pool.map(|i| self.pool_id(i))))
+                            .collect(),
+                        conclusion: st.conclusion.prover9(),
+                        natural: self.natural(&st.conclusion),
+                    })
+                    .collect(),
+            })
+            .collect()
+    }
+
+    /// Every formula the instance mentions (premises and conclusions), keyed
+    /// by its `formal` spelling, sorted.
+    fn nodes(&self) -> BTreeMap<String, Prop> {
+        let mut nodes = BTreeMap::new();
+        for p in &self.premises {
+            nodes.insert(p.prop.formal(), p.prop.clone());
+        }
+        for path in &self.paths {
+            for st in &path.steps {
+                nodes.insert(st.conclusion.formal(), st.conclusion.clone());
+            }
+        }
+        nodes
+    }
+
+    /// The file texts, with `verify_true.json` taken from `report` (the
+    /// engine's check of this instance).
+    pub fn files(&self, report: &CheckReport) -> InstanceFiles {
+        let exprs = self.expressions();
+        let goal = Prop::atom(0);
+        let rules: Vec<usize> = (0..self.premises.len())
+            .filter(|&i| !self.premises[i].prop.is_literal())
+            .collect();
+        let facts: Vec<usize> = (0..self.premises.len())
+            .filter(|&i| self.premises[i].prop.is_literal())
+            .collect();
+        let question = Question {
+            context: Context {
+                rules: rules
+                    .iter()
+                    .map(|&i| format!("{}: {}", self.premises[i].id, self.premises[i].natural))
+                    .collect(),
+                facts: facts
+                    .iter()
+                    .map(|&i| format!("{}: {}", self.premises[i].id, self.premises[i].natural))
+                    .collect(),
+            },
+            question: self.natural(&goal),
+        };
+        let mut family_stats: Vec<(String, FamilyStats)> = Vec::new();
+        for path in &self.paths {
+            let key = path.family.to_string();
+            let idx = match family_stats.iter().position(|(k, _)| *k == key) {
+                Some(i) => i,
+                None => {
+                    family_stats.push((key, FamilyStats { core: 0, branch: 0 }));
+                    family_stats.len() - 1
+                }
+            };
+            if path.branch_from.is_some() {
+                family_stats[idx].1.branch += 1;
+            } else {
+                family_stats[idx].1.core += 1;
+            }
+        }
+        let atom_order: Vec<usize> = (1..self.atoms.len()).chain(std::iter::once(0)).collect();
+        let nodes = self.nodes();
+        let complete = Complete {
+            metadata: Metadata {
+                graph_path: None,
+                num_solutions: self.paths.len(),
+                family_stats: Ordered(family_stats),
+            },
+            knowledge_base: KnowledgeBase {
+                rules: rules.iter().map(|&i| self.kb_entry(i)).collect(),
+                facts: facts.iter().map(|&i| self.kb_entry(i)).collect(),
+            },
+            target: Target {
+                formal: goal.formal(),
+                prover9: goal.prover9(),
+                prover9_expression: goal.instantiated(&exprs),
+                natural: self.natural(&goal),
+            },
+            solutions: self.paths_with(|prop, _| prop.prover9()),
+            translations: Translations {
+                atomic_facts: Ordered(
+                    atom_order
+                        .iter()
+                        .map(|&k| (Prop::atom_name(k), exprs[k].clone()))
+                        .collect(),
+                ),
+                natural_facts: Ordered(
+                    atom_order
+                        .iter()
+                        .map(|&k| (Prop::atom_name(k), self.natural(&Prop::atom(k))))
+                        .collect(),
+                ),
+                prover9_expressions: nodes
+                    .values()
+                    .map(|p| p.instantiated_unicode(&exprs))
+                    .collect(),
+                natural_expressions: nodes.values().map(|p| self.natural(p)).collect(),
+                node_mappings: nodes
+                    .iter()
+                    .map(|(k, p)| (k.clone(), self.node(p)))
+                    .collect(),
+            },
+        };
+        let solutions = SolutionsFile {
+            solution_stats: SolutionStats {
+                total_solutions: self.paths.len(),
+                details: self
+                    .paths
+                    .iter()
+                    .enumerate()
+                    .map(|(i, p)| SolutionDetail {
+                        solution_id: i + 1,
+                        steps_count: p.steps.len(),
+                    })
+                    .collect(),
+            },
+            solutions: self.paths_with(|prop, id| UsedPremise {
+                id: id.unwrap_or("Derived").to_string(),
+                prover9: prop.prover9(),
+                prover9_expression: prop.instantiated(&exprs),
+                natural: self.natural(prop),
+            }),
+        };
+        InstanceFiles {
+            question: json(&question),
+            complete: json(&complete),
+            solutions: json(&solutions),
+            verify: json(&self.verify_file(report)),
+            prompt: self.prompt(&rules, &facts),
+        }
+    }
+
+    fn verify_file(&self, report: &CheckReport) -> Verify {
+        let exprs = self.expressions();
+        let mut detailed = Vec::new();
+        for (i, path) in self.paths.iter().enumerate() {
+            let sr = report.solutions.get(i);
+            let reaches = sr.and_then(|r| r.reaches_goal) == Some(true);
+            let valid = sr.is_some_and(|r| {
+                r.steps_valid == Some(true) && r.globally_valid == Some(true) && reaches
+            });
+            let step_results = path
+                .steps
+                .iter()
+                .enumerate()
+                .map(|(k, st)| {
+                    let status = sr.and_then(|r| r.steps.get(k)).map(|s| &s.status);
+                    let ok = status == Some(&StepStatus::Valid);
+                    VerifiedStep {
+                        step_number: k + 1,
+                        rule_applied: st.form.name(),
+                        valid: ok,
+                        message: if ok {
+                            "valid: the cited premises entail the conclusion (Z3)".into()
+                        } else {
+                            "not proved: the cited premises do not entail the conclusion".into()
+                        },
+                        conclusion: st.conclusion.prover9(),
+                        conclusion_expression: st.conclusion.instantiated(&exprs),
+                        premises_used: st.cited.iter().map(|c| c.prop.prover9()).collect(),
+                        premises_expressions: st
+                            .cited
+                            .iter()
+                            .map(|c| c.prop.instantiated(&exprs))
+                            .collect(),
+                    }
+                })
+                .collect();
+            detailed.push(VerifiedSolution {
+                solution_id: i + 1,
+                valid,
+                step_results,
+                reaches_target: reaches,
+                error_message: if valid {
+                    None
+                } else {
+                    Some("the engine did not confirm this solution".into())
+                },
+                derived_conclusions: path
+                    .steps
+                    .iter()
+                    .map(|st| DerivedConclusion {
+                        formal: st.conclusion.prover9(),
+                        prover9_expression: st.conclusion.instantiated(&exprs),
+                    })
+                    .collect(),
+            });
+        }
+        let valid_solutions = detailed.iter().filter(|d| d.valid).count();
+        let reaching = detailed.iter().filter(|d| d.reaches_target).count();
+        let globally = report
+            .solutions
+            .iter()
+            .any(|s| s.globally_valid == Some(true));
+        let consistent = report.consistency.consistent == Some(true);
+        Verify {
+            total_solutions: self.paths.len(),
+            valid_solutions,
+            invalid_solutions: self.paths.len() - valid_solutions,
+            solutions_reaching_target: reaching,
+            detailed_results: detailed,
+            global_target_verification: GlobalCheck {
+                valid: globally,
+                message: if globally {
+                    "the premises entail the target (Z3)".into()
+                } else {
+                    "the premises were not shown to entail the target".into()
+                },
+            },
+            premises_consistency_check: ConsistencyCheck {
+                consistent,
+                message: if consistent {
+                    "the premises are satisfiable (Z3)".into()
+                } else {
+                    "the premises were not shown to be satisfiable".into()
+                },
+            },
+        }
+    }
+
+    /// The task text: facts and rules, the question, and the strict answer
+    /// format.
+    fn prompt(&self, rules: &[usize], facts: &[usize]) -> String {
+        let mut out = String::new();
+        out.push_str("You are given facts and rules.\n\nFacts:\n");
+        for &i in facts {
+            out.push_str(&format!(
+                "{}: {}\n",
+                self.premises[i].id, self.premises[i].natural
+            ));
+        }
+        out.push_str("\nRules:\n");
+        for &i in rules {
+            out.push_str(&format!(
+                "{}: {}\n",
+                self.premises[i].id, self.premises[i].natural
+            ));
+        }
+        out.push_str(&format!(
+            "\nConclusion to prove: {}\n\n",
+            self.natural(&Prop::atom(0))
+        ));
+        out.push_str(
+            "Find all distinct proof paths that derive the conclusion from the facts and rules. \
+Two paths are distinct when they use different sets of facts and rules. Each step applies one \
+of these argument forms: MP (modus ponens), MT (modus tollens), HS (hypothetical syllogism), \
+DS (disjunctive syllogism), CD (constructive dilemma), RAA (reductio ad absurdum), DE \
+(disjunction elimination). Cite facts, rules and earlier steps of the same path.\n\n\
+Answer in exactly this format, one block per path:\n\
+Path 1:\n\
+Step 1: [Fact x, Rule y] => conclusion\n\
+Step 2: [Rule z, Step 1] => conclusion\n\
+...\n\
+Path 2:\n\
+Step 1: [...] => conclusion\n\
+...\n",
+        );
+        out
+    }
+}

@@ -1,0 +1,713 @@
+//! `entail gen logicgraph`: instances read back through the published layout
+//! and checked by an oracle that does not use Z3 (CNF + DPLL written here),
+//! plus the engine's own check, tier bounds, determinism and the CLI.
+
+use entail::gen::logicgraph::{self, Config, Form, Stats, Tier};
+use entail::prove::logicgraph::load;
+use entail::prove::{ProveOptions, Prover, StepProblem, SupportOptions};
+use entail::syntax::prover9::{Formula, Term};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+// ---------------------------------------------------------------------------
+// The oracle: propositional CNF and a DPLL solver, independent of Z3.
+
+type Clause = Vec<i32>;
+
+struct Cnf {
+    vars: BTreeMap<String, i32>,
+}
+
+impl Cnf {
+    fn var(&mut self, name: &str) -> i32 {
+        let next = self.vars.len() as i32 + 1;
+        *self.vars.entry(name.to_string()).or_insert(next)
+    }
+
+    /// Clauses of `f` (or of its negation), by distribution; the formulas
+    /// here are small, so this stays small too.
+    fn clauses(&mut self, f: &Formula, positive: bool) -> Vec<Clause> {
+        let or = |a: Vec<Clause>, b: Vec<Clause>| -> Vec<Clause> {
+            let mut out = Vec::new();
+            for x in &a {
+                for y in &b {
+                    let mut c: Clause = x.iter().chain(y).copied().collect();
+                    c.sort_unstable();
+                    c.dedup();
+                    if !c.iter().any(|l| c.contains(&-l)) {
+                        out.push(c);
+                    }
+                }
+            }
+            out
+        };
+        match (f, positive) {
+            (Formula::Atom(Term::App(name, args)), _) if args.is_empty() => {
+                let v = self.var(name);
+                vec![vec![if positive { v } else { -v }]]
+            }
+            (Formula::Not(g), _) => self.clauses(g, !positive),
+            (Formula::And(a, b), true) | (Formula::Or(a, b), false) => {
+                let mut x = self.clauses(a, positive);
+                x.extend(self.clauses(b, positive));
+                x
+            }
+            (Formula::Or(a, b), true) | (Formula::And(a, b), false) => {
+                let (x, y) = (self.clauses(a, positive), self.clauses(b, positive));
+                or(x, y)
+            }
+            (Formula::Implies(a, b), true) => {
+                let (x, y) = (self.clauses(a, false), self.clauses(b, true));
+                or(x, y)
+            }
+            (Formula::Implies(a, b), false) => {
+                let mut x = self.clauses(a, true);
+                x.extend(self.clauses(b, false));
+                x
+            }
+            (other, _) => panic!("the oracle handles propositional -, &, |, -> only: {other:?}"),
+        }
+    }
+}
+
+/// DPLL with unit propagation: is the clause set satisfiable?
+fn satisfiable(clauses: &[Clause], assignment: &mut BTreeMap<i32, bool>) -> bool {
+    let value = |l: i32, a: &BTreeMap<i32, bool>| a.get(&l.abs()).map(|&v| v == (l > 0));
+    let mut trail = Vec::new();
+    loop {
+        let mut unit = None;
+        let mut branch: Option<i32> = None;
+        let mut all_sat = true;
+        for c in clauses {
+            if c.iter().any(|&l| value(l, assignment) == Some(true)) {
+                continue;
+            }
+            all_sat = false;
+            let open: Vec<i32> = c
+                .iter()
+                .copied()
+                .filter(|&l| value(l, assignment).is_none())
+                .collect();
+            match open.len() {
+                0 => {
+                    for v in trail {
+                        assignment.remove(&v);
+                    }
+                    return false;
+                }
+                1 => {
+                    unit = Some(open[0]);
+                    break;
+                }
+                _ => {
+                    if branch.is_none() {
+                        branch = Some(open[0]);
+                    }
+                }
+            }
+        }
+        if all_sat {
+            for v in trail {
+                assignment.remove(&v);
+            }
+            return true;
+        }
+        if let Some(l) = unit {
+            assignment.insert(l.abs(), l > 0);
+            trail.push(l.abs());
+            continue;
+        }
+        let l = branch.expect("an open clause has an unassigned literal");
+        let mut result = false;
+        for choice in [l, -l] {
+            assignment.insert(choice.abs(), choice > 0);
+            if satisfiable(clauses, assignment) {
+                result = true;
+            }
+            assignment.remove(&choice.abs());
+            if result {
+                break;
+            }
+        }
+        for v in trail {
+            assignment.remove(&v);
+        }
+        return result;
+    }
+}
+
+struct Oracle {
+    cnf: Cnf,
+    premise_clauses: BTreeMap<String, Vec<Clause>>,
+    negated_goal: Vec<Clause>,
+}
+
+impl Oracle {
+    fn new(problem: &StepProblem) -> Oracle {
+        let mut cnf = Cnf {
+            vars: BTreeMap::new(),
+        };
+        let mut premise_clauses = BTreeMap::new();
+        for p in &problem.premises {
+            premise_clauses.insert(p.id.clone(), cnf.clauses(&p.formula, true));
+        }
+        let negated_goal = cnf.clauses(&problem.goal, false);
+        Oracle {
+            cnf,
+            premise_clauses,
+            negated_goal,
+        }
+    }
+
+    fn sat<'a>(&self, ids: impl IntoIterator<Item = &'a String>, with_negated_goal: bool) -> bool {
+        let mut all: Vec<Clause> = Vec::new();
+        for id in ids {
+            all.extend(self.premise_clauses[id].iter().cloned());
+        }
+        if with_negated_goal {
+            all.extend(self.negated_goal.iter().cloned());
+        }
+        satisfiable(&all, &mut BTreeMap::new())
+    }
+
+    fn entails<'a>(&self, ids: impl IntoIterator<Item = &'a String>) -> bool {
+        !self.sat(ids, true)
+    }
+}
+
+fn atom_names(f: &Formula, out: &mut BTreeSet<String>) {
+    match f {
+        Formula::Atom(Term::App(name, _)) => {
+            out.insert(name.clone());
+        }
+        Formula::Not(g) => atom_names(g, out),
+        Formula::And(a, b) | Formula::Or(a, b) | Formula::Implies(a, b) => {
+            atom_names(a, out);
+            atom_names(b, out);
+        }
+        _ => {}
+    }
+}
+
+/// Premises grouped by shared atoms other than the goal's: with the goal
+/// false, groups have disjoint atoms, so every minimal support lies in one.
+fn components(problem: &StepProblem) -> Vec<BTreeSet<String>> {
+    let mut goal_atoms = BTreeSet::new();
+    atom_names(&problem.goal, &mut goal_atoms);
+    let atoms: Vec<(String, BTreeSet<String>)> = problem
+        .premises
+        .iter()
+        .map(|p| {
+            let mut s = BTreeSet::new();
+            atom_names(&p.formula, &mut s);
+            (p.id.clone(), &s - &goal_atoms)
+        })
+        .collect();
+    let mut groups: Vec<(BTreeSet<String>, BTreeSet<String>)> = Vec::new();
+    for (id, a) in atoms {
+        let mut ids = BTreeSet::from([id]);
+        let mut merged = a;
+        let mut rest = Vec::new();
+        for (gi, ga) in groups {
+            if ga.is_disjoint(&merged) {
+                rest.push((gi, ga));
+            } else {
+                ids.extend(gi);
+                merged.extend(ga);
+            }
+        }
+        rest.push((ids, merged));
+        groups = rest;
+    }
+    groups.into_iter().map(|(ids, _)| ids).collect()
+}
+
+/// All minimal hitting sets of `sets` (Berge's algorithm).
+fn minimal_hitting_sets(sets: &[BTreeSet<String>]) -> Vec<BTreeSet<String>> {
+    let mut current: Vec<BTreeSet<String>> = vec![BTreeSet::new()];
+    for s in sets {
+        let mut next = Vec::new();
+        for h in &current {
+            if !h.is_disjoint(s) {
+                next.push(h.clone());
+            } else {
+                for e in s {
+                    let mut h2 = h.clone();
+                    h2.insert(e.clone());
+                    next.push(h2);
+                }
+            }
+        }
+        next.sort();
+        next.dedup();
+        let minimal: Vec<BTreeSet<String>> = next
+            .iter()
+            .filter(|h| !next.iter().any(|o| o != *h && o.is_subset(h)))
+            .cloned()
+            .collect();
+        current = minimal;
+    }
+    current
+}
+
+/// The support (cited premise ids) of each solution of a loaded instance.
+fn solution_supports(problem: &StepProblem) -> Vec<BTreeSet<String>> {
+    let ids: BTreeSet<&str> = problem.premises.iter().map(|p| p.id.as_str()).collect();
+    problem
+        .solutions
+        .iter()
+        .map(|s| {
+            s.steps
+                .iter()
+                .flat_map(|st| st.from.iter())
+                .filter(|f| ids.contains(f.as_str()))
+                .cloned()
+                .collect()
+        })
+        .collect()
+}
+
+/// The four oracle checks on one loaded instance; panics with `name` on a
+/// failure.
+fn oracle_check(name: &str, problem: &StepProblem) {
+    let oracle = Oracle::new(problem);
+    assert!(oracle.cnf.vars.len() <= 40, "{name}: too many atoms");
+    let supports = solution_supports(problem);
+    // (4) the pool is consistent.
+    assert!(
+        oracle.sat(oracle.premise_clauses.keys(), false),
+        "{name}: pool inconsistent"
+    );
+    for s in &supports {
+        // (1) each support entails G; (2) each is minimal.
+        assert!(oracle.entails(s), "{name}: {s:?} does not entail G");
+        for drop in s {
+            let rest: Vec<&String> = s.iter().filter(|x| *x != drop).collect();
+            assert!(
+                !oracle.entails(rest),
+                "{name}: {s:?} is not minimal ({drop} is redundant)"
+            );
+        }
+    }
+    let distinct: BTreeSet<&BTreeSet<String>> = supports.iter().collect();
+    assert_eq!(distinct.len(), supports.len(), "{name}: repeated support");
+    // (3) completeness, component by component: removing any minimal hitting
+    // set of the emitted supports leaves a part that does not entail G.
+    for comp in components(problem) {
+        let inside: Vec<BTreeSet<String>> = supports
+            .iter()
+            .filter(|s| s.is_subset(&comp))
+            .cloned()
+            .collect();
+        for h in minimal_hitting_sets(&inside) {
+            let rest: Vec<&String> = comp.iter().filter(|id| !h.contains(*id)).collect();
+            assert!(
+                !oracle.entails(rest),
+                "{name}: a minimal support avoids hitting set {h:?}"
+            );
+        }
+    }
+    for s in &supports {
+        assert!(
+            components(problem).iter().any(|c| s.is_subset(c)),
+            "{name}: a support spans components"
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("entail_gen_lg_{}_{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn generate(config: &Config, seed: u64, count: u64, out: &Path, threads: usize) -> Stats {
+    logicgraph::generate_to_dir(config, seed, count, out, true, threads, &|| {})
+        .expect("generation succeeds")
+}
+
+/// The engine's acceptance check of an instance directory, both notations.
+/// Supports are enumerated on the A-notation: on the instantiated form the
+/// engine has no projection (ground atoms are not 0-ary) and MARCO's
+/// certificate grows with the product of support sizes; the instantiation is
+/// checked to be a renaming (distinct ground atoms) instead, which carries
+/// the supports over unchanged.
+fn engine_check(prover: &mut Prover, dir: &Path) {
+    for instantiated in [false, true] {
+        let problem = load(dir, instantiated).expect("the instance loads");
+        let opts = SupportOptions {
+            cap: 1000,
+            timeout: Duration::from_secs(60),
+        };
+        let report = prover
+            .check_problem(&problem, (!instantiated).then_some(&opts))
+            .expect("the check runs");
+        let where_ = format!("{} (instantiated: {instantiated})", dir.display());
+        assert_eq!(report.consistency.consistent, Some(true), "{where_}");
+        for s in &report.solutions {
+            assert_eq!(s.steps_valid, Some(true), "{where_} solution {}", s.id);
+            assert_eq!(s.globally_valid, Some(true), "{where_} solution {}", s.id);
+            assert_eq!(s.minimal, Some(true), "{where_} solution {}", s.id);
+            assert!(s.steps.iter().all(|st| st.rule_matches == Some(true)));
+        }
+        if instantiated {
+            let complete: serde_json::Value = serde_json::from_str(
+                &std::fs::read_to_string(dir.join("complete.json")).expect("file"),
+            )
+            .expect("json");
+            let map = complete["translations"]["atomic_facts"]
+                .as_object()
+                .expect("atomic_facts");
+            let distinct: BTreeSet<&str> = map.values().filter_map(|v| v.as_str()).collect();
+            assert_eq!(
+                distinct.len(),
+                map.len(),
+                "{where_}: two atoms share a ground atom"
+            );
+            continue;
+        }
+        let sup = report.supports.expect("supports were asked for");
+        assert!(sup.complete, "{where_}");
+        let found: BTreeSet<BTreeSet<String>> = sup
+            .supports
+            .iter()
+            .map(|s| s.iter().cloned().collect())
+            .collect();
+        let expected: BTreeSet<BTreeSet<String>> =
+            solution_supports(&problem).into_iter().collect();
+        assert_eq!(found, expected, "{where_}");
+    }
+}
+
+fn check_tier(name: &str, config: &Config, seed: u64, count: u64) {
+    let out = temp_dir(name);
+    let stats = generate(config, seed, count, &out, 2);
+    assert_eq!(stats.generated, count);
+    let mut prover = Prover::new(ProveOptions {
+        timeout: Some(Duration::from_secs(10)),
+        countermodels: false,
+    });
+    for i in 0..count {
+        let dir = logicgraph::item_dir(&out, i);
+        let problem = load(&dir, false).expect("loads");
+        let paths = problem.solutions.len();
+        assert!(
+            (config.paths.0..=config.paths.1).contains(&paths),
+            "{name} {i}: {paths} paths"
+        );
+        for s in &problem.solutions {
+            assert!(
+                (config.depth.0..=config.depth.1).contains(&s.steps.len()),
+                "{name} {i}: path of {} steps",
+                s.steps.len()
+            );
+            assert_eq!(s.steps.last().map(|st| &st.conclusion), Some(&problem.goal));
+        }
+        oracle_check(&format!("{name}/test_{}", i + 1), &problem);
+        engine_check(&mut prover, &dir);
+    }
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn small_tier_100_instances_pass_oracle_and_engine() {
+    check_tier("small", &Config::for_tier(Tier::Small), 11, 100);
+}
+
+#[test]
+fn medium_tier_100_instances_pass_oracle_and_engine() {
+    check_tier("medium", &Config::for_tier(Tier::Medium), 12, 100);
+}
+
+#[test]
+fn large_tier_100_instances_pass_oracle_and_engine() {
+    check_tier("large", &Config::for_tier(Tier::Large), 13, 100);
+}
+
+#[test]
+fn distractors_and_custom_ranges_keep_the_support_set_exact() {
+    let mut config = Config::for_tier(Tier::Small);
+    config.paths = (3, 5);
+    config.depth = (4, 7);
+    config.distractors = 4;
+    config.forms = vec![Form::MP, Form::DS, Form::CD, Form::DE];
+    let out = temp_dir("distract");
+    generate(&config, 5, 30, &out, 1);
+    for i in 0..30 {
+        let dir = logicgraph::item_dir(&out, i);
+        let problem = load(&dir, false).expect("loads");
+        oracle_check(&format!("distract/{i}"), &problem);
+        let used: BTreeSet<String> = solution_supports(&problem).into_iter().flatten().collect();
+        let unused = problem.premises.len() - used.len();
+        assert_eq!(unused, 4, "distract/{i}: distractors are in no path");
+        for s in &problem.solutions {
+            for st in &s.steps {
+                let rule = st.rule.as_deref().unwrap_or("");
+                assert!(["MP", "DS", "CD", "DE"].contains(&rule), "{rule}");
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).expect("readable").flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                let rel = p.strip_prefix(dir).expect("inside").display().to_string();
+                out.insert(rel, std::fs::read(&p).expect("readable"));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn same_seed_gives_byte_identical_tree_whatever_the_threads() {
+    let config = Config::for_tier(Tier::Medium);
+    let (a, b, c) = (temp_dir("det_a"), temp_dir("det_b"), temp_dir("det_c"));
+    generate(&config, 99, 12, &a, 1);
+    generate(&config, 99, 12, &b, 2);
+    generate(&config, 100, 12, &c, 1);
+    let (ta, tb, tc) = (tree(&a), tree(&b), tree(&c));
+    assert_eq!(
+        ta.len(),
+        12 * 5,
+        "four JSON files and prompt.txt per instance"
+    );
+    assert!(ta == tb, "same seed, different output");
+    assert!(ta != tc, "different seeds gave the same output");
+    for d in [a, b, c] {
+        let _ = std::fs::remove_dir_all(d);
+    }
+}
+
+#[test]
+fn published_field_names_and_text_constraints() {
+    let out = temp_dir("fields");
+    generate(&Config::for_tier(Tier::Small), 3, 3, &out, 1);
+    let dir = logicgraph::item_dir(&out, 0);
+    let read = |n: &str| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(dir.join(n)).expect("file")).expect("json")
+    };
+    let keys = |v: &serde_json::Value| -> Vec<String> {
+        v.as_object()
+            .map(|o| o.keys().cloned().collect())
+            .unwrap_or_default()
+    };
+    let complete = read("complete.json");
+    let sorted = |mut v: Vec<&str>| {
+        v.sort();
+        v.into_iter().map(String::from).collect::<Vec<String>>()
+    };
+    assert_eq!(
+        keys(&complete),
+        sorted(vec![
+            "metadata",
+            "knowledge_base",
+            "target",
+            "solutions",
+            "translations"
+        ])
+    );
+    assert_eq!(
+        keys(&complete["target"]),
+        sorted(vec!["formal", "prover9", "prover9_expression", "natural"])
+    );
+    let rule = &complete["knowledge_base"]["rules"][0];
+    assert_eq!(
+        keys(rule),
+        sorted(vec!["id", "formal", "prover9_expression", "natural"])
+    );
+    let solutions = read("solutions.json");
+    assert_eq!(
+        keys(&solutions),
+        sorted(vec!["solution_stats", "solutions"])
+    );
+    let s0 = &solutions["solutions"][0];
+    assert_eq!(
+        keys(s0),
+        sorted(vec!["id", "family_id", "path_type", "branch_from", "steps"])
+    );
+    assert_eq!(s0["path_type"], "core");
+    assert!(s0["branch_from"].is_null());
+    assert_eq!(
+        keys(&s0["steps"][0]["premises_used"][0]),
+        sorted(vec!["id", "prover9", "prover9_expression", "natural"])
+    );
+    let verify = read("verify_true.json");
+    assert_eq!(verify["premises_consistency_check"]["consistent"], true);
+    assert_eq!(verify["valid_solutions"], verify["total_solutions"]);
+    let question = read("question.json");
+    assert_eq!(keys(&question), sorted(vec!["context", "question"]));
+    // Constants Prover9 reads as constants: lower case, never u-z first.
+    for (atom, expr) in complete["translations"]["atomic_facts"]
+        .as_object()
+        .expect("map")
+    {
+        let args = expr
+            .as_str()
+            .and_then(|e| e.split_once('('))
+            .map(|(_, a)| a.trim_end_matches(')').to_string())
+            .expect("predicate(args)");
+        for c in args.split(',').map(str::trim) {
+            let first = c.chars().next().expect("non-empty");
+            assert!(
+                ('a'..='t').contains(&first),
+                "{atom}: constant {c} would be a variable"
+            );
+            assert!(c.chars().all(|ch| !ch.is_uppercase()), "{c}");
+        }
+    }
+    let prompt = std::fs::read_to_string(dir.join("prompt.txt")).expect("prompt");
+    assert!(prompt.contains("Find all distinct proof paths"));
+    assert!(prompt.contains("Step 1: [Fact x, Rule y] => conclusion"));
+    for f in complete["knowledge_base"]["facts"]
+        .as_array()
+        .expect("facts")
+    {
+        let id = f["id"].as_str().expect("id");
+        assert!(
+            prompt.contains(&format!("{id}: ")),
+            "{id} missing in prompt"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn bad_configurations_are_rejected() {
+    let mut c = Config::for_tier(Tier::Small);
+    c.forms = vec![Form::HS, Form::CD];
+    assert!(c.validate().is_err());
+    let mut c = Config::for_tier(Tier::Small);
+    c.depth = (5, 3);
+    assert!(c.validate().is_err());
+    let mut c = Config::for_tier(Tier::Small);
+    c.paths = (0, 2);
+    assert!(c.validate().is_err());
+    assert!(Config::for_tier(Tier::Large).validate().is_ok());
+}
+
+#[test]
+fn cli_generates_and_prove_accepts_with_supports() {
+    let out = temp_dir("cli");
+    let bin = env!("CARGO_BIN_EXE_entail");
+    let status = std::process::Command::new(bin)
+        .args(["gen", "logicgraph", "--tier", "medium", "--count", "2"])
+        .args(["--seed", "4", "--prompt", "--output"])
+        .arg(&out)
+        .status()
+        .expect("runs");
+    assert!(status.success());
+    let dir = out.join("test_2");
+    assert!(dir.join("prompt.txt").exists());
+    let output = std::process::Command::new(bin)
+        .arg("prove")
+        .arg(&dir)
+        .args(["--supports", "--json"])
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("json");
+    let problem = load(&dir, false).expect("loads");
+    let expected: BTreeSet<BTreeSet<String>> = solution_supports(&problem).into_iter().collect();
+    let found: BTreeSet<BTreeSet<String>> = report["supports"]["supports"]
+        .as_array()
+        .expect("supports")
+        .iter()
+        .map(|s| {
+            s.as_array()
+                .expect("list")
+                .iter()
+                .map(|x| x.as_str().expect("id").to_string())
+                .collect()
+        })
+        .collect();
+    assert_eq!(found, expected);
+    for s in report["solutions"].as_array().expect("solutions") {
+        assert_eq!(s["globally_valid"], true);
+        assert_eq!(s["minimal"], true);
+    }
+    let bad = std::process::Command::new(bin)
+        .args(["gen", "logicgraph", "--forms", "HS,CD", "--output"])
+        .arg(&out)
+        .output()
+        .expect("runs");
+    assert_eq!(bad.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+/// A hand-made problem: premises `id: formula` (Prover9 syntax), goal G, and
+/// one solution per list of cited ids (a single step concluding G).
+fn hand_made(premises: &[(&str, &str)], cited: &[&[&str]]) -> StepProblem {
+    use entail::prove::{Premise, Solution, Step};
+    use entail::syntax::prover9::{parse_formula, ParseOptions};
+    let f = |s: &str| parse_formula(s, &ParseOptions::default()).expect("formula");
+    StepProblem {
+        premises: premises
+            .iter()
+            .map(|(id, src)| Premise {
+                id: id.to_string(),
+                formula: f(src),
+                pos: None,
+            })
+            .collect(),
+        goal: f("G"),
+        solutions: cited
+            .iter()
+            .enumerate()
+            .map(|(i, ids)| Solution {
+                id: (i + 1).to_string(),
+                steps: vec![Step {
+                    label: "S1".into(),
+                    conclusion: f("G"),
+                    from: ids.iter().map(|s| s.to_string()).collect(),
+                    rule: None,
+                    pos: None,
+                }],
+            })
+            .collect(),
+        timeout: None,
+        prolog_style_variables: false,
+    }
+}
+
+#[test]
+fn the_oracle_rejects_missing_redundant_and_invalid_supports() {
+    let pool = [
+        ("Fact1", "A1"),
+        ("Rule1", "(A1 -> G)"),
+        ("Rule2", "(A2 -> G)"),
+        ("Fact2", "A2"),
+        ("Rule3", "(A3 | G)"),
+    ];
+    let fails = |cited: &[&[&str]]| {
+        let p = hand_made(&pool, cited);
+        std::panic::catch_unwind(|| oracle_check("hand", &p)).is_err()
+    };
+    // Exact: both supports listed.
+    assert!(!fails(&[&["Fact1", "Rule1"], &["Rule2", "Fact2"]]));
+    // A second minimal support exists but is not listed.
+    assert!(fails(&[&["Fact1", "Rule1"]]));
+    // Not minimal.
+    assert!(fails(&[&["Fact1", "Rule1", "Fact2"], &["Rule2", "Fact2"]]));
+    // Does not entail G.
+    assert!(fails(&[
+        &["Fact1", "Rule2"],
+        &["Fact1", "Rule1"],
+        &["Rule2", "Fact2"]
+    ]));
+    // An inconsistent pool.
+    let bad = [("Fact1", "A1"), ("Rule1", "(A1 -> G)"), ("Fact2", "-A1")];
+    let p = hand_made(&bad, &[&["Fact1", "Rule1"]]);
+    assert!(std::panic::catch_unwind(|| oracle_check("bad", &p)).is_err());
+}
