@@ -256,32 +256,29 @@ impl Prover {
     ) -> Result<SupportsReport, ProveError> {
         let started = Instant::now();
         let formulas: Vec<&Formula> = premises.iter().map(|p| &p.formula).collect();
-        let propositional = Signature::of(formulas.iter().copied().chain(Some(goal)))
-            .map_err(|e| ProveError::new(None, e.message))?
-            .is_propositional();
         let mut guarded = Guarded::new(self, &formulas, Some(goal))?;
-        if propositional {
-            if let Some(found) = projection::minimal_supports(&formulas, goal) {
-                // Re-check every support with Z3: it entails the goal and no
-                // premise can be dropped. Only a confirmed list is returned.
-                let confirmed = found.iter().all(|s| {
-                    guarded.check(s) == Sat::Unsat
-                        && (0..s.len()).all(|k| {
-                            let mut without = s.clone();
-                            without.remove(k);
-                            guarded.check(&without) == Sat::Sat
-                        })
+        // Ground problems (the projection says `None` to others) get every
+        // support by elimination; MARCO below is for the rest.
+        if let Some(found) = projection::minimal_supports(&formulas, goal) {
+            // Re-check every support with Z3: it entails the goal and no
+            // premise can be dropped. Only a confirmed list is returned.
+            let confirmed = found.iter().all(|s| {
+                guarded.check(s) == Sat::Unsat
+                    && (0..s.len()).all(|k| {
+                        let mut without = s.clone();
+                        without.remove(k);
+                        guarded.check(&without) == Sat::Sat
+                    })
+            });
+            if confirmed && found.len() <= options.cap {
+                guarded.finish();
+                let supports = support_ids(found, premises);
+                return Ok(SupportsReport {
+                    supports,
+                    complete: true,
+                    stopped: None,
+                    method: "projection".into(),
                 });
-                if confirmed && found.len() <= options.cap {
-                    guarded.finish();
-                    let supports = support_ids(found, premises);
-                    return Ok(SupportsReport {
-                        supports,
-                        complete: true,
-                        stopped: None,
-                        method: "projection".into(),
-                    });
-                }
             }
         }
         let mut map = SubsetMap::new(premises.len());

@@ -1,4 +1,4 @@
-//! All minimal supports of a propositional problem by projection: the
+//! All minimal supports of a ground problem by projection: the
 //! premises, each guarded by a selector `s_i`, and the negated goal are put in
 //! CNF, then every atom is eliminated by Davis–Putnam resolution. What remains
 //! are clauses `¬s_i ∨ … ∨ ¬s_k`, each saying "these premises cannot all hold
@@ -9,7 +9,8 @@
 //! every maximal non-entailing subset, and LogicGraph instances, whose
 //! supports are nearly disjoint, have products of support sizes of those
 //! (millions for the Large tier). Elimination needs no such certificate. It
-//! is used for propositional problems only, within a clause budget, and its
+//! is used for ground problems only (propositional, or ground atoms without
+//! equality, as LogicGraph's instantiated form), within a clause budget, and its
 //! answers are re-checked with Z3 by the caller.
 
 use crate::syntax::prover9::{Formula, Term};
@@ -24,19 +25,36 @@ const CLAUSE_BUDGET: usize = 50_000;
 /// The most clauses one formula's CNF may have (distribution can explode).
 const FORMULA_BUDGET: usize = 4096;
 
+/// Propositional variables for ground atoms. Without variables, quantifiers
+/// and equality, distinct ground atoms (`p`, `q(a)`, `r(f(b), c)`) can take
+/// truth values independently (interpret each ground term as itself), so a
+/// ground problem is exactly its propositional abstraction.
 struct Atoms {
-    index: BTreeMap<String, i32>,
+    index: BTreeMap<Term, i32>,
 }
 
 impl Atoms {
-    fn var(&mut self, name: &str) -> i32 {
+    /// The variable of `atom`, or `None` if it has variables or is an
+    /// equation.
+    fn var(&mut self, atom: &Term) -> Option<i32> {
+        fn ground(t: &Term) -> bool {
+            match t {
+                Term::Var(_) => false,
+                Term::App(_, args) => args.iter().all(ground),
+            }
+        }
+        match atom {
+            Term::App(name, args) if name == "=" && args.len() == 2 => return None,
+            _ if !ground(atom) => return None,
+            _ => {}
+        }
         let next = self.index.len() as i32 + 1;
-        *self.index.entry(name.to_string()).or_insert(next)
+        Some(*self.index.entry(atom.clone()).or_insert(next))
     }
 }
 
 /// CNF of `f` (or of `-f` when `negated`), or `None` if it is not
-/// propositional or too large.
+/// ground or too large.
 fn cnf(f: &Formula, negated: bool, atoms: &mut Atoms) -> Option<Vec<Clause>> {
     let and = |a: Vec<Clause>, b: Vec<Clause>| -> Option<Vec<Clause>> {
         let mut out = a;
@@ -60,11 +78,11 @@ fn cnf(f: &Formula, negated: bool, atoms: &mut Atoms) -> Option<Vec<Clause>> {
     match (f, negated) {
         (Formula::True, false) | (Formula::False, true) => Some(vec![]),
         (Formula::True, true) | (Formula::False, false) => Some(vec![vec![]]),
-        (Formula::Atom(Term::App(name, args)), _) if args.is_empty() => {
-            let v = atoms.var(name);
+        (Formula::Atom(atom), _) => {
+            let v = atoms.var(atom)?;
             Some(vec![vec![if negated { -v } else { v }]])
         }
-        (Formula::Atom(_), _) | (Formula::Quant(..), _) => None,
+        (Formula::Quant(..), _) => None,
         (Formula::Not(g), _) => cnf(g, !negated, atoms),
         (Formula::And(a, b), false) | (Formula::Or(a, b), true) => {
             and(cnf(a, negated, atoms)?, cnf(b, negated, atoms)?)
@@ -129,8 +147,8 @@ fn reduce(mut clauses: Vec<Clause>) -> Vec<Clause> {
 }
 
 /// The minimal supports (as sorted premise indices, the list sorted), or
-/// `None` when the problem is not propositional or the elimination exceeds
-/// its budget.
+/// `None` when the problem is not ground (see [`Atoms`]) or the elimination
+/// exceeds its budget.
 pub fn minimal_supports(premises: &[&Formula], goal: &Formula) -> Option<Vec<Vec<usize>>> {
     let mut atoms = Atoms {
         index: BTreeMap::new(),
@@ -231,7 +249,27 @@ mod tests {
     }
 
     #[test]
+    fn ground_atoms_are_propositional_variables() {
+        let app = |p: &str, c: &str| {
+            Formula::Atom(Term::App(p.into(), vec![Term::App(c.into(), vec![])]))
+        };
+        // 0: p(a), 1: p(b) -> g(a), 2: p(a) -> g(a): p(a) and p(b) differ.
+        let premises = [
+            app("p", "a"),
+            Formula::implies(app("p", "b"), app("g", "a")),
+            Formula::implies(app("p", "a"), app("g", "a")),
+        ];
+        let refs: Vec<&Formula> = premises.iter().collect();
+        assert_eq!(minimal_supports(&refs, &app("g", "a")), Some(vec![vec![0, 2]]));
+    }
+
+    #[test]
     fn first_order_input_is_declined() {
+        let a_eq_b = Formula::Atom(Term::App(
+            "=".into(),
+            vec![Term::App("a".into(), vec![]), Term::App("b".into(), vec![])],
+        ));
+        assert_eq!(minimal_supports(&[&a_eq_b], &a("g")), None);
         let fo = Formula::Atom(Term::App("p".into(), vec![Term::Var("x".into())]));
         assert_eq!(minimal_supports(&[&fo], &a("g")), None);
     }
