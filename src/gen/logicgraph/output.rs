@@ -493,6 +493,9 @@ impl Instance {
     fn prompt(&self, rules: &[usize], facts: &[usize]) -> String {
         let mut out = String::new();
         out.push_str("You are given facts and rules.\n\nFacts:\n");
+        if facts.is_empty() {
+            out.push_str("(none: every premise is a rule)\n");
+        }
         for &i in facts {
             out.push_str(&format!(
                 "{}: {}\n",
