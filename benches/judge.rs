@@ -1,14 +1,16 @@
 //! Throughput of `entail judge` against the one-swipl-process-per-prediction
 //! baseline, side by side, one worker and one baseline process at a time:
 //! (a) one hypothesis per task across levels, (b) 16 hypotheses per task,
-//! (c) a looping hypothesis. Run with `cargo bench --bench judge`.
+//! (c) a looping hypothesis. Each workload runs with the default engine
+//! (`auto`: native, falling back to scryer), with scryer workers only, and
+//! with the baseline, and prints the ratios. Run with `cargo bench --bench judge`.
 
 #[path = "../tests/reference/slr_baseline.rs"]
 mod baseline;
 #[path = "../tests/reference/slr_gen.rs"]
 mod slr_gen;
 
-use entail::judge::{Judge, JudgeConfig, TaskRecord};
+use entail::judge::{Engine, Judge, JudgeConfig, TaskRecord};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::time::Instant;
@@ -69,36 +71,54 @@ fn main() {
             .collect(),
         baseline_tasks: 2,
     };
-    let mut config = JudgeConfig::default();
-    config.worker.executable = env!("CARGO_BIN_EXE_entail").into();
-    let judge = Judge::new(config);
+    let judge_for = |engine: Engine| {
+        let mut config = JudgeConfig::default();
+        config.worker.executable = env!("CARGO_BIN_EXE_entail").into();
+        config.engine = engine;
+        Judge::new(config)
+    };
+    let auto = judge_for(Engine::Auto);
+    let scryer = judge_for(Engine::Scryer);
     // Start the worker and its machine outside the timings.
     let warm = TaskRecord {
         validation_program: a.tasks[0].0.clone(),
         ..Default::default()
     };
-    let _ = judge.task(&warm).map(|t| t.score(&a.tasks[0].1[0]));
+    for judge in [&auto, &scryer] {
+        let _ = judge.task(&warm).map(|t| t.score(&a.tasks[0].1[0]));
+    }
 
     println!(
-        "{:<26} {:>14} {:>14} {:>8}",
-        "workload", "entail h/s", "swipl h/s", "ratio"
+        "{:<26} {:>11} {:>11} {:>10} {:>10} {:>10} {:>10}",
+        "workload", "auto h/s", "scryer h/s", "swipl h/s", "auto/swi", "scry/swi", "auto/scry"
     );
+    let c_program = c.tasks[c.tasks.len() - 1].0.clone();
     for w in [a, b, c] {
-        let start = Instant::now();
-        let mut n = 0;
-        let mut score_sum = 0.0;
-        for (program, hyps) in &w.tasks {
-            let record = TaskRecord {
-                validation_program: program.clone(),
-                ..Default::default()
-            };
-            let task = judge.task(&record).expect("task loads");
-            for h in hyps {
-                score_sum += task.score(h).partial_score;
-                n += 1;
+        let run = |judge: &Judge| {
+            let start = Instant::now();
+            let mut n = 0;
+            let mut score_sum = 0.0;
+            let mut loading = 0.0;
+            for (program, hyps) in &w.tasks {
+                let record = TaskRecord {
+                    validation_program: program.clone(),
+                    ..Default::default()
+                };
+                let t0 = Instant::now();
+                let task = judge.task(&record).expect("task loads");
+                loading += t0.elapsed().as_secs_f64();
+                for h in hyps {
+                    score_sum += task.score(h).partial_score;
+                    n += 1;
+                }
             }
-        }
-        let ours = n as f64 / start.elapsed().as_secs_f64();
+            let total = start.elapsed().as_secs_f64();
+            (n as f64 / total, score_sum / n as f64, loading / total)
+        };
+        let before = auto.native_stats().unwrap_or_default();
+        let (ours, auto_mean, auto_loading) = run(&auto);
+        let after = auto.native_stats().unwrap_or_default();
+        let (scryer_rate, scryer_mean, _) = run(&scryer);
         let start = Instant::now();
         let mut m = 0;
         for (program, hyps) in w.tasks.iter().take(w.baseline_tasks) {
@@ -109,12 +129,53 @@ fn main() {
         }
         let theirs = m as f64 / start.elapsed().as_secs_f64();
         println!(
-            "{:<26} {:>14.1} {:>14.2} {:>7.1}x   (mean partial {:.3})",
+            "{:<26} {:>11.1} {:>11.1} {:>10.2} {:>9.1}x {:>9.1}x {:>9.1}x   (mean partial auto {:.3}, scryer {:.3}; native {} / fallback {}; auto spends {:.0}% in Judge::task)",
             w.name,
             ours,
+            scryer_rate,
             theirs,
             ours / theirs,
-            score_sum / n as f64
+            scryer_rate / theirs,
+            ours / scryer_rate,
+            auto_mean,
+            scryer_mean,
+            after.native_answers - before.native_answers,
+            after.fallbacks - before.fallbacks,
+            auto_loading * 100.0,
         );
+    }
+    // What the native engine costs before it hands a looping answer to
+    // scryer: it runs to its step budget first.
+    {
+        let record = TaskRecord {
+            validation_program: c_program,
+            ..Default::default()
+        };
+        let task = auto.task(&record).expect("task loads");
+        let program = task.program();
+        let goals: Vec<String> = program
+            .examples
+            .iter()
+            .map(|e| e.goal_renamed.clone())
+            .collect();
+        let hypothesis = "eastbound(T):-eastbound(T).\n";
+        let start = Instant::now();
+        let reps = 10;
+        for _ in 0..reps {
+            let outcome = entail::prolog::native::run_native(
+                &program.background_renamed.text,
+                hypothesis,
+                &goals,
+                auto.config().inference_limit,
+            );
+            assert!(outcome.is_err(), "a loop must fall back");
+        }
+        println!(
+            "native give-up time on the looping hypothesis: {:.1} ms",
+            start.elapsed().as_secs_f64() * 1e3 / reps as f64
+        );
+    }
+    if let Some(stats) = auto.native_stats() {
+        println!("native evaluator over the whole run: {stats}");
     }
 }

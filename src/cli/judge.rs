@@ -1,6 +1,6 @@
 //! `entail judge`: score one answer or a JSONL batch against SLR tasks.
 
-use entail::judge::{run_batch, Isomorphic, Judge, JudgeConfig, JudgeResult, TaskRecord};
+use entail::judge::{run_batch, Engine, Isomorphic, Judge, JudgeConfig, JudgeResult, TaskRecord};
 use std::io::{BufReader, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -56,6 +56,11 @@ pub struct Args {
     /// scores with the original names.
     #[arg(long, default_value = "renamed", value_parser = ["renamed", "both"])]
     isomorphic: String,
+    /// `auto` (default) runs hypotheses natively and hands anything the
+    /// native evaluator is not sure of to scryer workers; `scryer` uses the
+    /// workers only.
+    #[arg(long, default_value = "auto", value_parser = ["auto", "scryer"])]
+    engine: String,
 }
 
 /// Runs `entail judge`.
@@ -69,6 +74,11 @@ pub fn run(args: Args) -> ExitCode {
         Isomorphic::Both
     } else {
         Isomorphic::Renamed
+    };
+    config.engine = if args.engine == "scryer" {
+        Engine::Scryer
+    } else {
+        Engine::Auto
     };
     let judge = Judge::new(config);
     match (&args.batch, &args.task) {

@@ -31,6 +31,7 @@ pub use pool::WorkerPool;
 pub use sandbox::{sanitize, Rejection};
 pub use task::{rename_constant, Example, Label, TaskProgram};
 
+use crate::prolog::native::{NativeEvaluator, NativeStats};
 use crate::prolog::{Background, Outcome, WorkerConfig, WorkerFailure};
 use crate::syntax::prolog::parse_program;
 use std::sync::Arc;
@@ -48,6 +49,36 @@ pub trait Evaluator: Send + Sync {
         goals: &[String],
         inference_limit: u64,
     ) -> Result<Outcome, WorkerFailure>;
+}
+
+/// The native evaluator answers in-process and hands everything it is not
+/// sure of to the evaluator it wraps (see [`crate::prolog::native`]).
+impl Evaluator for NativeEvaluator<dyn Evaluator> {
+    fn evaluate(
+        &self,
+        background: &Background,
+        hypothesis: &str,
+        goals: &[String],
+        inference_limit: u64,
+    ) -> Result<Outcome, WorkerFailure> {
+        match self.try_native(background, hypothesis, goals, inference_limit) {
+            Some(verdicts) => Ok(Outcome::Verdicts(verdicts)),
+            None => self
+                .fallback()
+                .evaluate(background, hypothesis, goals, inference_limit),
+        }
+    }
+}
+
+/// Which engine runs the hypotheses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Engine {
+    /// The native evaluator, falling back to scryer workers whenever it is
+    /// not sure of the answer (the fast default).
+    #[default]
+    Auto,
+    /// Scryer workers only.
+    Scryer,
 }
 
 /// Whether to score only on renamed constants (the default, as the
@@ -72,6 +103,8 @@ pub struct JudgeConfig {
     pub inference_limit: u64,
     /// Whether to score the original names too.
     pub isomorphic: Isomorphic,
+    /// Which engine runs the hypotheses.
+    pub engine: Engine,
 }
 
 impl Default for JudgeConfig {
@@ -84,6 +117,7 @@ impl Default for JudgeConfig {
             workers: 1,
             inference_limit: 5_000_000,
             isomorphic: Isomorphic::Renamed,
+            engine: Engine::Auto,
         }
     }
 }
@@ -212,21 +246,48 @@ impl JudgeResult {
 pub struct Judge {
     config: JudgeConfig,
     evaluator: Arc<dyn Evaluator>,
+    /// The native evaluator when the engine is [`Engine::Auto`], for its counters.
+    native: Option<Arc<NativeEvaluator<dyn Evaluator>>>,
 }
 
 impl Judge {
-    /// A judge that runs hypotheses in worker processes.
+    /// A judge with the configured engine: the native evaluator in front of
+    /// scryer worker processes, or the workers alone.
     pub fn new(config: JudgeConfig) -> Judge {
-        let evaluator = Arc::new(WorkerPool::new(
+        let pool: Arc<dyn Evaluator> = Arc::new(WorkerPool::new(
             config.worker.clone(),
             config.workers.max(1),
         ));
-        Judge { config, evaluator }
+        match config.engine {
+            Engine::Auto => {
+                let native = Arc::new(NativeEvaluator::new(pool));
+                Judge {
+                    config,
+                    evaluator: native.clone(),
+                    native: Some(native),
+                }
+            }
+            Engine::Scryer => Judge {
+                config,
+                evaluator: pool,
+                native: None,
+            },
+        }
     }
 
     /// A judge that runs hypotheses with another evaluator.
     pub fn with_evaluator(config: JudgeConfig, evaluator: Arc<dyn Evaluator>) -> Judge {
-        Judge { config, evaluator }
+        Judge {
+            config,
+            evaluator,
+            native: None,
+        }
+    }
+
+    /// How many evaluations the native evaluator answered and how many it
+    /// handed to scryer (`None` unless the engine is [`Engine::Auto`]).
+    pub fn native_stats(&self) -> Option<NativeStats> {
+        self.native.as_ref().map(|n| n.stats())
     }
 
     /// The configuration.

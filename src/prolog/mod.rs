@@ -8,6 +8,7 @@
 //! [`Engine`] is the machine wrapper the worker uses.
 
 mod engine;
+pub mod native;
 mod worker;
 
 pub use engine::{print_term, Engine, EngineError, Outcome, STDLIB};

@@ -1,0 +1,594 @@
+//! A native Prolog evaluator for the fragment SLR rules use, with a
+//! fallback for everything else.
+//!
+//! Loading facts into scryer costs 10–25 µs each, which is most of the
+//! judge's and the SLR generator's time. This interpreter parses a task
+//! background once (cached per [`Background::key`]), indexes it on
+//! predicate and first argument, and runs hypotheses in microseconds.
+//!
+//! It answers only when it is sure to agree with scryer and SWI-Prolog:
+//! every goal finished within its own step budget (a fraction of the
+//! inference limit, so the fallback engine would not have timed out
+//! either), nothing raised an error, and only supported constructs ran.
+//! In every other case — an unknown predicate or built-in, any runtime
+//! error, a budget overrun, a term order the two systems define
+//! differently — it returns a [`Fallback`] and the caller runs the exact
+//! engine, which produces the exact outcome (timeouts and errors included).
+//!
+//! [`NativeEvaluator`] wraps a fallback evaluator of any type `F`; the
+//! judge implements its `Evaluator` trait for `NativeEvaluator<dyn Evaluator>`.
+
+mod arith;
+mod compile;
+mod machine;
+mod order;
+mod term;
+
+use crate::prolog::Background;
+use crate::syntax::prolog::{parse_program, parse_term, Program};
+use compile::{compile_term, Db};
+use machine::{builtin_table, Builtin, Machine};
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+use term::{AtomTable, Atoms, FastMap, Intern};
+
+/// The library predicates the native engine runs as Prolog.
+const PRELUDE: &str = include_str!("prelude.pl");
+
+/// How many parsed backgrounds are kept (most recently used first).
+const CACHE_SIZE: usize = 8;
+
+/// The native step budget is the inference limit divided by this: native
+/// steps (calls) and scryer inferences differ by a small factor (scryer
+/// runs findall, sorting helpers and list predicates in Prolog), so a goal
+/// that fits this budget cannot exceed the fallback's limit.
+const BUDGET_DIVISOR: u64 = 16;
+
+/// Native steps per goal at most, whatever the inference limit: SLR rules
+/// need far fewer, and a looping answer should reach the fallback quickly.
+const MAX_STEPS: u64 = 100_000;
+
+/// Native steps per evaluation (all goals together) at most: about 0.2 s
+/// here, and far from the fallback's wall-clock cap of seconds.
+const MAX_TOTAL_STEPS: u64 = 1_000_000;
+
+/// Most heap cells one goal may use (16 bytes each).
+const HEAP_LIMIT: usize = 4 << 20;
+
+/// Why the native engine did not answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fallback {
+    /// A short category: `unknown`, `error`, `budget`, `unsupported`,
+    /// `unsure`, `arith`, `order`, `cyclic`, `syntax`, `internal`.
+    pub kind: &'static str,
+    /// What exactly.
+    pub detail: String,
+}
+
+impl Fallback {
+    pub(crate) fn new(kind: &'static str, detail: impl Into<String>) -> Fallback {
+        Fallback {
+            kind,
+            detail: detail.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for Fallback {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.kind, self.detail)
+    }
+}
+
+/// A parsed background with the library, ready for many evaluations.
+struct Base {
+    atoms: AtomTable,
+    db: Db,
+    builtins: FastMap<(u32, u32), Builtin>,
+}
+
+fn prelude() -> Result<&'static Program, Fallback> {
+    static PARSED: OnceLock<Result<Program, String>> = OnceLock::new();
+    PARSED
+        .get_or_init(|| parse_program(PRELUDE).map_err(|e| e.to_string()))
+        .as_ref()
+        .map_err(|e| Fallback::new("internal", format!("prelude: {e}")))
+}
+
+impl Base {
+    fn new(text: &str) -> Result<Base, Fallback> {
+        let mut atoms = AtomTable::new();
+        let builtins = builtin_table(&mut atoms);
+        let mut db = Db::default();
+        db.add_sentences(&prelude()?.sentences, &mut atoms)?;
+        let library = db.index.clone();
+        // A background that defines a built-in or library name would mean
+        // something else here than in scryer.
+        let check = |key: (u32, u32), name: &str| {
+            if builtins.contains_key(&key) || library.contains_key(&key) {
+                return Err(Fallback::new(
+                    "unsupported",
+                    format!("background defines {name}/{}", key.1),
+                ));
+            }
+            Ok(())
+        };
+        // The judge prints backgrounds one clause per line, and nearly all
+        // are flat facts such as `has_car(mytrain0,mycar0_1).`: those are
+        // read directly, the rest with the full reader, in order.
+        let mut pending = String::new();
+        let mut args = Vec::new();
+        for line in text.lines() {
+            if let Some((name, arity)) = flat_fact(line, &mut atoms, &mut args) {
+                if !pending.is_empty() {
+                    add_text(&mut db, &mut atoms, &pending, &check)?;
+                    pending.clear();
+                }
+                check((name, arity), line)?;
+                db.add_fact(name, &args);
+            } else {
+                pending.push_str(line);
+                pending.push('\n');
+            }
+        }
+        if !pending.is_empty() {
+            add_text(&mut db, &mut atoms, &pending, &check)?;
+        }
+        Ok(Base {
+            atoms,
+            db,
+            builtins,
+        })
+    }
+
+    /// Runs each goal once over this base plus `hypothesis`.
+    fn run(
+        &self,
+        hypothesis: &str,
+        goals: &[String],
+        step_limit: u64,
+    ) -> Result<Vec<bool>, Fallback> {
+        let program = parse_program(hypothesis)
+            .map_err(|e| Fallback::new("syntax", format!("hypothesis: {e}")))?;
+        let mut atoms = Atoms::new(&self.atoms);
+        let mut hyp = Db::default();
+        hyp.add_sentences(&program.sentences, &mut atoms)?;
+        for key in hyp.index.keys() {
+            if self.db.index.contains_key(key) || self.builtins.contains_key(key) {
+                return Err(Fallback::new(
+                    "unsupported",
+                    "hypothesis redefines a background or library predicate",
+                ));
+            }
+        }
+        let mut compiled = Vec::with_capacity(goals.len());
+        for goal in goals {
+            let term =
+                parse_term(goal).map_err(|e| Fallback::new("syntax", format!("goal: {e}")))?;
+            let mut vars = HashMap::new();
+            let cell = compile_term(&term, &mut atoms, &mut hyp.templates, &mut vars)?;
+            compiled.push((cell, vars.len() as u32));
+        }
+        let mut machine = Machine::new(
+            &self.db,
+            &hyp,
+            &atoms,
+            &self.builtins,
+            step_limit,
+            MAX_TOTAL_STEPS,
+            HEAP_LIMIT,
+        );
+        let mut verdicts = Vec::with_capacity(goals.len());
+        for (cell, nvars) in compiled {
+            verdicts.push(machine.solve_template(cell, nvars)?);
+        }
+        Ok(verdicts)
+    }
+}
+
+/// Refuses a predicate (name id, arity; name text) a background may not define.
+type NameCheck<'a> = dyn Fn((u32, u32), &str) -> Result<(), Fallback> + 'a;
+
+/// Reads clauses with the full reader and adds them.
+fn add_text(
+    db: &mut Db,
+    atoms: &mut AtomTable,
+    text: &str,
+    check: &NameCheck<'_>,
+) -> Result<(), Fallback> {
+    let program =
+        parse_program(text).map_err(|e| Fallback::new("syntax", format!("background: {e}")))?;
+    for sentence in &program.sentences {
+        if let Some((name, arity)) = sentence.head().and_then(|h| h.name_arity()) {
+            check((atoms.intern(name), arity as u32), name)?;
+        }
+    }
+    db.add_sentences(&program.sentences, atoms)
+}
+
+/// A line of the form `name(a1,…,an).` with n ≥ 1 and every argument a
+/// plain lower-case word or a decimal integer that fits 64 bits, exactly as
+/// the printer writes such facts; its name and arity, arguments in `args`.
+/// Anything else (spaces, quotes, operators, variables…) is left to the reader.
+fn flat_fact(line: &str, atoms: &mut AtomTable, args: &mut Vec<term::Cell>) -> Option<(u32, u32)> {
+    let body = line.strip_suffix(").")?;
+    let (name, rest) = body.split_once('(')?;
+    if !is_plain_word(name) {
+        return None;
+    }
+    args.clear();
+    for arg in rest.split(',') {
+        let cell = if is_plain_word(arg) {
+            term::Cell::Atom(atoms.intern(arg))
+        } else {
+            let digits = arg.strip_prefix('-').unwrap_or(arg);
+            if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            term::Cell::Int(arg.parse().ok()?)
+        };
+        args.push(cell);
+    }
+    Some((atoms.intern(name), args.len() as u32))
+}
+
+/// A letter-digit atom that reads as itself without quotes.
+fn is_plain_word(s: &str) -> bool {
+    let mut bytes = s.bytes();
+    matches!(bytes.next(), Some(b) if b.is_ascii_lowercase())
+        && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
+/// Runs `goals` over a background text plus a sanitized hypothesis, each
+/// goal once with a budget derived from `inference_limit`; no caching. The
+/// building block of [`NativeEvaluator`], public for tests and tools.
+pub fn run_native(
+    background: &str,
+    hypothesis: &str,
+    goals: &[String],
+    inference_limit: u64,
+) -> Result<Vec<bool>, Fallback> {
+    Base::new(background)?.run(hypothesis, goals, step_limit(inference_limit))
+}
+
+fn step_limit(inference_limit: u64) -> u64 {
+    (inference_limit / BUDGET_DIVISOR).min(MAX_STEPS)
+}
+
+/// Counters of what the native evaluator did, for reports.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct NativeStats {
+    /// Evaluations answered natively.
+    pub native_answers: u64,
+    /// Evaluations handed to the fallback.
+    pub fallbacks: u64,
+    /// Fallbacks by [`Fallback::kind`].
+    pub fallback_kinds: BTreeMap<String, u64>,
+}
+
+impl std::fmt::Display for NativeStats {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "native {} / fallback {}",
+            self.native_answers, self.fallbacks
+        )?;
+        if !self.fallback_kinds.is_empty() {
+            let kinds: Vec<String> = self
+                .fallback_kinds
+                .iter()
+                .map(|(k, n)| format!("{k} {n}"))
+                .collect();
+            write!(f, " ({})", kinds.join(", "))?;
+        }
+        Ok(())
+    }
+}
+
+struct CacheEntry {
+    key: u64,
+    text: Arc<str>,
+    base: Arc<Result<Base, Fallback>>,
+}
+
+/// The native evaluator in front of a fallback evaluator `F` (the scryer
+/// worker pool in the judge).
+pub struct NativeEvaluator<F: ?Sized> {
+    fallback: Arc<F>,
+    cache: Mutex<VecDeque<CacheEntry>>,
+    native_answers: AtomicU64,
+    fallbacks: AtomicU64,
+    kinds: Mutex<BTreeMap<String, u64>>,
+}
+
+impl<F: ?Sized> NativeEvaluator<F> {
+    /// A native evaluator that hands what it cannot answer to `fallback`.
+    pub fn new(fallback: Arc<F>) -> NativeEvaluator<F> {
+        NativeEvaluator {
+            fallback,
+            cache: Mutex::new(VecDeque::new()),
+            native_answers: AtomicU64::new(0),
+            fallbacks: AtomicU64::new(0),
+            kinds: Mutex::new(BTreeMap::new()),
+        }
+    }
+
+    /// The evaluator used when the native one is not sure.
+    pub fn fallback(&self) -> &F {
+        &self.fallback
+    }
+
+    /// The verdicts of `goals` if the native engine is sure of them;
+    /// `None` (counted, with its reason) when the fallback must run.
+    pub fn try_native(
+        &self,
+        background: &Background,
+        hypothesis: &str,
+        goals: &[String],
+        inference_limit: u64,
+    ) -> Option<Vec<bool>> {
+        let result = self
+            .base(background)
+            .as_ref()
+            .as_ref()
+            .map_err(Clone::clone)
+            .and_then(|base| base.run(hypothesis, goals, step_limit(inference_limit)));
+        match result {
+            Ok(verdicts) => {
+                self.native_answers.fetch_add(1, Ordering::Relaxed);
+                Some(verdicts)
+            }
+            Err(fallback) => {
+                self.fallbacks.fetch_add(1, Ordering::Relaxed);
+                let mut kinds = self.kinds.lock().unwrap_or_else(|e| e.into_inner());
+                *kinds.entry(fallback.kind.to_string()).or_insert(0) += 1;
+                None
+            }
+        }
+    }
+
+    /// The counters so far.
+    pub fn stats(&self) -> NativeStats {
+        NativeStats {
+            native_answers: self.native_answers.load(Ordering::Relaxed),
+            fallbacks: self.fallbacks.load(Ordering::Relaxed),
+            fallback_kinds: self.kinds.lock().unwrap_or_else(|e| e.into_inner()).clone(),
+        }
+    }
+
+    /// The parsed background, from the cache or parsed now.
+    fn base(&self, background: &Background) -> Arc<Result<Base, Fallback>> {
+        {
+            let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(i) = cache.iter().position(|e| {
+                e.key == background.key
+                    && (Arc::ptr_eq(&e.text, &background.text) || *e.text == *background.text)
+            }) {
+                if let Some(entry) = cache.remove(i) {
+                    let base = entry.base.clone();
+                    cache.push_front(entry);
+                    return base;
+                }
+            }
+        }
+        // Parsed outside the lock, so other threads keep evaluating.
+        let base = Arc::new(Base::new(&background.text));
+        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+        cache.push_front(CacheEntry {
+            key: background.key,
+            text: background.text.clone(),
+            base: base.clone(),
+        });
+        cache.truncate(CACHE_SIZE);
+        base
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(background: &str, hypothesis: &str, goals: &[&str]) -> Result<Vec<bool>, Fallback> {
+        let goals: Vec<String> = goals.iter().map(|g| g.to_string()).collect();
+        run_native(background, hypothesis, &goals, 5_000_000)
+    }
+
+    #[test]
+    fn prelude_parses_and_compiles() {
+        assert!(Base::new("").is_ok());
+    }
+
+    #[test]
+    fn facts_rules_and_control() {
+        let bg = "has_car(t1, c1).\nhas_car(t1, c2).\nhas_car(t2, c3).\ncolor(c1, red).\ncolor(c2, blue).\ncolor(c3, blue).\n";
+        let h = "eastbound(T) :- has_car(T, C), color(C, red).\n";
+        assert_eq!(
+            run(bg, h, &["eastbound(t1)", "eastbound(t2)"]),
+            Ok(vec![true, false])
+        );
+        let h = "eastbound(T) :- has_car(T, _), forall(has_car(T, C), color(C, blue)).\n";
+        assert_eq!(
+            run(bg, h, &["eastbound(t1)", "eastbound(t2)"]),
+            Ok(vec![false, true])
+        );
+        let h = "eastbound(T) :- findall(C, has_car(T, C), Cs), length(Cs, N), N >= 2.\n";
+        assert_eq!(
+            run(bg, h, &["eastbound(t1)", "eastbound(t2)"]),
+            Ok(vec![true, false])
+        );
+        let h = "eastbound(T) :- ( has_car(T, C), color(C, red) -> true ; fail ).\n";
+        assert_eq!(
+            run(bg, h, &["eastbound(t1)", "eastbound(t2)"]),
+            Ok(vec![true, false])
+        );
+        let h = "eastbound(T) :- has_car(T, C), !, color(C, blue).\n";
+        assert_eq!(
+            run(bg, h, &["eastbound(t1)", "eastbound(t2)"]),
+            Ok(vec![false, true])
+        );
+        let h = "eastbound(T) :- \\+ (has_car(T, C), color(C, red)).\n";
+        assert_eq!(
+            run(bg, h, &["eastbound(t1)", "eastbound(t2)"]),
+            Ok(vec![false, true])
+        );
+        let h = "eastbound(T) :- aggregate_all(count, has_car(T, _), 2).\n";
+        assert_eq!(
+            run(bg, h, &["eastbound(t1)", "eastbound(t2)"]),
+            Ok(vec![true, false])
+        );
+    }
+
+    #[test]
+    fn library_and_arithmetic() {
+        let cases: &[(&str, bool)] = &[
+            ("X is 7 // 2, X == 3", true),
+            ("X is -7 // 2, X == -3", true),
+            ("X is -7 mod 2, X == 1", true),
+            ("X is 7 mod -2, X == -1", true),
+            ("X is 2 ^ 10, X == 1024", true),
+            ("X is 1.5 + 1, X == 2.5", true),
+            ("1 =:= 1.0", true),
+            ("1 == 1.0", false),
+            ("msort([b, a, c, a], [a, a, b, c])", true),
+            ("sort([b, a, c, a], [a, b, c])", true),
+            ("sort(0, @>=, [1, 2, 1], [2, 1, 1])", true),
+            ("sort(1, @<, [f(2, a), f(1, b)], [f(1, b), f(2, a)])", true),
+            ("last([1, 2, 3], 3)", true),
+            ("nth0(1, [a, b, c], b)", true),
+            ("nth1(I, [a, b, c], c), I == 3", true),
+            ("reverse([1, 2, 3], [3, 2, 1])", true),
+            ("sum_list([1, 2, 3], 6)", true),
+            ("max_list([1, 5, 3], 5)", true),
+            ("min_list([4, 2, 3], 2)", true),
+            ("max_list([], _)", false),
+            ("numlist(1, 3, [1, 2, 3])", true),
+            ("between(1, 3, X), X > 2", true),
+            ("list_to_set([a, b, a, c, b], [a, b, c])", true),
+            ("append(X, [c], [a, b, c]), X == [a, b]", true),
+            ("append([[a], [b, c]], [a, b, c])", true),
+            ("memberchk(b, [a, b, c])", true),
+            ("select(b, [a, b, c], [a, c])", true),
+            ("include([X]>>(X > 1), [1, 2], _)", false),
+            ("exclude(==(a), [a, b, a], [b])", true),
+            ("length(L, 2), L = [_, _]", true),
+            ("aggregate_all(sum(X), member(X, [1, 2, 3]), 6)", true),
+            (
+                "aggregate_all(max(X), member(X, [1, 7, 3]), M), M == 7",
+                true,
+            ),
+            ("aggregate_all(max(X), member(X, []), _)", false),
+            (
+                "aggregate_all(bag(X), member(X, [c, a, c]), [c, a, c])",
+                true,
+            ),
+            ("aggregate_all(set(X), member(X, [c, a, c]), [a, c])", true),
+            ("setof(X, member(X, [c, a, c]), [a, c])", true),
+            ("bagof(X, member(X, []), _)", false),
+            ("( member(X, [1, 2, 3]), X > 1 *-> X == 2 ; fail )", true),
+            ("f(a, B) =.. [f, a, B]", true),
+            ("functor(f(a, b), f, 2)", true),
+            ("copy_term(f(X, X, Y), f(a, Z, b)), Z == a, var(X)", true),
+            ("compare(O, a, b), O == (<)", true),
+            ("succ(X, 4), X == 3", true),
+            ("a @< b, f(a) @> b, 1 @< a", true),
+            (
+                "findall(X-Y, (member(X, [1, 2]), member(Y, [a])), L), L == [1-a, 2-a]",
+                true,
+            ),
+            ("permutation([1, 2, 3], [3, 1, 2])", true),
+        ];
+        for (goal, expected) in cases {
+            let h = format!("eastbound(x) :- {goal}.\n");
+            let got = run("", &h, &["eastbound(x)"]);
+            if goal.contains(">>") {
+                // yall lambdas are not part of the fragment.
+                assert!(got.is_err(), "{goal}: {got:?}");
+                continue;
+            }
+            assert_eq!(got, Ok(vec![*expected]), "{goal}");
+        }
+    }
+
+    #[test]
+    fn flat_fact_lines_read_as_the_reader_reads_them() {
+        // Facts on the direct path and clauses on the reader's, interleaved
+        // within one predicate: order and values must be the reader's.
+        let bg = "v(a,1).\nv(b,-2).\nv(X,3):-X=c.\nv('D',4).\nv(e,007).\nw(f(x)).\n";
+        let h = "eastbound(x) :- findall(K-N, v(K, N), L), L == [a-1, b-(-2), c-3, 'D'-4, e-7].\n";
+        assert_eq!(run(bg, h, &["eastbound(x)"]), Ok(vec![true]));
+        let mut atoms = AtomTable::new();
+        let mut args = Vec::new();
+        for line in [
+            "v(a,1).",
+            "v(b, 1).",
+            "v('a',1).",
+            "v(A,1).",
+            "v(a,1.0).",
+            "v.",
+            "v(1_000).",
+        ] {
+            let direct = flat_fact(line, &mut atoms, &mut args).is_some();
+            assert_eq!(direct, line == "v(a,1).", "{line}");
+        }
+        // A background may not redefine a library predicate.
+        assert_eq!(
+            run("member(a,b).\n", "eastbound(x).\n", &["eastbound(x)"]).map_err(|f| f.kind),
+            Err("unsupported")
+        );
+    }
+
+    #[test]
+    fn unsure_cases_fall_back() {
+        let cases: &[(&str, &str)] = &[
+            ("X is foo + 1", "arith"),
+            ("X is Y + 1", "error"),
+            ("X is 4 / 2", "arith"),
+            ("undefined_thing(1)", "unknown"),
+            ("atom([])", "unsure"),
+            ("msort([1, 1.0], _)", "order"),
+            ("length(L, N)", "unsupported"),
+            ("length(a, N)", "unsupported"),
+            ("X = f(X), X == X, length(X, _)", "unsupported"),
+            ("loop", "budget"),
+            ("deep(100000000)", "budget"),
+            ("length(L, 100000000)", "budget"),
+            ("X is 9223372036854775807 + 1", "arith"),
+            ("setof(X, member(X-Y, [1-a]), _)", "unsupported"),
+            ("aggregate_all(max(X), member(X, []), 7)", "unsure"),
+        ];
+        let bg = "loop :- loop.\ndeep(0).\ndeep(N) :- N > 0, M is N - 1, deep(M), true.\n";
+        for (goal, kind) in cases {
+            let h = format!("eastbound(x) :- {goal}.\n");
+            let got = run(bg, &h, &["eastbound(x)"]);
+            match got {
+                Err(f) => assert_eq!(f.kind, *kind, "{goal}: {f}"),
+                Ok(v) => panic!("{goal}: answered {v:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn the_whole_evaluation_has_a_step_budget_too() {
+        // Each goal takes about 60k steps, under the per-goal budget; ten
+        // fit the evaluation's budget, twenty do not.
+        let bg = "count(0).\ncount(N) :- N > 0, M is N - 1, count(M).\n";
+        let h = "eastbound(x) :- count(12000).\n";
+        let goals = |n: usize| vec!["eastbound(x)".to_string(); n];
+        assert_eq!(run_native(bg, h, &goals(10), 5_000_000), Ok(vec![true; 10]));
+        let over = run_native(bg, h, &goals(20), 5_000_000).map_err(|f| f.kind);
+        assert_eq!(over, Err("budget"));
+    }
+
+    #[test]
+    fn deep_terms_do_not_overflow_the_stack() {
+        // Terms deeper than a recursive walk could safely take on a test
+        // thread's stack: 30k-cell lists (nested on their tails) and a
+        // 4k-deep expression, unified, compared, copied and evaluated.
+        let bg = "sum(0, 0).\nsum(N, E + 1) :- N > 0, M is N - 1, sum(M, E).\n";
+        let h = "eastbound(x) :- length(A, 30000), length(B, 30000), A = B, A == B, copy_term(A, C), C = B, sum(4000, E), V is E, V =:= 4000.\n";
+        let goals = vec!["eastbound(x)".to_string()];
+        let got = run_native(bg, h, &goals, 100_000_000);
+        assert_eq!(got, Ok(vec![true]));
+    }
+}

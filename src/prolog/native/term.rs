@@ -1,0 +1,675 @@
+//! Term cells, the atom table, and the heap store with its trail.
+//!
+//! Terms live in one flat `Vec<Cell>` (a WAM-style heap): a compound is a
+//! `Functor` header followed by its argument cells, referred to by `Str`;
+//! an unbound variable is a `Ref` to itself. Clause templates use the same
+//! cells in their own arena, where `Ref(i)` means the clause's i-th variable.
+//! Every walk over terms is iterative and charged to a work counter, so deep
+//! or cyclic terms end in a fallback, never in a stack overflow or a hang.
+
+use super::Fallback;
+use std::collections::HashMap;
+
+/// One heap or template cell.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Cell {
+    /// On the heap: a reference (to itself when unbound). In a template:
+    /// the clause variable with this number.
+    Ref(u32),
+    /// An atom, by its id in the atom table.
+    Atom(u32),
+    /// A 64-bit integer.
+    Int(i64),
+    /// A finite float.
+    Float(f64),
+    /// A compound whose `Functor` header is at this address.
+    Str(u32),
+    /// A compound's header: name and arity.
+    Functor(u32, u32),
+}
+
+/// Atoms the engine needs by id; interned first, in this order.
+pub(crate) const KNOWN_ATOMS: &[&str] = &[
+    "[]", ".", "true", "fail", ",", "\\+", "-", "<", "=", ">", "x", "^", "->", "*->",
+];
+pub(crate) const NIL: u32 = 0;
+pub(crate) const DOT: u32 = 1;
+pub(crate) const TRUE: u32 = 2;
+pub(crate) const FAIL: u32 = 3;
+pub(crate) const COMMA: u32 = 4;
+pub(crate) const NOT: u32 = 5;
+pub(crate) const MINUS: u32 = 6;
+pub(crate) const LESS: u32 = 7;
+pub(crate) const EQUAL: u32 = 8;
+pub(crate) const GREATER: u32 = 9;
+pub(crate) const X: u32 = 10;
+pub(crate) const CARET: u32 = 11;
+pub(crate) const ARROW: u32 = 12;
+pub(crate) const SOFT_ARROW: u32 = 13;
+
+/// Names to ids and back.
+#[derive(Debug, Clone)]
+pub(crate) struct AtomTable {
+    names: Vec<Box<str>>,
+    /// Names come from answers too, so they keep the standard (keyed) hasher.
+    ids: HashMap<Box<str>, u32>,
+}
+
+impl AtomTable {
+    /// A table holding [`KNOWN_ATOMS`] at their fixed ids.
+    pub(crate) fn new() -> AtomTable {
+        let mut table = AtomTable {
+            names: Vec::new(),
+            ids: HashMap::new(),
+        };
+        for name in KNOWN_ATOMS {
+            table.intern(name);
+        }
+        table
+    }
+
+    pub(crate) fn len(&self) -> u32 {
+        self.names.len() as u32
+    }
+
+    pub(crate) fn lookup(&self, name: &str) -> Option<u32> {
+        self.ids.get(name).copied()
+    }
+
+    fn intern(&mut self, name: &str) -> u32 {
+        if let Some(&id) = self.ids.get(name) {
+            return id;
+        }
+        let id = self.names.len() as u32;
+        self.names.push(name.into());
+        self.ids.insert(name.into(), id);
+        id
+    }
+}
+
+/// Interning into some table.
+pub(crate) trait Intern {
+    fn intern(&mut self, name: &str) -> u32;
+}
+
+impl Intern for AtomTable {
+    fn intern(&mut self, name: &str) -> u32 {
+        AtomTable::intern(self, name)
+    }
+}
+
+/// The shared table of a background plus the atoms one evaluation adds
+/// (from its hypothesis and goals), numbered after the shared ones.
+pub(crate) struct Atoms<'a> {
+    base: &'a AtomTable,
+    local: AtomTable,
+}
+
+impl<'a> Atoms<'a> {
+    pub(crate) fn new(base: &'a AtomTable) -> Atoms<'a> {
+        Atoms {
+            base,
+            local: AtomTable {
+                names: Vec::new(),
+                ids: HashMap::new(),
+            },
+        }
+    }
+
+    pub(crate) fn name(&self, id: u32) -> &str {
+        let n = self.base.len();
+        if id < n {
+            &self.base.names[id as usize]
+        } else {
+            self.local
+                .names
+                .get((id - n) as usize)
+                .map(|s| &**s)
+                .unwrap_or("")
+        }
+    }
+}
+
+impl Intern for Atoms<'_> {
+    fn intern(&mut self, name: &str) -> u32 {
+        match self.base.lookup(name) {
+            Some(id) => id,
+            None => self.base.len() + self.local.intern(name),
+        }
+    }
+}
+
+/// Where a template's variables went on the heap, for one instantiation.
+pub(crate) type VarMap = Vec<Option<Cell>>;
+
+/// The heap, the trail and the work counter of one evaluation.
+pub(crate) struct Store {
+    pub(crate) heap: Vec<Cell>,
+    pub(crate) trail: Vec<u32>,
+    /// Units of work done on terms (cells visited) for the current goal.
+    pub(crate) work: u64,
+    pub(crate) work_limit: u64,
+    pub(crate) heap_limit: usize,
+    /// Reused work lists, so a resolution step allocates nothing: one each
+    /// for `unify`, `unify_template` (which calls the other two) and `build`.
+    stack: Vec<(Cell, Cell)>,
+    template_stack: Vec<(Cell, Cell)>,
+    pending: Vec<(u32, u32)>,
+}
+
+impl Store {
+    pub(crate) fn new(work_limit: u64, heap_limit: usize) -> Store {
+        Store {
+            heap: Vec::with_capacity(1 << 12),
+            trail: Vec::new(),
+            work: 0,
+            work_limit,
+            heap_limit,
+            stack: Vec::new(),
+            template_stack: Vec::new(),
+            pending: Vec::new(),
+        }
+    }
+
+    /// Charges `units` of work; past the limit the evaluation falls back.
+    #[inline]
+    pub(crate) fn charge(&mut self, units: u64) -> Result<(), Fallback> {
+        self.work += units;
+        if self.work > self.work_limit {
+            return Err(Fallback::new("budget", "term work limit exceeded"));
+        }
+        Ok(())
+    }
+
+    fn check_heap(&self, extra: usize) -> Result<(), Fallback> {
+        if self.heap.len() + extra > self.heap_limit {
+            return Err(Fallback::new("budget", "heap limit exceeded"));
+        }
+        Ok(())
+    }
+
+    /// Follows bound references.
+    #[inline]
+    pub(crate) fn deref(&self, mut cell: Cell) -> Cell {
+        while let Cell::Ref(a) = cell {
+            let next = self.heap[a as usize];
+            if let Cell::Ref(b) = next {
+                if b == a {
+                    return cell;
+                }
+            }
+            cell = next;
+        }
+        cell
+    }
+
+    /// A fresh unbound variable.
+    pub(crate) fn new_var(&mut self) -> Result<Cell, Fallback> {
+        self.check_heap(1)?;
+        let a = self.heap.len() as u32;
+        self.heap.push(Cell::Ref(a));
+        Ok(Cell::Ref(a))
+    }
+
+    /// Binds the unbound variable at `addr`.
+    #[inline]
+    pub(crate) fn bind(&mut self, addr: u32, value: Cell) {
+        self.heap[addr as usize] = value;
+        self.trail.push(addr);
+    }
+
+    /// Undoes bindings back to trail length `trail` and drops heap cells
+    /// from `heap` on.
+    pub(crate) fn undo_to(&mut self, trail: usize, heap: usize) {
+        while self.trail.len() > trail {
+            if let Some(a) = self.trail.pop() {
+                if (a as usize) < self.heap.len() {
+                    self.heap[a as usize] = Cell::Ref(a);
+                }
+            }
+        }
+        self.heap.truncate(heap);
+    }
+
+    /// The compound `name(args…)`, or the atom when `args` is empty.
+    pub(crate) fn compound(&mut self, name: u32, args: &[Cell]) -> Result<Cell, Fallback> {
+        if args.is_empty() {
+            return Ok(Cell::Atom(name));
+        }
+        self.check_heap(args.len() + 1)?;
+        let at = self.heap.len() as u32;
+        self.heap.push(Cell::Functor(name, args.len() as u32));
+        for &arg in args {
+            // An unbound variable stored in an argument slot stays a reference
+            // to its own cell, so bindings through either are seen by both.
+            self.heap.push(arg);
+        }
+        Ok(Cell::Str(at))
+    }
+
+    /// `(name, arity, first argument address)` of a callable cell.
+    #[inline]
+    pub(crate) fn functor_of(&self, cell: Cell) -> Option<(u32, u32, u32)> {
+        match cell {
+            Cell::Atom(a) => Some((a, 0, 0)),
+            Cell::Str(p) => match self.heap[p as usize] {
+                Cell::Functor(n, ar) => Some((n, ar, p + 1)),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// Whether `cell` (dereferenced) is a list cell `'.'(H, T)`.
+    pub(crate) fn list_cell(&self, cell: Cell) -> Option<(Cell, Cell)> {
+        match cell {
+            Cell::Str(p) => match self.heap[p as usize] {
+                Cell::Functor(DOT, 2) => {
+                    Some((self.heap[p as usize + 1], self.heap[p as usize + 2]))
+                }
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// The elements of a list and its dereferenced tail. Bounded by the heap
+    /// size, so a cyclic list is reported rather than walked forever.
+    pub(crate) fn list_items(&mut self, list: Cell) -> Result<(Vec<Cell>, Cell), Fallback> {
+        let mut items = Vec::new();
+        let mut t = self.deref(list);
+        while let Some((h, rest)) = self.list_cell(t) {
+            items.push(h);
+            if items.len() > self.heap.len() {
+                return Err(Fallback::new("cyclic", "cyclic list"));
+            }
+            t = self.deref(rest);
+        }
+        self.charge(items.len() as u64)?;
+        Ok((items, t))
+    }
+
+    /// The elements of a proper list; a partial or improper list falls back
+    /// (SWI raises an error for those in every list built-in used here).
+    pub(crate) fn proper_list(&mut self, list: Cell) -> Result<Vec<Cell>, Fallback> {
+        let (items, tail) = self.list_items(list)?;
+        match tail {
+            Cell::Atom(NIL) => Ok(items),
+            _ => Err(Fallback::new("error", "not a proper list")),
+        }
+    }
+
+    /// Builds the list of `items` ending in `tail`.
+    pub(crate) fn make_list(&mut self, items: &[Cell], tail: Cell) -> Result<Cell, Fallback> {
+        self.check_heap(items.len() * 3)?;
+        let mut list = tail;
+        for &item in items.iter().rev() {
+            list = self.compound(DOT, &[item, list])?;
+        }
+        Ok(list)
+    }
+
+    /// Unifies two heap terms (no occurs check, as in SWI and scryer).
+    /// Bindings are trailed; on failure the caller undoes them.
+    pub(crate) fn unify(&mut self, a: Cell, b: Cell) -> Result<bool, Fallback> {
+        let mut stack = std::mem::take(&mut self.stack);
+        stack.clear();
+        stack.push((a, b));
+        let mut result = Ok(true);
+        while let Some((a, b)) = stack.pop() {
+            if let Err(e) = self.charge(1) {
+                result = Err(e);
+                break;
+            }
+            let a = self.deref(a);
+            let b = self.deref(b);
+            match (a, b) {
+                (Cell::Ref(x), Cell::Ref(y)) => {
+                    if x != y {
+                        // The younger variable points to the older, so a
+                        // binding never outlives the cell it refers to.
+                        if x < y {
+                            self.bind(y, a)
+                        } else {
+                            self.bind(x, b)
+                        }
+                    }
+                }
+                (Cell::Ref(x), other) | (other, Cell::Ref(x)) => self.bind(x, other),
+                (Cell::Atom(x), Cell::Atom(y)) if x == y => {}
+                (Cell::Int(x), Cell::Int(y)) if x == y => {}
+                (Cell::Float(x), Cell::Float(y)) if x.to_bits() == y.to_bits() => {}
+                (Cell::Str(p), Cell::Str(q)) => {
+                    if p == q {
+                        continue;
+                    }
+                    match (self.heap[p as usize], self.heap[q as usize]) {
+                        (Cell::Functor(f, n), Cell::Functor(g, m)) if f == g && n == m => {
+                            for i in (1..=n).rev() {
+                                stack.push((
+                                    self.heap[(p + i) as usize],
+                                    self.heap[(q + i) as usize],
+                                ));
+                            }
+                        }
+                        _ => {
+                            result = Ok(false);
+                            break;
+                        }
+                    }
+                }
+                _ => {
+                    result = Ok(false);
+                    break;
+                }
+            }
+        }
+        stack.clear();
+        self.stack = stack;
+        result
+    }
+
+    /// Structural identity (`==`).
+    pub(crate) fn identical(&mut self, a: Cell, b: Cell) -> Result<bool, Fallback> {
+        let mut stack = vec![(a, b)];
+        while let Some((a, b)) = stack.pop() {
+            self.charge(1)?;
+            let a = self.deref(a);
+            let b = self.deref(b);
+            let same = match (a, b) {
+                (Cell::Ref(x), Cell::Ref(y)) => x == y,
+                (Cell::Atom(x), Cell::Atom(y)) => x == y,
+                (Cell::Int(x), Cell::Int(y)) => x == y,
+                (Cell::Float(x), Cell::Float(y)) => x.to_bits() == y.to_bits(),
+                (Cell::Str(p), Cell::Str(q)) => {
+                    if p != q {
+                        match (self.heap[p as usize], self.heap[q as usize]) {
+                            (Cell::Functor(f, n), Cell::Functor(g, m)) if f == g && n == m => {
+                                for i in (1..=n).rev() {
+                                    stack.push((
+                                        self.heap[(p + i) as usize],
+                                        self.heap[(q + i) as usize],
+                                    ));
+                                }
+                            }
+                            _ => return Ok(false),
+                        }
+                    }
+                    true
+                }
+                _ => false,
+            };
+            if !same {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Builds template term `t` (from `arena`) on the heap, with `vars`
+    /// holding where each template variable already is.
+    pub(crate) fn build(
+        &mut self,
+        arena: &[Cell],
+        t: Cell,
+        vars: &mut VarMap,
+    ) -> Result<Cell, Fallback> {
+        match t {
+            Cell::Ref(i) => match vars[i as usize] {
+                Some(c) => Ok(c),
+                None => {
+                    let v = self.new_var()?;
+                    vars[i as usize] = Some(v);
+                    Ok(v)
+                }
+            },
+            Cell::Str(p) => {
+                let root = self.new_var()?;
+                let Cell::Ref(slot) = root else {
+                    return Err(Fallback::new("internal", "new_var"));
+                };
+                self.build_into(arena, p, slot, vars)?;
+                Ok(self.heap[slot as usize])
+            }
+            other => Ok(other),
+        }
+    }
+
+    /// Builds the template compound at `arena[p]` and stores it at heap `slot`.
+    fn build_into(
+        &mut self,
+        arena: &[Cell],
+        p: u32,
+        slot: u32,
+        vars: &mut VarMap,
+    ) -> Result<(), Fallback> {
+        let mut pending = std::mem::take(&mut self.pending);
+        pending.clear();
+        pending.push((p, slot));
+        let result = self.build_pending(arena, &mut pending, vars);
+        self.pending = pending;
+        result
+    }
+
+    fn build_pending(
+        &mut self,
+        arena: &[Cell],
+        pending: &mut Vec<(u32, u32)>,
+        vars: &mut VarMap,
+    ) -> Result<(), Fallback> {
+        while let Some((p, slot)) = pending.pop() {
+            let Cell::Functor(name, n) = arena[p as usize] else {
+                return Err(Fallback::new("internal", "bad template"));
+            };
+            self.charge(n as u64 + 1)?;
+            self.check_heap(n as usize + 1)?;
+            let at = self.heap.len() as u32;
+            self.heap.push(Cell::Functor(name, n));
+            for i in 1..=n {
+                let arg_slot = at + i;
+                let cell = match arena[(p + i) as usize] {
+                    Cell::Ref(v) => match vars[v as usize] {
+                        Some(c) => c,
+                        None => {
+                            let c = Cell::Ref(arg_slot);
+                            vars[v as usize] = Some(c);
+                            c
+                        }
+                    },
+                    Cell::Str(q) => {
+                        pending.push((q, arg_slot));
+                        Cell::Ref(arg_slot) // placeholder, overwritten when built
+                    }
+                    other => other,
+                };
+                self.heap.push(cell);
+            }
+            self.heap[slot as usize] = Cell::Str(at);
+        }
+        Ok(())
+    }
+
+    /// Unifies template term `t` with heap term `h` without building the
+    /// parts that match existing structure.
+    pub(crate) fn unify_template(
+        &mut self,
+        arena: &[Cell],
+        t: Cell,
+        h: Cell,
+        vars: &mut VarMap,
+    ) -> Result<bool, Fallback> {
+        let mut stack = std::mem::take(&mut self.template_stack);
+        stack.clear();
+        stack.push((t, h));
+        let result = self.unify_template_pairs(arena, &mut stack, vars);
+        self.template_stack = stack;
+        result
+    }
+
+    fn unify_template_pairs(
+        &mut self,
+        arena: &[Cell],
+        stack: &mut Vec<(Cell, Cell)>,
+        vars: &mut VarMap,
+    ) -> Result<bool, Fallback> {
+        while let Some((t, h)) = stack.pop() {
+            self.charge(1)?;
+            match t {
+                Cell::Ref(i) => match vars[i as usize] {
+                    None => {
+                        let h = self.deref(h);
+                        vars[i as usize] = Some(h);
+                    }
+                    Some(c) => {
+                        if !self.unify(c, h)? {
+                            return Ok(false);
+                        }
+                    }
+                },
+                Cell::Str(p) => {
+                    let h = self.deref(h);
+                    match h {
+                        Cell::Ref(a) => {
+                            let built = self.build(arena, t, vars)?;
+                            self.bind(a, built);
+                        }
+                        Cell::Str(q) => {
+                            let (Cell::Functor(f, n), Cell::Functor(g, m)) =
+                                (arena[p as usize], self.heap[q as usize])
+                            else {
+                                return Ok(false);
+                            };
+                            if f != g || n != m {
+                                return Ok(false);
+                            }
+                            for i in (1..=n).rev() {
+                                stack.push((arena[(p + i) as usize], self.heap[(q + i) as usize]));
+                            }
+                        }
+                        _ => return Ok(false),
+                    }
+                }
+                atomic => {
+                    let h = self.deref(h);
+                    let ok = match (atomic, h) {
+                        (_, Cell::Ref(a)) => {
+                            self.bind(a, atomic);
+                            true
+                        }
+                        (Cell::Atom(x), Cell::Atom(y)) => x == y,
+                        (Cell::Int(x), Cell::Int(y)) => x == y,
+                        (Cell::Float(x), Cell::Float(y)) => x.to_bits() == y.to_bits(),
+                        _ => false,
+                    };
+                    if !ok {
+                        return Ok(false);
+                    }
+                }
+            }
+        }
+        Ok(true)
+    }
+
+    /// Copies heap term `h` into `arena` as a template (variables numbered
+    /// from 0 in order of appearance); returns the root cell and the number
+    /// of variables. Used for findall results and copy_term.
+    pub(crate) fn copy_out(
+        &mut self,
+        h: Cell,
+        arena: &mut Vec<Cell>,
+    ) -> Result<(Cell, u32), Fallback> {
+        let mut var_ids: HashMap<u32, u32> = HashMap::new();
+        let mut pending: Vec<(u32, u32)> = Vec::new(); // (heap str addr, arena slot)
+        let root_slot = arena.len() as u32;
+        arena.push(Cell::Atom(NIL));
+        let mut todo = vec![(h, root_slot)];
+        loop {
+            let (cell, slot) = if let Some(x) = todo.pop() {
+                x
+            } else if let Some((p, slot)) = pending.pop() {
+                let Cell::Functor(name, n) = self.heap[p as usize] else {
+                    return Err(Fallback::new("internal", "bad heap"));
+                };
+                self.charge(n as u64 + 1)?;
+                let at = arena.len() as u32;
+                arena.push(Cell::Functor(name, n));
+                for i in 1..=n {
+                    arena.push(Cell::Atom(NIL));
+                    todo.push((self.heap[(p + i) as usize], at + i));
+                }
+                arena[slot as usize] = Cell::Str(at);
+                continue;
+            } else {
+                break;
+            };
+            let cell = self.deref(cell);
+            let out = match cell {
+                Cell::Ref(a) => {
+                    let next = var_ids.len() as u32;
+                    Cell::Ref(*var_ids.entry(a).or_insert(next))
+                }
+                Cell::Str(p) => {
+                    pending.push((p, slot));
+                    continue;
+                }
+                other => other,
+            };
+            arena[slot as usize] = out;
+        }
+        if arena.len() > self.heap_limit {
+            return Err(Fallback::new("budget", "copy too large"));
+        }
+        let root = arena[root_slot as usize];
+        Ok((root, var_ids.len() as u32))
+    }
+}
+
+/// A fast hasher for the engine's integer-keyed maps (predicate and
+/// first-argument keys, built-ins): one multiply per word instead of
+/// SipHash, since every call looks predicates up. Those keys are atom ids
+/// and numbers; a hypothesis adds at most a few predicates and index keys,
+/// so crafted collisions could not cost much.
+#[derive(Default, Clone, Copy)]
+pub(crate) struct FastHasher(u64);
+
+impl std::hash::Hasher for FastHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+        for &b in chunks.remainder() {
+            self.write_u64(b as u64);
+        }
+    }
+
+    fn write_u8(&mut self, n: u8) {
+        self.write_u64(n as u64);
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(n as u64);
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+
+    fn write_i64(&mut self, n: i64) {
+        self.write_u64(n as u64);
+    }
+}
+
+/// A `HashMap` with [`FastHasher`].
+pub(crate) type FastMap<K, V> =
+    std::collections::HashMap<K, V, std::hash::BuildHasherDefault<FastHasher>>;

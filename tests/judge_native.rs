@@ -1,0 +1,413 @@
+//! The native evaluator against its oracles: the judge with scryer only,
+//! and SWI-Prolog. Whatever the native engine answers must be what they
+//! answer; what it cannot answer must fall back and give scryer's outcome.
+
+#[path = "reference/slr_baseline.rs"]
+mod baseline;
+#[path = "reference/slr_gen.rs"]
+mod slr_gen;
+
+use entail::judge::{Engine, Judge, JudgeConfig, JudgeResult, TaskRecord};
+use entail::prolog::native::run_native;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::io::Write;
+use std::process::{Command, Stdio};
+use std::sync::Mutex;
+
+/// Same levels as the judge's differential test.
+const LEVELS: &[(usize, usize)] = &[(2, 1), (4, 2), (6, 3), (8, 4), (16, 5), (32, 6)];
+
+fn judge(engine: Engine) -> Judge {
+    let mut config = JudgeConfig::default();
+    config.worker.executable = env!("CARGO_BIN_EXE_entail").into();
+    config.engine = engine;
+    Judge::new(config)
+}
+
+/// A result without its timing, for comparing engines.
+fn comparable(mut result: JudgeResult) -> JudgeResult {
+    result.time_ms = 0.0;
+    result
+}
+
+/// The 540 (task, hypothesis) pairs of tests/judge_differential.rs.
+fn differential_pairs() -> Vec<(String, String)> {
+    let mut rng = ChaCha8Rng::seed_from_u64(20240603);
+    let mut pairs = Vec::new();
+    for task_index in 0..90 {
+        let (trains, cars) = LEVELS[task_index % LEVELS.len()];
+        let task = slr_gen::task(&mut rng, trains, cars);
+        for j in 0..6 {
+            let kind = task_index * 6 + j;
+            let mut h = slr_gen::hypothesis(&mut rng, kind);
+            if j == 5 {
+                h = slr_gen::mutate(&mut rng, &h);
+            }
+            pairs.push((task.program.clone(), h));
+        }
+    }
+    pairs
+}
+
+#[test]
+fn native_scryer_and_swipl_agree_on_the_differential_pairs() {
+    assert!(
+        baseline::swipl_available(),
+        "swipl is required (apt-get install swi-prolog-nox)"
+    );
+    let pairs = differential_pairs();
+    assert_eq!(pairs.len(), 540);
+    let auto = judge(Engine::Auto);
+    let scryer = judge(Engine::Scryer);
+    let score = |judge: &Judge, program: &str, h: &str| {
+        let record = TaskRecord {
+            validation_program: program.to_string(),
+            ..Default::default()
+        };
+        comparable(judge.task(&record).expect("generated task loads").score(h))
+    };
+    let mut differing = Vec::new();
+    let mut ours = Vec::new();
+    for (i, (program, h)) in pairs.iter().enumerate() {
+        let a = score(&auto, program, h);
+        let s = score(&scryer, program, h);
+        if a != s {
+            differing.push(format!("pair {i}: auto {a:?}\nscryer {s:?}\n{h}"));
+        }
+        ours.push(a);
+    }
+    let stats = auto.native_stats().expect("auto has a native evaluator");
+    assert!(
+        differing.is_empty(),
+        "{} pairs differ between auto and scryer:\n{}",
+        differing.len(),
+        differing.join("\n\n")
+    );
+
+    let next = Mutex::new(0usize);
+    let theirs = Mutex::new(vec![None; pairs.len()]);
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| loop {
+                let i = {
+                    let mut n = next.lock().unwrap();
+                    *n += 1;
+                    *n - 1
+                };
+                if i >= pairs.len() {
+                    break;
+                }
+                let (program, h) = &pairs[i];
+                let score =
+                    baseline::score(program, h, "eastbound", "westbound").expect("swipl runs");
+                theirs.lock().unwrap()[i] = Some(score);
+            });
+        }
+    });
+    let theirs = theirs.into_inner().unwrap();
+    for (i, (ours, reference)) in ours.iter().zip(&theirs).enumerate() {
+        let reference = reference.clone().expect("scored");
+        if reference.partial_score != ours.partial_score || reference.is_correct != ours.is_correct
+        {
+            differing.push(format!(
+                "pair {i}: auto {} vs swipl {}\n{}",
+                ours.partial_score, reference.partial_score, pairs[i].1
+            ));
+        }
+    }
+    assert!(
+        differing.is_empty(),
+        "{} pairs differ from swipl:\n{}",
+        differing.len(),
+        differing.join("\n\n")
+    );
+    // Every pair that reaches the engine is an evaluation; the native
+    // engine must answer nearly all of them or the comparison says little.
+    let evaluations = stats.native_answers + stats.fallbacks;
+    eprintln!("differential pairs: {stats}");
+    assert!(evaluations >= 500, "{stats}");
+    assert!(stats.native_answers * 10 >= evaluations * 9, "{stats}");
+}
+
+/// Answers the native engine must hand to scryer, and what scryer says.
+#[test]
+fn unsure_answers_fall_back_and_give_scryers_outcome() {
+    let program = "eastbound(train0).\nhas_car(train0, car0_1).\ncar_color(car0_1, red).\nwestbound(train1).\nhas_car(train1, car1_1).\ncar_color(car1_1, blue).\n";
+    let cases: &[(&str, Option<&str>)] = &[
+        // Loops until the inference limit: scryer reports a timeout.
+        ("eastbound(T) :- eastbound(T).", Some("timeout")),
+        // A type error at run time.
+        (
+            "eastbound(T) :- has_car(T, C), X is C + 1, X > 0.",
+            Some("runtime"),
+        ),
+        // An instantiation error.
+        ("eastbound(T) :- has_car(T, _), N > 1.", Some("runtime")),
+        // Whitelisted built-ins the native engine does not implement.
+        ("eastbound(T) :- has_car(T, C), atom_length(C, 6).", None),
+        ("eastbound(T) :- has_car(T, C), atom_chars(C, [m|_]).", None),
+        // A helper nobody defines: an existence error.
+        ("eastbound(T) :- has_car(T, C), shiny(C).", Some("runtime")),
+        // Integer division with `/`, where SWI and scryer may differ.
+        (
+            "eastbound(T) :- has_car(T, C), X is 4 / 2, X =:= 2, car_color(C, red).",
+            None,
+        ),
+        // `[]` is not an atom in SWI 7+, but is in scryer.
+        ("eastbound(T) :- has_car(T, _), atom([]).", None),
+    ];
+    let auto = judge(Engine::Auto);
+    let scryer = judge(Engine::Scryer);
+    let record = TaskRecord {
+        validation_program: program.to_string(),
+        ..Default::default()
+    };
+    let auto_task = auto.task(&record).expect("task loads");
+    let scryer_task = scryer.task(&record).expect("task loads");
+    for (i, (answer, kind)) in cases.iter().enumerate() {
+        let a = comparable(auto_task.score(answer));
+        let s = comparable(scryer_task.score(answer));
+        assert_eq!(a, s, "{answer}");
+        if let Some(kind) = kind {
+            let got = serde_json::to_value(a.error_kind).expect("serializes");
+            assert_eq!(got, serde_json::json!(kind), "{answer}: {a:?}");
+        }
+        let stats = auto.native_stats().expect("auto");
+        assert_eq!(stats.native_answers, 0, "{answer} was answered natively");
+        assert_eq!(stats.fallbacks, i as u64 + 1, "{answer}");
+    }
+    // A plain answer after them is native again.
+    let good = "eastbound(T) :- has_car(T, C), car_color(C, red).";
+    assert!(auto_task.score(good).is_correct);
+    assert_eq!(auto.native_stats().expect("auto").native_answers, 1);
+}
+
+// ---------------------------------------------------------------------------
+// Random programs: native against SWI-Prolog directly.
+
+const ATOMS: &[&str] = &["a", "b", "c", "d"];
+
+fn random_background(rng: &mut ChaCha8Rng) -> String {
+    let mut text = String::new();
+    for x in ATOMS {
+        for y in ATOMS {
+            if rng.gen_bool(0.35) {
+                text.push_str(&format!("link({x}, {y}).\n"));
+            }
+        }
+    }
+    for x in ATOMS {
+        for _ in 0..rng.gen_range(0..3) {
+            text.push_str(&format!("val({x}, {}).\n", rng.gen_range(-2..6)));
+        }
+        let len = rng.gen_range(0..5);
+        let items: Vec<String> = (0..len)
+            .map(|_| {
+                if rng.gen_bool(0.8) {
+                    rng.gen_range(0..5).to_string()
+                } else {
+                    ATOMS.choose(rng).unwrap_or(&"a").to_string()
+                }
+            })
+            .collect();
+        text.push_str(&format!("lst({x}, [{}]).\n", items.join(", ")));
+    }
+    text
+}
+
+/// Literals that bind variables (producers) and that test them.
+const PRODUCERS: &[&str] = &[
+    "link(X, Y)",
+    "link(Y, X)",
+    "val(X, N)",
+    "val(Y, N)",
+    "lst(X, L)",
+    "lst(Y, L)",
+    "member(E, L)",
+    "findall(Z, link(X, Z), L)",
+    "findall(V, (link(X, Z), val(Z, V)), L)",
+    "aggregate_all(count, link(X, _), K)",
+    "aggregate_all(sum(V), (link(X, Z), val(Z, V)), K)",
+    "aggregate_all(max(V), (link(X, Z), val(Z, V)), K)",
+    "aggregate_all(min(V), val(X, V), K)",
+    "aggregate_all(bag(Z), link(Z, X), L)",
+    "aggregate_all(set(Z), link(Z, X), L)",
+    "length(L, K)",
+    "sum_list(L, K)",
+    "max_list(L, K)",
+    "min_list(L, K)",
+    "last(L, E)",
+    "nth0(1, L, E)",
+    "nth1(K, L, E)",
+    "msort(L, S)",
+    "sort(L, S)",
+    "sort(0, @>=, L, S)",
+    "reverse(L, S)",
+    "list_to_set(L, S)",
+    "append(S, [E], L)",
+    "append(L, L, S)",
+    "between(1, 3, K)",
+    "numlist(1, 3, S)",
+    "select(E, L, S)",
+    "include(>(3), L, S)",
+    "exclude(==(a), L, S)",
+    "K is N * 2 - 1",
+    "K is N mod 3",
+    "K is max(N, 2)",
+    "setof(Z, link(X, Z), S)",
+    "helper(X, K)",
+    "count(L, K)",
+];
+
+const TESTS: &[&str] = &[
+    "N > 1",
+    "K >= 2",
+    "K =:= 1",
+    "N mod 2 =:= 0",
+    "X \\= a",
+    "X == b",
+    "Y \\== X",
+    "X @< c",
+    "E @> 1",
+    "S == L",
+    "\\+ link(X, b)",
+    "\\+ member(a, L)",
+    "forall(link(X, Z), val(Z, _))",
+    "forall(member(Z, L), Z < 3)",
+    "(val(X, V) -> V > 2 ; true)",
+    "(link(X, a) ; link(X, b))",
+    "once(link(X, _))",
+    "memberchk(2, L)",
+    "is_list(S)",
+    "K >= N",
+    "length(S, 2)",
+    "ground(L)",
+    "compare(<, X, Y)",
+    "not(X = Y)",
+];
+
+const HELPERS: &str = "helper(X, K) :- link(X, Y), !, val(Y, K).\nhelper(_, 0).\ncount([], 0).\ncount([_|T], N) :- count(T, M), N is M + 1.\n";
+
+fn random_rule(rng: &mut ChaCha8Rng) -> String {
+    // The first literal binds from the head's X, so most rules run
+    // without instantiation errors; later ones are drawn freely.
+    let mut body = vec![*PRODUCERS[..16].choose(rng).unwrap_or(&PRODUCERS[0])];
+    for _ in 0..rng.gen_range(0..=2) {
+        body.push(*PRODUCERS.choose(rng).unwrap_or(&PRODUCERS[0]));
+    }
+    for _ in 0..rng.gen_range(0..=2) {
+        body.push(*TESTS.choose(rng).unwrap_or(&TESTS[0]));
+    }
+    if rng.gen_bool(0.15) {
+        body.insert(rng.gen_range(0..body.len()), "!");
+    }
+    format!("q(X) :- {}.\n", body.join(", "))
+}
+
+/// SWI's verdicts on `q(a)`…`q(d)`: `1`/`0`, or `e` (error) / `t` (limit).
+fn swipl_verdicts(program: &str) -> String {
+    let driver = "\nrun_goal(G) :- catch((call_with_inference_limit(G, 1000000, R) -> (R == inference_limit_exceeded -> write(t) ; write(1)) ; write(0)), _, write(e)).\n";
+    let text =
+        format!(":- style_check(-singleton).\n:- style_check(-discontiguous).\n{program}{driver}");
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let path = std::env::temp_dir().join(format!("entail_native_{}_{n}.pl", std::process::id()));
+    std::fs::File::create(&path)
+        .and_then(|mut f| f.write_all(text.as_bytes()))
+        .expect("temp file");
+    let goal = "forall(member(X, [a, b, c, d]), run_goal(q(X))), nl";
+    // Some random programs run for ever inside C built-ins, where the
+    // inference limit does not reach: those are cut off (and the native
+    // engine must have fallen back on them).
+    let output = Command::new("timeout")
+        .args(["10", "swipl", "-q", "-g", goal, "-t", "halt"])
+        .arg(&path)
+        .stdin(Stdio::null())
+        .stderr(Stdio::null())
+        .output()
+        .expect("swipl runs");
+    let _ = std::fs::remove_file(&path);
+    String::from_utf8_lossy(&output.stdout).trim().to_string()
+}
+
+#[test]
+fn random_programs_agree_with_swipl() {
+    assert!(baseline::swipl_available(), "swipl is required");
+    let mut rng = ChaCha8Rng::seed_from_u64(42);
+    let programs: Vec<(String, String)> = (0..240)
+        .map(|_| {
+            let background = random_background(&mut rng);
+            let mut hypothesis = random_rule(&mut rng);
+            if rng.gen_bool(0.4) {
+                hypothesis.push_str(&random_rule(&mut rng));
+            }
+            hypothesis.push_str(HELPERS);
+            (background, hypothesis)
+        })
+        .collect();
+    let goals: Vec<String> = ATOMS.iter().map(|x| format!("q({x})")).collect();
+    let next = Mutex::new(0usize);
+    let results = Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| loop {
+                let i = {
+                    let mut n = next.lock().unwrap();
+                    *n += 1;
+                    *n - 1
+                };
+                if i >= programs.len() {
+                    break;
+                }
+                let (background, hypothesis) = &programs[i];
+                let native = run_native(background, hypothesis, &goals, 5_000_000);
+                let swipl = swipl_verdicts(&format!("{background}{hypothesis}"));
+                results.lock().unwrap().push((i, native, swipl));
+            });
+        }
+    });
+    let mut results = results.into_inner().unwrap();
+    results.sort_by_key(|r| r.0);
+    let (mut answered, mut fell_back, mut trues, mut falses) = (0, 0, 0, 0);
+    let mut kinds = std::collections::BTreeMap::new();
+    let mut differing = Vec::new();
+    for (i, native, swipl) in &results {
+        match native {
+            Ok(verdicts) => {
+                answered += 1;
+                let ours: String = verdicts
+                    .iter()
+                    .map(|&v| if v { '1' } else { '0' })
+                    .collect();
+                trues += verdicts.iter().filter(|&&v| v).count();
+                falses += verdicts.iter().filter(|&&v| !v).count();
+                if ours != *swipl {
+                    differing.push(format!(
+                        "program {i}: native {ours} vs swipl {swipl}\n{}{}",
+                        programs[*i].0, programs[*i].1
+                    ));
+                }
+            }
+            Err(f) => {
+                fell_back += 1;
+                *kinds.entry(f.kind).or_insert(0) += 1;
+            }
+        }
+    }
+    eprintln!("random programs: {answered} answered natively, {fell_back} fell back {kinds:?}; {trues} true and {falses} false verdicts");
+    assert!(
+        differing.is_empty(),
+        "{} programs differ:\n{}",
+        differing.len(),
+        differing.join("\n\n")
+    );
+    // The corpus must exercise the engine: most programs answered, with
+    // plenty of both verdicts.
+    assert!(answered >= 120, "only {answered} answered natively");
+    assert!(
+        trues >= 100 && falses >= 100,
+        "{trues} true, {falses} false"
+    );
+}
