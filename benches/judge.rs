@@ -163,7 +163,7 @@ fn main() {
         let reps = 10;
         for _ in 0..reps {
             let outcome = entail::prolog::native::run_native(
-                &program.background_renamed.text,
+                program.background_renamed.text(),
                 hypothesis,
                 &goals,
                 auto.config().inference_limit,

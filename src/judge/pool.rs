@@ -68,7 +68,7 @@ impl Evaluator for WorkerPool {
         goals: &[String],
         inference_limit: u64,
     ) -> Result<Outcome, WorkerFailure> {
-        let mut worker = self.checkout(background.key);
+        let mut worker = self.checkout(background.key());
         let outcome = worker.eval(background, hypothesis, goals, inference_limit);
         self.checkin(worker);
         outcome

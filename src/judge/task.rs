@@ -4,10 +4,8 @@
 use super::JudgeError;
 use crate::prolog::Background;
 use crate::syntax::prolog::{parse_program, Sentence, Term};
-use crate::syntax::Pos;
 use std::collections::{BTreeMap, BTreeSet};
 use std::hash::{Hash, Hasher};
-use std::sync::Arc;
 
 /// Whether an example is labelled positive or negative.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -158,42 +156,25 @@ impl TaskProgram {
                 "validation program has no {positive} or {negative} facts"
             )));
         }
-        let print = |rename: bool| -> Arc<str> {
-            let mut text = String::new();
-            for term in groups.iter().flatten() {
-                let term = if rename {
-                    rename_term(term)
-                } else {
-                    term.clone()
-                };
-                text.push_str(
-                    &Sentence::Clause {
-                        term,
-                        pos: Pos::default(),
-                    }
-                    .to_string(),
-                );
-                text.push('\n');
-            }
-            text.into()
+        let clauses: Vec<Term> = groups.into_iter().flatten().collect();
+        // Keyed by the program text: the same task gets the same key, and
+        // no clause needs printing (only a scryer worker reads text).
+        let key = |renamed: bool| {
+            let mut hasher = std::collections::hash_map::DefaultHasher::new();
+            (program, positive, negative, renamed).hash(&mut hasher);
+            hasher.finish()
         };
+        let renamed = Background::new(key(true), clauses.iter().map(rename_term).collect());
+        let original = Background::new(key(false), clauses);
         Ok(TaskProgram {
             positive: positive.to_string(),
             negative: negative.to_string(),
             arity: arity.unwrap_or(1),
             examples,
-            background_renamed: background(print(true)),
-            background_original: background(print(false)),
+            background_renamed: renamed,
+            background_original: original,
             background_predicates: group_of.into_keys().collect(),
         })
     }
 }
 
-fn background(text: Arc<str>) -> Background {
-    let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    text.hash(&mut hasher);
-    Background {
-        key: hasher.finish(),
-        text,
-    }
-}

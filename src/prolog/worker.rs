@@ -13,7 +13,9 @@ use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, ExitCode, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
+use crate::syntax::prolog::{Sentence, Term};
+use crate::syntax::Pos;
 use std::time::Duration;
 
 /// The first command-line argument that puts the binary in worker mode.
@@ -63,14 +65,52 @@ pub enum WorkerFailure {
     Spawn(String),
 }
 
-/// A task background as the worker loads it: printed, trusted clauses, and a
-/// key that identifies it so a worker reloads only when the task changes.
+/// A task background: trusted clauses, and a key that identifies them so an
+/// engine reloads only when the task changes. The native engine reads the
+/// clauses; the text a scryer worker loads is printed on first use only.
 #[derive(Debug, Clone)]
 pub struct Background {
-    /// Identifies the text (e.g. a hash of it).
-    pub key: u64,
-    /// The clauses, printed.
-    pub text: Arc<str>,
+    key: u64,
+    clauses: Arc<[Term]>,
+    text: Arc<OnceLock<String>>,
+}
+
+impl Background {
+    /// `clauses`, identified by `key`: engines cache by key, so equal keys
+    /// must mean equal clauses (e.g. a hash of the text they came from).
+    pub fn new(key: u64, clauses: Vec<Term>) -> Background {
+        Background {
+            key,
+            clauses: clauses.into(),
+            text: Arc::new(OnceLock::new()),
+        }
+    }
+
+    /// What identifies the clauses.
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// The clauses, in load order.
+    pub fn clauses(&self) -> &[Term] {
+        &self.clauses
+    }
+
+    /// The clauses printed one per line, as scryer loads them.
+    pub fn text(&self) -> &str {
+        self.text.get_or_init(|| {
+            let mut text = String::new();
+            for term in self.clauses.iter() {
+                let clause = Sentence::Clause {
+                    term: term.clone(),
+                    pos: Pos::default(),
+                };
+                text.push_str(&clause.to_string());
+                text.push('\n');
+            }
+            text
+        })
+    }
 }
 
 #[derive(serde::Serialize, serde::Deserialize)]
@@ -125,16 +165,16 @@ impl Worker {
 
     /// Loads `background` unless it is already loaded.
     pub fn ensure_loaded(&mut self, background: &Background) -> Result<(), WorkerFailure> {
-        if self.running.is_some() && self.loaded == Some(background.key) {
+        if self.running.is_some() && self.loaded == Some(background.key()) {
             return Ok(());
         }
         self.loaded = None;
         let request = Request::Load {
-            background: background.text.to_string(),
+            background: background.text().to_string(),
         };
         match self.call(&request, self.config.load_timeout)? {
             Reply::Loaded => {
-                self.loaded = Some(background.key);
+                self.loaded = Some(background.key());
                 Ok(())
             }
             Reply::Fault(message) => {

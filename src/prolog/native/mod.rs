@@ -25,13 +25,13 @@ mod order;
 mod term;
 
 use crate::prolog::Background;
-use crate::syntax::prolog::{parse_program, parse_term, Program};
+use crate::syntax::prolog::{parse_program, parse_term, Program, Sentence, Term};
 use compile::{compile_term, Db};
 use machine::{builtin_table, Builtin, Machine};
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
-use term::{AtomTable, Atoms, FastMap, Intern};
+use term::{AtomTable, Atoms, Cell, FastMap, Intern};
 
 /// The library predicates the native engine runs as Prolog.
 const PRELUDE: &str = include_str!("prelude.pl");
@@ -97,49 +97,71 @@ fn prelude() -> Result<&'static Program, Fallback> {
 }
 
 impl Base {
-    fn new(text: &str) -> Result<Base, Fallback> {
+    /// The library plus `clauses`, compiled and indexed.
+    fn new(clauses: &[Term]) -> Result<Base, Fallback> {
         let mut atoms = AtomTable::new();
         let builtins = builtin_table(&mut atoms);
         let mut db = Db::default();
         db.add_sentences(&prelude()?.sentences, &mut atoms)?;
         let library = db.index.clone();
-        // A background that defines a built-in or library name would mean
-        // something else here than in scryer.
-        let check = |key: (u32, u32), name: &str| {
-            if builtins.contains_key(&key) || library.contains_key(&key) {
-                return Err(Fallback::new(
-                    "unsupported",
-                    format!("background defines {name}/{}", key.1),
-                ));
-            }
-            Ok(())
-        };
-        // The judge prints backgrounds one clause per line, and nearly all
-        // are flat facts such as `has_car(mytrain0,mycar0_1).`: those are
-        // read directly, the rest with the full reader, in order.
-        let mut pending = String::new();
-        let mut args = Vec::new();
-        for line in text.lines() {
-            if let Some((name, arity)) = flat_fact(line, &mut atoms, &mut args) {
-                if !pending.is_empty() {
-                    add_text(&mut db, &mut atoms, &pending, &check)?;
-                    pending.clear();
+        let mut cells = Vec::new();
+        for clause in clauses {
+            // A background that defines a built-in or library name would
+            // mean something else here than in scryer.
+            let head = match clause {
+                Term::Compound(neck, args) if neck == ":-" && args.len() == 2 => &args[0],
+                other => other,
+            };
+            if let Some((name, arity)) = head.name_arity() {
+                let key = (atoms.intern(name), arity as u32);
+                if builtins.contains_key(&key) || library.contains_key(&key) {
+                    return Err(Fallback::new(
+                        "unsupported",
+                        format!("background defines {name}/{arity}"),
+                    ));
                 }
-                check((name, arity), line)?;
-                db.add_fact(name, &args);
-            } else {
-                pending.push_str(line);
-                pending.push('\n');
             }
-        }
-        if !pending.is_empty() {
-            add_text(&mut db, &mut atoms, &pending, &check)?;
+            // Most background clauses are flat facts such as
+            // `has_car(mytrain0, mycar0_1)`: stored directly, without the
+            // general compiler.
+            match clause {
+                Term::Compound(name, args)
+                    if name != ":-"
+                        && args.iter().all(|a| matches!(a, Term::Atom(_) | Term::Int(_))) =>
+                {
+                    cells.clear();
+                    cells.extend(args.iter().map(|a| match a {
+                        Term::Int(i) => Cell::Int(*i),
+                        Term::Atom(a) => Cell::Atom(atoms.intern(a)),
+                        _ => unreachable!("checked by the guard"),
+                    }));
+                    let name = atoms.intern(name);
+                    db.add_fact(name, &cells);
+                }
+                _ => db.add_clause(clause, &mut atoms)?,
+            }
         }
         Ok(Base {
             atoms,
             db,
             builtins,
         })
+    }
+
+    /// [`Base::new`] on a program text; directives are unsupported.
+    fn from_text(text: &str) -> Result<Base, Fallback> {
+        let program =
+            parse_program(text).map_err(|e| Fallback::new("syntax", format!("background: {e}")))?;
+        let mut clauses = Vec::with_capacity(program.sentences.len());
+        for sentence in program.sentences {
+            match sentence {
+                Sentence::Clause { term, .. } => clauses.push(term),
+                Sentence::Directive { .. } => {
+                    return Err(Fallback::new("unsupported", "directive in background"))
+                }
+            }
+        }
+        Base::new(&clauses)
     }
 
     /// Runs each goal once over this base plus `hypothesis`.
@@ -187,59 +209,6 @@ impl Base {
     }
 }
 
-/// Refuses a predicate (name id, arity; name text) a background may not define.
-type NameCheck<'a> = dyn Fn((u32, u32), &str) -> Result<(), Fallback> + 'a;
-
-/// Reads clauses with the full reader and adds them.
-fn add_text(
-    db: &mut Db,
-    atoms: &mut AtomTable,
-    text: &str,
-    check: &NameCheck<'_>,
-) -> Result<(), Fallback> {
-    let program =
-        parse_program(text).map_err(|e| Fallback::new("syntax", format!("background: {e}")))?;
-    for sentence in &program.sentences {
-        if let Some((name, arity)) = sentence.head().and_then(|h| h.name_arity()) {
-            check((atoms.intern(name), arity as u32), name)?;
-        }
-    }
-    db.add_sentences(&program.sentences, atoms)
-}
-
-/// A line of the form `name(a1,…,an).` with n ≥ 1 and every argument a
-/// plain lower-case word or a decimal integer that fits 64 bits, exactly as
-/// the printer writes such facts; its name and arity, arguments in `args`.
-/// Anything else (spaces, quotes, operators, variables…) is left to the reader.
-fn flat_fact(line: &str, atoms: &mut AtomTable, args: &mut Vec<term::Cell>) -> Option<(u32, u32)> {
-    let body = line.strip_suffix(").")?;
-    let (name, rest) = body.split_once('(')?;
-    if !is_plain_word(name) {
-        return None;
-    }
-    args.clear();
-    for arg in rest.split(',') {
-        let cell = if is_plain_word(arg) {
-            term::Cell::Atom(atoms.intern(arg))
-        } else {
-            let digits = arg.strip_prefix('-').unwrap_or(arg);
-            if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-                return None;
-            }
-            term::Cell::Int(arg.parse().ok()?)
-        };
-        args.push(cell);
-    }
-    Some((atoms.intern(name), args.len() as u32))
-}
-
-/// A letter-digit atom that reads as itself without quotes.
-fn is_plain_word(s: &str) -> bool {
-    let mut bytes = s.bytes();
-    matches!(bytes.next(), Some(b) if b.is_ascii_lowercase())
-        && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_')
-}
-
 /// Runs `goals` over a background text plus a sanitized hypothesis, each
 /// goal once with a budget derived from `inference_limit`; no caching. The
 /// building block of [`NativeEvaluator`], public for tests and tools.
@@ -249,7 +218,7 @@ pub fn run_native(
     goals: &[String],
     inference_limit: u64,
 ) -> Result<Vec<bool>, Fallback> {
-    Base::new(background)?.run(hypothesis, goals, step_limit(inference_limit))
+    Base::from_text(background)?.run(hypothesis, goals, step_limit(inference_limit))
 }
 
 fn step_limit(inference_limit: u64) -> u64 {
@@ -287,8 +256,7 @@ impl std::fmt::Display for NativeStats {
 }
 
 struct CacheEntry {
-    key: u64,
-    text: Arc<str>,
+    background: Background,
     base: Arc<Result<Base, Fallback>>,
 }
 
@@ -362,8 +330,10 @@ impl<F: ?Sized> NativeEvaluator<F> {
         {
             let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
             if let Some(i) = cache.iter().position(|e| {
-                e.key == background.key
-                    && (Arc::ptr_eq(&e.text, &background.text) || *e.text == *background.text)
+                // The key decides; comparing the clauses guards against a
+                // caller whose keys collide (pointer-equal in the usual case).
+                let (a, b) = (e.background.clauses(), background.clauses());
+                e.background.key() == background.key() && (std::ptr::eq(a, b) || a == b)
             }) {
                 if let Some(entry) = cache.remove(i) {
                     let base = entry.base.clone();
@@ -372,12 +342,11 @@ impl<F: ?Sized> NativeEvaluator<F> {
                 }
             }
         }
-        // Parsed outside the lock, so other threads keep evaluating.
-        let base = Arc::new(Base::new(&background.text));
+        // Compiled outside the lock, so other threads keep evaluating.
+        let base = Arc::new(Base::new(background.clauses()));
         let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
         cache.push_front(CacheEntry {
-            key: background.key,
-            text: background.text.clone(),
+            background: background.clone(),
             base: base.clone(),
         });
         cache.truncate(CACHE_SIZE);
@@ -396,7 +365,7 @@ mod tests {
 
     #[test]
     fn prelude_parses_and_compiles() {
-        assert!(Base::new("").is_ok());
+        assert!(Base::new(&[]).is_ok());
     }
 
     #[test]
@@ -511,26 +480,10 @@ mod tests {
     }
 
     #[test]
-    fn flat_fact_lines_read_as_the_reader_reads_them() {
-        // Facts on the direct path and clauses on the reader's, interleaved
-        // within one predicate: order and values must be the reader's.
+    fn background_clauses_keep_their_order_and_values() {
         let bg = "v(a,1).\nv(b,-2).\nv(X,3):-X=c.\nv('D',4).\nv(e,007).\nw(f(x)).\n";
         let h = "eastbound(x) :- findall(K-N, v(K, N), L), L == [a-1, b-(-2), c-3, 'D'-4, e-7].\n";
         assert_eq!(run(bg, h, &["eastbound(x)"]), Ok(vec![true]));
-        let mut atoms = AtomTable::new();
-        let mut args = Vec::new();
-        for line in [
-            "v(a,1).",
-            "v(b, 1).",
-            "v('a',1).",
-            "v(A,1).",
-            "v(a,1.0).",
-            "v.",
-            "v(1_000).",
-        ] {
-            let direct = flat_fact(line, &mut atoms, &mut args).is_some();
-            assert_eq!(direct, line == "v(a,1).", "{line}");
-        }
         // A background may not redefine a library predicate.
         assert_eq!(
             run("member(a,b).\n", "eastbound(x).\n", &["eastbound(x)"]).map_err(|f| f.kind),
