@@ -690,3 +690,40 @@ fn a_user_language_drives_names_labels_and_grammar() {
         }
     }
 }
+
+/// The judge labels candidates from terms built directly; they must be
+/// exactly what the reader makes of the printed validation program, on
+/// every level (numbers, positions, names).
+#[test]
+fn example_terms_are_what_the_reader_reads() {
+    use entail::syntax::prolog::{parse_program, Sentence};
+    let language = Language::trains();
+    for level in 1..=20 {
+        let context = LevelContext::new(&language, level).expect("level");
+        let mut rng = item_rng(5, level as u64);
+        let examples: Vec<(Label, slr::train::Train)> = (0..4)
+            .map(|i| {
+                let label = if i % 2 == 0 { Label::Positive } else { Label::Negative };
+                (label, context.vocabulary.sample_train(&mut rng).expect("train"))
+            })
+            .collect();
+        let read: Vec<_> = parse_program(&context.validation_program(&examples))
+            .expect("the printed program reads")
+            .sentences
+            .into_iter()
+            .map(|s| match s {
+                Sentence::Clause { term, .. } => term,
+                Sentence::Directive { goal, .. } => panic!("directive {goal}"),
+            })
+            .collect();
+        let mut built = Vec::new();
+        for (t, (label, train)) in examples.iter().enumerate() {
+            let name = match label {
+                Label::Positive => &language.labels.positive,
+                Label::Negative => &language.labels.negative,
+            };
+            context.vocabulary.example_terms(name, train, t, &mut built);
+        }
+        assert_eq!(built, read, "level {level}");
+    }
+}

@@ -306,11 +306,20 @@ impl Judge {
             .negative_predicate
             .unwrap_or_else(|| "westbound".into());
         let program = TaskProgram::parse(&record.validation_program, &positive, &negative)?;
-        Ok(Task {
+        let mut task = self.task_from_program(program);
+        task.id = record.id.clone();
+        Ok(task)
+    }
+
+    /// A task from a program already split into background and examples
+    /// ([`TaskProgram::from_program`]): generators label candidates this
+    /// way without printing and re-reading them.
+    pub fn task_from_program(&self, program: TaskProgram) -> Task<'_> {
+        Task {
             judge: self,
-            id: record.id.clone(),
+            id: None,
             program: Arc::new(program),
-        })
+        }
     }
 }
 

@@ -3,7 +3,7 @@
 
 use super::JudgeError;
 use crate::prolog::Background;
-use crate::syntax::prolog::{parse_program, Sentence, Term};
+use crate::syntax::prolog::{parse_program, Program, Sentence, Term};
 use std::collections::{BTreeMap, BTreeSet};
 use std::hash::{Hash, Hasher};
 
@@ -90,6 +90,16 @@ impl TaskProgram {
     pub fn parse(program: &str, positive: &str, negative: &str) -> Result<TaskProgram, JudgeError> {
         let parsed = parse_program(program)
             .map_err(|e| JudgeError::Task(format!("validation program: {e}")))?;
+        TaskProgram::from_program(&parsed, positive, negative)
+    }
+
+    /// A validation program that is already parsed (generators build one
+    /// without printing it), with the given label names.
+    pub fn from_program(
+        parsed: &Program,
+        positive: &str,
+        negative: &str,
+    ) -> Result<TaskProgram, JudgeError> {
         let mut examples = Vec::new();
         let mut arity: Option<usize> = None;
         // Background clauses grouped by predicate, groups in order of first
@@ -157,11 +167,13 @@ impl TaskProgram {
             )));
         }
         let clauses: Vec<Term> = groups.into_iter().flatten().collect();
-        // Keyed by the program text: the same task gets the same key, and
-        // no clause needs printing (only a scryer worker reads text).
+        // Keyed by the clauses: the same task gets the same key, and no
+        // clause needs printing (only a scryer worker reads text).
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        (&clauses, positive, negative).hash(&mut hasher);
         let key = |renamed: bool| {
-            let mut hasher = std::collections::hash_map::DefaultHasher::new();
-            (program, positive, negative, renamed).hash(&mut hasher);
+            let mut hasher = hasher.clone();
+            renamed.hash(&mut hasher);
             hasher.finish()
         };
         let renamed = Background::new(key(true), clauses.iter().map(rename_term).collect());

@@ -24,7 +24,8 @@ pub mod train;
 
 use crate::gen::item_rng;
 use crate::judge::{sanitize, EvaluationConfig, Judge, Task as JudgeTask, TaskProgram, TaskRecord};
-use crate::syntax::prolog::parse_program;
+use crate::syntax::prolog::{parse_program, Program, Sentence};
+use crate::syntax::Pos;
 use curriculum::{BackgroundSampling, Level};
 use language::Language;
 use prompt::PromptStyle;
@@ -231,12 +232,7 @@ impl<'l> LevelContext<'l> {
             )));
         }
         let (attributes, position) = language.active(params.predicates);
-        let vocabulary = Vocabulary {
-            language,
-            attributes,
-            position,
-            cars: params.cars,
-        };
+        let vocabulary = Vocabulary::new(language, attributes, position, params.cars);
         let mut probe_text = format!(
             "{}({}).\n",
             language.labels.positive,
@@ -305,16 +301,28 @@ impl<'l> LevelContext<'l> {
     /// in its worker, so scoring further rules on the same task skips the
     /// loading that dominates its cost.
     fn load<'j>(&self, judge: &'j Judge, trains: &[Train]) -> Result<JudgeTask<'j>, String> {
-        let examples: Vec<(Label, Train)> = trains
-            .iter()
-            .map(|t| (Label::Positive, t.clone()))
-            .collect();
-        let record = TaskRecord {
-            validation_program: self.validation_program(&examples),
-            evaluation_config: Some(self.labels.clone()),
-            ..Default::default()
+        let language = self.vocabulary.language;
+        let mut terms = Vec::new();
+        for (t, train) in trains.iter().enumerate() {
+            self.vocabulary
+                .example_terms(&language.labels.positive, train, t, &mut terms);
+        }
+        let program = Program {
+            sentences: terms
+                .into_iter()
+                .map(|term| Sentence::Clause {
+                    term,
+                    pos: Pos::default(),
+                })
+                .collect(),
         };
-        judge.task(&record).map_err(|e| e.to_string())
+        let task = TaskProgram::from_program(
+            &program,
+            &language.labels.positive,
+            &language.labels.negative,
+        )
+        .map_err(|e| e.to_string())?;
+        Ok(judge.task_from_program(task))
     }
 
     fn sample_rule(&self, rng: &mut ChaCha8Rng) -> Option<Rule> {

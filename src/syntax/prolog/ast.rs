@@ -24,6 +24,24 @@ pub enum Term {
     Compound(String, Vec<Term>),
 }
 
+/// Hashes floats by their bits, so `0.0` and `-0.0` (equal under `==`) hash
+/// apart: fine for caches keyed by hash that confirm hits with `==`, which
+/// is what it is for.
+impl std::hash::Hash for Term {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        std::mem::discriminant(self).hash(state);
+        match self {
+            Term::Var(s) | Term::Atom(s) | Term::BigInt(s) | Term::Str(s) => s.hash(state),
+            Term::Int(i) => i.hash(state),
+            Term::Float(f) => f.to_bits().hash(state),
+            Term::Compound(name, args) => {
+                name.hash(state);
+                args.hash(state);
+            }
+        }
+    }
+}
+
 /// What a top-level sentence is.
 ///
 /// Equality ignores `pos`, as syntax trees usually do with spans: a sentence
