@@ -90,13 +90,13 @@ impl TaskProgram {
     pub fn parse(program: &str, positive: &str, negative: &str) -> Result<TaskProgram, JudgeError> {
         let parsed = parse_program(program)
             .map_err(|e| JudgeError::Task(format!("validation program: {e}")))?;
-        TaskProgram::from_program(&parsed, positive, negative)
+        TaskProgram::from_program(parsed, positive, negative)
     }
 
     /// A validation program that is already parsed (generators build one
     /// without printing it), with the given label names.
     pub fn from_program(
-        parsed: &Program,
+        parsed: Program,
         positive: &str,
         negative: &str,
     ) -> Result<TaskProgram, JudgeError> {
@@ -106,12 +106,12 @@ impl TaskProgram {
         // appearance: scryer drops earlier clauses of a discontiguous predicate.
         let mut group_of: BTreeMap<(String, usize), usize> = BTreeMap::new();
         let mut groups: Vec<Vec<Term>> = Vec::new();
-        for sentence in &parsed.sentences {
-            let Sentence::Clause { term, .. } = sentence else {
+        for sentence in parsed.sentences {
+            if matches!(sentence, Sentence::Directive { .. }) {
                 return Err(JudgeError::Task(
                     "validation program: directives are not supported".into(),
                 ));
-            };
+            }
             let Some(head) = sentence.head() else {
                 continue;
             };
@@ -130,7 +130,7 @@ impl TaskProgram {
             if let Some(label) = label {
                 if sentence.body().is_some() {
                     return Err(JudgeError::Task(format!(
-                        "validation program: label clause {term} is not a fact"
+                        "validation program: label clause {sentence} is not a fact"
                     )));
                 }
                 match arity {
@@ -159,7 +159,9 @@ impl TaskProgram {
                 groups.push(Vec::new());
                 groups.len() - 1
             });
-            groups[index].push(term.clone());
+            if let Sentence::Clause { term, .. } = sentence {
+                groups[index].push(term);
+            }
         }
         if examples.is_empty() {
             return Err(JudgeError::Task(format!(

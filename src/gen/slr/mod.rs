@@ -317,7 +317,7 @@ impl<'l> LevelContext<'l> {
                 .collect(),
         };
         let task = TaskProgram::from_program(
-            &program,
+            program,
             &language.labels.positive,
             &language.labels.negative,
         )

@@ -27,7 +27,7 @@ pub(crate) struct Clause {
 }
 
 /// The clauses of one predicate and their first-argument index.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub(crate) struct Pred {
     pub(crate) clauses: Vec<Clause>,
     /// Candidate lists: 0 = all clauses, 1 = clauses whose first argument
@@ -83,7 +83,7 @@ impl Pred {
 }
 
 /// A compiled program: templates and predicates.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub(crate) struct Db {
     pub(crate) templates: Vec<Cell>,
     pub(crate) preds: Vec<Pred>,

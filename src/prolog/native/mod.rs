@@ -99,11 +99,9 @@ fn prelude() -> Result<&'static Program, Fallback> {
 impl Base {
     /// The library plus `clauses`, compiled and indexed.
     fn new(clauses: &[Term]) -> Result<Base, Fallback> {
-        let mut atoms = AtomTable::new();
-        let builtins = builtin_table(&mut atoms);
-        let mut db = Db::default();
-        db.add_sentences(&prelude()?.sentences, &mut atoms)?;
-        let library = db.index.clone();
+        let library = Base::library()?;
+        let (mut atoms, mut db) = (library.atoms.clone(), library.db.clone());
+        let (builtins, library) = (library.builtins.clone(), &library.db.index);
         let mut cells = Vec::new();
         for clause in clauses {
             // A background that defines a built-in or library name would
@@ -146,6 +144,26 @@ impl Base {
             db,
             builtins,
         })
+    }
+
+    /// The built-ins and the compiled library, compiled once: every base
+    /// starts as a copy (generators make a base per batch of candidates).
+    fn library() -> Result<&'static Base, Fallback> {
+        static LIBRARY: OnceLock<Result<Base, Fallback>> = OnceLock::new();
+        LIBRARY
+            .get_or_init(|| {
+                let mut atoms = AtomTable::new();
+                let builtins = builtin_table(&mut atoms);
+                let mut db = Db::default();
+                db.add_sentences(&prelude()?.sentences, &mut atoms)?;
+                Ok(Base {
+                    atoms,
+                    db,
+                    builtins,
+                })
+            })
+            .as_ref()
+            .map_err(Clone::clone)
     }
 
     /// [`Base::new`] on a program text; directives are unsupported.
