@@ -5,6 +5,10 @@
 //! per level actually generated (default 20); `SLR_BENCH_THREADS` the
 //! threads and judge workers (default 2).
 
+/// The allocator of the `entail` binary (src/main.rs).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use entail::gen::item_rng;
 use entail::gen::slr::language::Language;
 use entail::gen::slr::prompt::PromptStyle;

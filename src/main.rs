@@ -3,6 +3,11 @@
 
 mod cli;
 
+/// Generators and the judge build and drop millions of small terms;
+/// mimalloc roughly halves `gen slr`'s time against the system allocator.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> std::process::ExitCode {
     if std::env::args().nth(1).as_deref() == Some(entail::prolog::WORKER_ARG) {
         return entail::prolog::serve_worker();
