@@ -71,18 +71,9 @@ pub fn rename_constant(atom: &str) -> Option<String> {
 }
 
 /// `term` with every renamable atom renamed (atoms only: functor names and
-/// numbers stay as they are). Iterative, so deep terms are safe.
+/// numbers stay as they are).
 fn rename_term(term: &Term) -> Term {
-    match term {
-        Term::Atom(a) => match rename_constant(a) {
-            Some(renamed) => Term::Atom(renamed),
-            None => term.clone(),
-        },
-        Term::Compound(name, args) => {
-            Term::Compound(name.clone(), args.iter().map(rename_term).collect())
-        }
-        _ => term.clone(),
-    }
+    term.rename_atoms(&rename_constant)
 }
 
 impl TaskProgram {
@@ -178,8 +169,8 @@ impl TaskProgram {
             renamed.hash(&mut hasher);
             hasher.finish()
         };
-        let renamed = Background::new(key(true), clauses.iter().map(rename_term).collect());
         let original = Background::new(key(false), clauses);
+        let renamed = original.renamed(key(true), rename_constant);
         Ok(TaskProgram {
             positive: positive.to_string(),
             negative: negative.to_string(),

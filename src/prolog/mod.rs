@@ -12,4 +12,6 @@ pub mod native;
 mod worker;
 
 pub use engine::{print_term, Engine, EngineError, Outcome, STDLIB};
-pub use worker::{serve_worker, Background, Worker, WorkerConfig, WorkerFailure, WORKER_ARG};
+pub use worker::{
+    serve_worker, AtomRenaming, Background, Worker, WorkerConfig, WorkerFailure, WORKER_ARG,
+};

@@ -68,12 +68,20 @@ pub enum WorkerFailure {
 /// A task background: trusted clauses, and a key that identifies them so an
 /// engine reloads only when the task changes. The native engine reads the
 /// clauses; the text a scryer worker loads is printed on first use only.
+///
+/// A background may rename atoms on the way into the engine
+/// ([`Background::renamed`]): the judge scores on renamed constants, and
+/// the renamed view shares the clauses instead of copying them.
 #[derive(Debug, Clone)]
 pub struct Background {
     key: u64,
     clauses: Arc<[Term]>,
+    renaming: Option<AtomRenaming>,
     text: Arc<OnceLock<String>>,
 }
+
+/// Maps an atom to its new name, or `None` to keep it.
+pub type AtomRenaming = fn(&str) -> Option<String>;
 
 impl Background {
     /// `clauses`, identified by `key`: engines cache by key, so equal keys
@@ -82,6 +90,17 @@ impl Background {
         Background {
             key,
             clauses: clauses.into(),
+            renaming: None,
+            text: Arc::new(OnceLock::new()),
+        }
+    }
+
+    /// The same clauses with atoms renamed by `renaming`, under a new `key`.
+    pub fn renamed(&self, key: u64, renaming: AtomRenaming) -> Background {
+        Background {
+            key,
+            clauses: self.clauses.clone(),
+            renaming: Some(renaming),
             text: Arc::new(OnceLock::new()),
         }
     }
@@ -91,9 +110,14 @@ impl Background {
         self.key
     }
 
-    /// The clauses, in load order.
+    /// The clauses, in load order, before renaming.
     pub fn clauses(&self) -> &[Term] {
         &self.clauses
+    }
+
+    /// How atoms are renamed when loaded, if they are.
+    pub fn renaming(&self) -> Option<AtomRenaming> {
+        self.renaming
     }
 
     /// The clauses printed one per line, as scryer loads them.
@@ -101,8 +125,12 @@ impl Background {
         self.text.get_or_init(|| {
             let mut text = String::new();
             for term in self.clauses.iter() {
+                let term = match self.renaming {
+                    Some(rename) => term.rename_atoms(&rename),
+                    None => term.clone(),
+                };
                 let clause = Sentence::Clause {
-                    term: term.clone(),
+                    term,
                     pos: Pos::default(),
                 };
                 text.push_str(&clause.to_string());

@@ -24,7 +24,7 @@ mod machine;
 mod order;
 mod term;
 
-use crate::prolog::Background;
+use crate::prolog::{AtomRenaming, Background};
 use crate::syntax::prolog::{parse_program, parse_term, Program, Sentence, Term};
 use compile::{compile_term, Db};
 use machine::{builtin_table, Builtin, Machine};
@@ -98,7 +98,7 @@ fn prelude() -> Result<&'static Program, Fallback> {
 
 impl Base {
     /// The library plus `clauses`, compiled and indexed.
-    fn new(clauses: &[Term]) -> Result<Base, Fallback> {
+    fn new(clauses: &[Term], renaming: Option<AtomRenaming>) -> Result<Base, Fallback> {
         let library = Base::library()?;
         let (mut atoms, mut db) = (library.atoms.clone(), library.db.clone());
         let (builtins, library) = (library.builtins.clone(), &library.db.index);
@@ -128,15 +128,23 @@ impl Base {
                         && args.iter().all(|a| matches!(a, Term::Atom(_) | Term::Int(_))) =>
                 {
                     cells.clear();
-                    cells.extend(args.iter().map(|a| match a {
-                        Term::Int(i) => Cell::Int(*i),
-                        Term::Atom(a) => Cell::Atom(atoms.intern(a)),
-                        _ => unreachable!("checked by the guard"),
-                    }));
+                    for arg in args {
+                        cells.push(match arg {
+                            Term::Atom(a) => match renaming.and_then(|rename| rename(a)) {
+                                Some(renamed) => Cell::Atom(atoms.intern(&renamed)),
+                                None => Cell::Atom(atoms.intern(a)),
+                            },
+                            Term::Int(i) => Cell::Int(*i),
+                            _ => return Err(Fallback::new("internal", "flat fact")),
+                        });
+                    }
                     let name = atoms.intern(name);
                     db.add_fact(name, &cells);
                 }
-                _ => db.add_clause(clause, &mut atoms)?,
+                _ => match renaming {
+                    Some(rename) => db.add_clause(&clause.rename_atoms(&rename), &mut atoms)?,
+                    None => db.add_clause(clause, &mut atoms)?,
+                },
             }
         }
         Ok(Base {
@@ -179,7 +187,7 @@ impl Base {
                 }
             }
         }
-        Base::new(&clauses)
+        Base::new(&clauses, None)
     }
 
     /// Runs each goal once over this base plus `hypothesis`.
@@ -361,7 +369,7 @@ impl<F: ?Sized> NativeEvaluator<F> {
             }
         }
         // Compiled outside the lock, so other threads keep evaluating.
-        let base = Arc::new(Base::new(background.clauses()));
+        let base = Arc::new(Base::new(background.clauses(), background.renaming()));
         let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
         cache.push_front(CacheEntry {
             background: background.clone(),
@@ -383,7 +391,7 @@ mod tests {
 
     #[test]
     fn prelude_parses_and_compiles() {
-        assert!(Base::new(&[]).is_ok());
+        assert!(Base::new(&[], None).is_ok());
     }
 
     #[test]

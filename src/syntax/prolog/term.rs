@@ -14,6 +14,22 @@ impl Term {
         }
     }
 
+    /// This term with every atom `a` for which `rename(a)` is `Some(b)`
+    /// replaced by `b` (atoms only: functor names and numbers stay).
+    pub fn rename_atoms(&self, rename: &dyn Fn(&str) -> Option<String>) -> Term {
+        match self {
+            Term::Atom(a) => match rename(a) {
+                Some(renamed) => Term::Atom(renamed),
+                None => self.clone(),
+            },
+            Term::Compound(name, args) => Term::Compound(
+                name.clone(),
+                args.iter().map(|a| a.rename_atoms(rename)).collect(),
+            ),
+            _ => self.clone(),
+        }
+    }
+
     /// The arguments of a compound; empty for anything else.
     pub fn args(&self) -> &[Term] {
         match self {
