@@ -10,6 +10,11 @@ mod baseline;
 #[path = "../tests/reference/slr_gen.rs"]
 mod slr_gen;
 
+
+/// The allocator of the `entail` binary (src/main.rs).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use entail::judge::{Engine, Judge, JudgeConfig, TaskRecord};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
