@@ -133,7 +133,7 @@ fn run_single(judge: &Judge, task_path: &PathBuf, args: &Args) -> ExitCode {
     let result = task.score(&answer);
     if args.json {
         match serde_json::to_string_pretty(&result) {
-            Ok(text) => println!("{text}"),
+            Ok(text) => outln!("{text}"),
             Err(e) => {
                 eprintln!("entail judge: {e}");
                 return ExitCode::from(1);
@@ -146,12 +146,12 @@ fn run_single(judge: &Judge, task_path: &PathBuf, args: &Args) -> ExitCode {
 }
 
 fn print_human(result: &JudgeResult) {
-    println!("syntax_valid:  {}", result.syntax_valid);
-    println!("is_correct:    {}", result.is_correct);
-    println!("partial_score: {:.4}", result.partial_score);
+    outln!("syntax_valid:  {}", result.syntax_valid);
+    outln!("is_correct:    {}", result.is_correct);
+    outln!("partial_score: {:.4}", result.partial_score);
     if let Some(kind) = &result.error_kind {
         let kind = serde_json::to_string(kind).unwrap_or_default();
-        println!(
+        outln!(
             "error:         {} {}",
             kind.trim_matches('"'),
             result.error.as_deref().unwrap_or("")
@@ -164,15 +164,15 @@ fn print_human(result: &JudgeResult) {
         } else {
             "neg"
         };
-        println!("  {mark} {label} predicted={:<5} {}", e.predicted, e.atom);
+        outln!("  {mark} {label} predicted={:<5} {}", e.predicted, e.atom);
     }
     if let Some(original) = &result.original_names {
-        println!(
+        outln!(
             "with original names: is_correct={} partial_score={:.4}",
             original.is_correct, original.partial_score
         );
     }
-    println!("time:          {:.1} ms", result.time_ms);
+    outln!("time:          {:.1} ms", result.time_ms);
 }
 
 fn run_batch_file(judge: &Judge, path: &PathBuf, output: Option<&PathBuf>) -> ExitCode {
