@@ -2,6 +2,10 @@
 //! with the engine and written in the published layout.
 //! Run with `cargo bench --bench gen_logicgraph`.
 
+/// The allocator of the `entail` binary (src/main.rs).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use entail::gen::logicgraph::{generate_to_dir, Config, Tier};
 use std::time::Instant;
 
