@@ -20,7 +20,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::time::Instant;
 
-const LEVELS: &[(usize, usize)] = &[(2, 1), (4, 2), (6, 3), (8, 4), (16, 5), (32, 6)];
+use slr_gen::DIFFERENTIAL_LEVELS as LEVELS;
 
 struct Workload {
     name: &'static str,

@@ -17,7 +17,6 @@ use std::process::{Command, Stdio};
 use std::sync::Mutex;
 
 /// Same levels as the judge's differential test.
-const LEVELS: &[(usize, usize)] = &[(2, 1), (4, 2), (6, 3), (8, 4), (16, 5), (32, 6)];
 
 fn judge(engine: Engine) -> Judge {
     let mut config = JudgeConfig::default();
@@ -32,32 +31,13 @@ fn comparable(mut result: JudgeResult) -> JudgeResult {
     result
 }
 
-/// The 540 (task, hypothesis) pairs of tests/judge_differential.rs.
-fn differential_pairs() -> Vec<(String, String)> {
-    let mut rng = ChaCha8Rng::seed_from_u64(20240603);
-    let mut pairs = Vec::new();
-    for task_index in 0..90 {
-        let (trains, cars) = LEVELS[task_index % LEVELS.len()];
-        let task = slr_gen::task(&mut rng, trains, cars);
-        for j in 0..6 {
-            let kind = task_index * 6 + j;
-            let mut h = slr_gen::hypothesis(&mut rng, kind);
-            if j == 5 {
-                h = slr_gen::mutate(&mut rng, &h);
-            }
-            pairs.push((task.program.clone(), h));
-        }
-    }
-    pairs
-}
-
 #[test]
 fn native_scryer_and_swipl_agree_on_the_differential_pairs() {
     assert!(
         baseline::swipl_available(),
         "swipl is required (apt-get install swi-prolog-nox)"
     );
-    let pairs = differential_pairs();
+    let pairs = slr_gen::differential_pairs();
     assert_eq!(pairs.len(), 540);
     let auto = judge(Engine::Auto);
     let scryer = judge(Engine::Scryer);
@@ -86,29 +66,8 @@ fn native_scryer_and_swipl_agree_on_the_differential_pairs() {
         differing.join("\n\n")
     );
 
-    let next = Mutex::new(0usize);
-    let theirs = Mutex::new(vec![None; pairs.len()]);
-    std::thread::scope(|s| {
-        for _ in 0..2 {
-            s.spawn(|| loop {
-                let i = {
-                    let mut n = next.lock().unwrap();
-                    *n += 1;
-                    *n - 1
-                };
-                if i >= pairs.len() {
-                    break;
-                }
-                let (program, h) = &pairs[i];
-                let score =
-                    baseline::score(program, h, "eastbound", "westbound").expect("swipl runs");
-                theirs.lock().unwrap()[i] = Some(score);
-            });
-        }
-    });
-    let theirs = theirs.into_inner().unwrap();
+    let theirs = baseline::score_all(&pairs);
     for (i, (ours, reference)) in ours.iter().zip(&theirs).enumerate() {
-        let reference = reference.clone().expect("scored");
         if reference.partial_score != ours.partial_score || reference.is_correct != ours.is_correct
         {
             differing.push(format!(

@@ -53,3 +53,12 @@ pub fn main() -> ExitCode {
         Command::Score(args) => score::run(args),
     }
 }
+
+/// The `--threads` a command asked for, or one per core.
+fn threads(asked: Option<usize>) -> usize {
+    asked.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    })
+}

@@ -164,3 +164,29 @@ pub fn swipl_available() -> bool {
 
 /// A timeout long enough for any baseline run.
 pub const BASELINE_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Scores every (validation program, hypothesis) pair with `score`, two
+/// swipl processes at a time, in order. Panics if swipl cannot start (tests
+/// only).
+pub fn score_all(pairs: &[(String, String)]) -> Vec<BaselineScore> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let scores = std::sync::Mutex::new(vec![None; pairs.len()]);
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some((program, h)) = pairs.get(i) else {
+                    break;
+                };
+                let score = score(program, h, "eastbound", "westbound").expect("swipl runs");
+                scores.lock().expect("no panic while held")[i] = Some(score);
+            });
+        }
+    });
+    scores
+        .into_inner()
+        .expect("no panic while held")
+        .into_iter()
+        .map(|s| s.expect("every pair scored"))
+        .collect()
+}

@@ -167,3 +167,28 @@ pub fn mutate(rng: &mut ChaCha8Rng, h: &str) -> String {
         ),
     }
 }
+
+/// Trains and cars per train of the differential tasks, small to SLR's hardest.
+pub const DIFFERENTIAL_LEVELS: &[(usize, usize)] =
+    &[(2, 1), (4, 2), (6, 3), (8, 4), (16, 5), (32, 6)];
+
+/// The 540 (validation program, hypothesis) pairs the differential tests
+/// compare on: 90 tasks across [`DIFFERENTIAL_LEVELS`], six hypotheses each,
+/// the sixth a mutation.
+pub fn differential_pairs() -> Vec<(String, String)> {
+    use rand::SeedableRng;
+    let mut rng = ChaCha8Rng::seed_from_u64(20240603);
+    let mut pairs = Vec::new();
+    for task_index in 0..90 {
+        let (trains, cars) = DIFFERENTIAL_LEVELS[task_index % DIFFERENTIAL_LEVELS.len()];
+        let task = task(&mut rng, trains, cars);
+        for j in 0..6 {
+            let mut h = hypothesis(&mut rng, task_index * 6 + j);
+            if j == 5 {
+                h = mutate(&mut rng, &h);
+            }
+            pairs.push((task.program.clone(), h));
+        }
+    }
+    pairs
+}

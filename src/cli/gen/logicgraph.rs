@@ -129,11 +129,7 @@ pub fn run(args: Args) -> ExitCode {
         eprintln!("entail gen logicgraph: {e}");
         return ExitCode::from(2);
     }
-    let threads = args.threads.unwrap_or_else(|| {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-    });
+    let threads = crate::cli::threads(args.threads);
     let bar = crate::cli::progress::bar(args.count, "instances");
     let result = logicgraph::generate_to_dir(
         &config,

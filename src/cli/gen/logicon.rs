@@ -106,11 +106,7 @@ pub fn run(args: Args) -> ExitCode {
         eprintln!("entail gen logicon: {e}");
         return ExitCode::from(2);
     }
-    let threads = args.threads.unwrap_or_else(|| {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-    });
+    let threads = crate::cli::threads(args.threads);
     let bar = crate::cli::progress::bar(config.count, "samples");
     let result = if args.output.as_os_str() == "-" {
         write(&config, threads, std::io::stdout().lock(), &bar)

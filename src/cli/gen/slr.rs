@@ -110,11 +110,7 @@ pub fn run(args: Args) -> ExitCode {
         prompt: PromptStyle::from_name(&args.prompt).unwrap_or_default(),
         language,
     };
-    let threads = args.threads.unwrap_or_else(|| {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-    });
+    let threads = crate::cli::threads(args.threads);
     let judge_config = JudgeConfig {
         workers: threads.max(1),
         ..JudgeConfig::default()

@@ -55,11 +55,7 @@ pub fn run(args: Args) -> ExitCode {
         .into_iter()
         .map(|a| (id_key(&a.id), a.prediction))
         .collect();
-    let threads = args.threads.unwrap_or_else(|| {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-    });
+    let threads = crate::cli::threads(args.threads);
     let config = JudgeConfig {
         workers: threads.max(1),
         ..JudgeConfig::default()
