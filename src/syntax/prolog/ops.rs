@@ -117,14 +117,28 @@ const TABLE: &[OpDef] = &[
 /// printer brackets them as operands so scryer reads them as plain atoms.
 const SCRYER_ONLY: &[&str] = &["non_counted_backtracking"];
 
-fn find(name: &str, infix: bool, portable_only: bool) -> Option<(u16, OpType)> {
-    TABLE
-        .iter()
-        .find(|d| {
-            d.name == name
-                && matches!(d.kind, Xfx | Xfy | Yfx) == infix
-                && (d.portable || !portable_only)
+/// The definitions of each operator name, in table order. The reader asks
+/// for every name it reads, so this is a map rather than a scan.
+fn definitions(name: &str) -> &'static [&'static OpDef] {
+    static BY_NAME: std::sync::OnceLock<
+        std::collections::HashMap<&'static str, Vec<&'static OpDef>>,
+    > = std::sync::OnceLock::new();
+    BY_NAME
+        .get_or_init(|| {
+            let mut map: std::collections::HashMap<_, Vec<_>> = Default::default();
+            for d in TABLE {
+                map.entry(d.name).or_default().push(d);
+            }
+            map
         })
+        .get(name)
+        .map_or(&[], Vec::as_slice)
+}
+
+fn find(name: &str, infix: bool, portable_only: bool) -> Option<(u16, OpType)> {
+    definitions(name)
+        .iter()
+        .find(|d| matches!(d.kind, Xfx | Xfy | Yfx) == infix && (d.portable || !portable_only))
         .map(|d| (d.priority, d.kind))
 }
 
@@ -151,7 +165,7 @@ pub(crate) fn print_infix(name: &str) -> Option<(u16, OpType)> {
 /// Whether either SWI-Prolog or scryer-prolog treats `name` as an operator,
 /// so that the atom must be bracketed when it stands as an operand.
 pub(crate) fn is_any_operator(name: &str) -> bool {
-    TABLE.iter().any(|d| d.name == name) || SCRYER_ONLY.contains(&name)
+    !definitions(name).is_empty() || SCRYER_ONLY.contains(&name)
 }
 
 /// The maximum argument priorities `(left, right)` of an infix operator, or

@@ -308,7 +308,7 @@ impl<'a> Parser<'a> {
         max: u16,
         unquoted: bool,
     ) -> Result<(Term, u16)> {
-        let next = self.peek()?.clone();
+        let next = self.peek()?;
         if next.tok == Tok::Open && !next.layout_before {
             self.advance()?;
             let mut args = Vec::new();
@@ -342,6 +342,7 @@ impl<'a> Parser<'a> {
         let Some((priority, kind)) = ops::prefix(&name) else {
             return Ok((Term::Atom(name), 0));
         };
+        let next = self.peek()?.clone();
         if Self::ends_operand(&next.tok) {
             return Ok((Term::Atom(name), 0));
         }
