@@ -205,6 +205,9 @@ fn run_batch_file(judge: &Judge, path: &PathBuf, output: Option<&PathBuf>) -> Ex
                 "{} answers ({} malformed): accuracy {:.4}, partial {:.4}, syntax {:.4}",
                 summary.lines, summary.malformed, summary.accuracy, summary.partial, summary.syntax
             );
+            if let Some(stats) = judge.native_stats() {
+                eprintln!("engine: {stats}");
+            }
             ExitCode::SUCCESS
         }
         Err(e) => {
