@@ -518,6 +518,17 @@ fn published_field_names_and_text_constraints() {
         keys(&complete["target"]),
         sorted(vec!["formal", "prover9", "prover9_expression", "natural"])
     );
+    assert_eq!(
+        keys(&complete["translations"]),
+        sorted(vec![
+            "domain_theme",
+            "atomic_facts",
+            "natural_facts",
+            "prover9_expressions",
+            "natural_expressions",
+            "node_mappings"
+        ])
+    );
     let rule = &complete["knowledge_base"]["rules"][0];
     assert_eq!(
         keys(rule),

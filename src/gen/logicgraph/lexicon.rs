@@ -297,13 +297,14 @@ pub fn sentence(p: &Prop, atoms: &[GroundAtom], how: Phrasing) -> String {
 }
 
 /// Picks a domain and `count` distinct ground atoms of it (atom 0 first).
-pub fn pick_atoms<R: Rng>(rng: &mut R, count: usize) -> Result<Vec<GroundAtom>, String> {
+pub fn pick_atoms<R: Rng>(rng: &mut R, count: usize) -> Result<(String, Vec<GroundAtom>), String> {
     let domains = builtin()?;
     let fitting: Vec<&DomainAtoms> = domains.iter().filter(|(_, a)| a.len() >= count).collect();
-    let (_, atoms) = fitting
+    let (domain, atoms) = fitting
         .choose(rng)
         .ok_or_else(|| format!("no lexicon domain has {count} ground atoms"))?;
-    Ok(atoms.choose_multiple(rng, count).cloned().collect())
+    let picked = atoms.choose_multiple(rng, count).cloned().collect();
+    Ok((domain.name.clone(), picked))
 }
 
 #[cfg(test)]

@@ -228,6 +228,8 @@ pub struct PoolPremise {
 /// One generated instance, named and worded.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Instance {
+    /// The lexicon domain the atoms come from (`domain_theme`).
+    pub domain: String,
     /// Atom `k`'s ground atom (0 is `G`).
     pub atoms: Vec<GroundAtom>,
     /// The pool, in output order (ids are assigned in this order).
@@ -400,7 +402,7 @@ pub struct Generated {
 /// Names and words a skeleton: shuffles the pool, assigns ids, picks atoms
 /// from one lexicon domain and phrasings for each premise.
 fn assemble<R: Rng>(skeleton: Skeleton, rng: &mut R) -> Result<Instance, GenError> {
-    let atoms = lexicon::pick_atoms(rng, skeleton.atoms).map_err(GenError::Lexicon)?;
+    let (domain, atoms) = lexicon::pick_atoms(rng, skeleton.atoms).map_err(GenError::Lexicon)?;
     let mut order: Vec<usize> = (0..skeleton.pool.len()).collect();
     order.shuffle(rng);
     // new_index[old] = position in the output pool.
@@ -448,6 +450,7 @@ fn assemble<R: Rng>(skeleton: Skeleton, rng: &mut R) -> Result<Instance, GenErro
         }
     }
     Ok(Instance {
+        domain,
         atoms,
         premises,
         paths,

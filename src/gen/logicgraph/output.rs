@@ -110,6 +110,7 @@ struct UsedPremise {
 
 #[derive(Serialize)]
 struct Translations {
+    domain_theme: String,
     atomic_facts: Ordered<String>,
     natural_facts: Ordered<String>,
     prover9_expressions: Vec<String>,
@@ -348,6 +349,7 @@ impl Instance {
             },
             solutions: self.paths_with(|prop, _| prop.prover9()),
             translations: Translations {
+                domain_theme: self.domain.clone(),
                 atomic_facts: Ordered(
                     atom_order
                         .iter()
