@@ -682,25 +682,10 @@ impl<'a> Machine<'a> {
     }
 
     /// Sorts in standard order (stable); `dedup` removes equal neighbours.
-    fn sort_terms(&mut self, mut items: Vec<Cell>, dedup: bool) -> Result<Vec<Cell>, Fallback> {
-        let mut failure: Option<Fallback> = None;
+    fn sort_terms(&mut self, items: Vec<Cell>, dedup: bool) -> Result<Vec<Cell>, Fallback> {
         let atoms = self.atoms;
         let store = &mut self.store;
-        items.sort_by(|a, b| {
-            if failure.is_some() {
-                return Ordering::Equal;
-            }
-            match order::compare(store, atoms, *a, *b) {
-                Ok(o) => o,
-                Err(e) => {
-                    failure = Some(e);
-                    Ordering::Equal
-                }
-            }
-        });
-        if let Some(e) = failure {
-            return Err(e);
-        }
+        let items = order::stable_sort(items, |a, b| order::compare(store, atoms, a, b))?;
         if dedup {
             let mut out: Vec<Cell> = Vec::with_capacity(items.len());
             for item in items {
@@ -1180,30 +1165,18 @@ impl<'a> Machine<'a> {
     /// Sorts (key, item) pairs stably on their keys.
     fn sort_by_keys(
         &mut self,
-        mut pairs: Vec<(Cell, Cell)>,
+        pairs: Vec<(Cell, Cell)>,
         descending: bool,
     ) -> Result<Vec<(Cell, Cell)>, Fallback> {
-        let mut failure: Option<Fallback> = None;
         let atoms = self.atoms;
         let store = &mut self.store;
-        pairs.sort_by(|(a, _), (b, _)| {
-            if failure.is_some() {
-                return Ordering::Equal;
-            }
-            let o = if descending {
-                order::compare(store, atoms, *b, *a)
+        order::stable_sort(pairs, |(a, _), (b, _)| {
+            if descending {
+                order::compare(store, atoms, b, a)
             } else {
-                order::compare(store, atoms, *a, *b)
-            };
-            o.unwrap_or_else(|e| {
-                failure = Some(e);
-                Ordering::Equal
-            })
-        });
-        match failure {
-            Some(e) => Err(e),
-            None => Ok(pairs),
-        }
+                order::compare(store, atoms, a, b)
+            }
+        })
     }
 
     fn sort4(&mut self, args: u32) -> Result<bool, Fallback> {

@@ -110,3 +110,67 @@ fn num(cell: Cell) -> super::arith::Num {
         _ => super::arith::Num::Int(0),
     }
 }
+
+/// Sorts `items` stably by `compare`, stopping at its first error. A merge
+/// sort of our own: the standard library's sorts may panic when comparisons
+/// are inconsistent, which a comparison that stopped half-way would make them.
+pub(crate) fn stable_sort<T: Copy>(
+    mut items: Vec<T>,
+    mut compare: impl FnMut(T, T) -> Result<Ordering, Fallback>,
+) -> Result<Vec<T>, Fallback> {
+    let n = items.len();
+    let mut buffer: Vec<T> = Vec::with_capacity(n);
+    let mut width = 1;
+    while width < n {
+        buffer.clear();
+        for start in (0..n).step_by(2 * width) {
+            let mid = (start + width).min(n);
+            let end = (start + 2 * width).min(n);
+            let (mut i, mut j) = (start, mid);
+            while i < mid && j < end {
+                // Equal keys keep their order: take from the left run.
+                if compare(items[i], items[j])? == Ordering::Greater {
+                    buffer.push(items[j]);
+                    j += 1;
+                } else {
+                    buffer.push(items[i]);
+                    i += 1;
+                }
+            }
+            buffer.extend_from_slice(&items[i..mid]);
+            buffer.extend_from_slice(&items[j..end]);
+        }
+        std::mem::swap(&mut items, &mut buffer);
+        width *= 2;
+    }
+    Ok(items)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stable_sort_is_stable_sorted_and_stops_at_an_error() {
+        let pairs: Vec<(u8, usize)> = [3, 1, 2, 1, 3, 0, 2, 1]
+            .iter()
+            .enumerate()
+            .map(|(i, &k)| (k, i))
+            .collect();
+        let sorted = stable_sort(pairs.clone(), |a, b| Ok(a.0.cmp(&b.0))).expect("sorts");
+        let mut expected = pairs.clone();
+        expected.sort_by_key(|p| p.0);
+        assert_eq!(sorted, expected);
+        let mut calls = 0;
+        let failed = stable_sort(pairs, |a, b| {
+            calls += 1;
+            if calls == 3 {
+                Err(Fallback::new("order", "test"))
+            } else {
+                Ok(a.0.cmp(&b.0))
+            }
+        });
+        assert_eq!(failed.map_err(|f| f.kind), Err("order"));
+        assert_eq!(calls, 3);
+    }
+}
