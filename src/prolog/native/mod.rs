@@ -324,12 +324,16 @@ impl<F: ?Sized> NativeEvaluator<F> {
         goals: &[String],
         inference_limit: u64,
     ) -> Option<Vec<bool>> {
-        let result = self
-            .base(background)
-            .as_ref()
-            .as_ref()
-            .map_err(Clone::clone)
-            .and_then(|base| base.run(hypothesis, goals, step_limit(inference_limit)));
+        // A panic here would be a bug of ours, but it must not take the
+        // judge (and the rest of a batch) down: it becomes a fallback.
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            self.base(background)
+                .as_ref()
+                .as_ref()
+                .map_err(Clone::clone)
+                .and_then(|base| base.run(hypothesis, goals, step_limit(inference_limit)))
+        }))
+        .unwrap_or_else(|_| Err(Fallback::new("internal", "the native engine panicked")));
         match result {
             Ok(verdicts) => {
                 self.native_answers.fetch_add(1, Ordering::Relaxed);
