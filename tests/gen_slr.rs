@@ -703,8 +703,15 @@ fn example_terms_are_what_the_reader_reads() {
         let mut rng = item_rng(5, level as u64);
         let examples: Vec<(Label, slr::train::Train)> = (0..4)
             .map(|i| {
-                let label = if i % 2 == 0 { Label::Positive } else { Label::Negative };
-                (label, context.vocabulary.sample_train(&mut rng).expect("train"))
+                let label = if i % 2 == 0 {
+                    Label::Positive
+                } else {
+                    Label::Negative
+                };
+                (
+                    label,
+                    context.vocabulary.sample_train(&mut rng).expect("train"),
+                )
             })
             .collect();
         let read: Vec<_> = parse_program(&context.validation_program(&examples))

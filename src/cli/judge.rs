@@ -169,7 +169,8 @@ fn print_human(result: &JudgeResult) {
     if let Some(original) = &result.original_names {
         outln!(
             "with original names: is_correct={} partial_score={:.4}",
-            original.is_correct, original.partial_score
+            original.is_correct,
+            original.partial_score
         );
     }
     outln!("time:          {:.1} ms", result.time_ms);

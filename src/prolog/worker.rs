@@ -8,14 +8,14 @@
 //! reloading the task background it had.
 
 use super::engine::{Engine, Outcome};
+use crate::syntax::prolog::{Sentence, Term};
+use crate::syntax::Pos;
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, ExitCode, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, OnceLock};
-use crate::syntax::prolog::{Sentence, Term};
-use crate::syntax::Pos;
 use std::time::Duration;
 
 /// The first command-line argument that puts the binary in worker mode.

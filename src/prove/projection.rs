@@ -260,7 +260,10 @@ mod tests {
             Formula::implies(app("p", "a"), app("g", "a")),
         ];
         let refs: Vec<&Formula> = premises.iter().collect();
-        assert_eq!(minimal_supports(&refs, &app("g", "a")), Some(vec![vec![0, 2]]));
+        assert_eq!(
+            minimal_supports(&refs, &app("g", "a")),
+            Some(vec![vec![0, 2]])
+        );
     }
 
     #[test]

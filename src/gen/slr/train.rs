@@ -64,9 +64,16 @@ impl<'l> Vocabulary<'l> {
             .constraints
             .iter()
             .filter_map(|c| {
-                let (a, b) = (index(&c.antecedent.predicate)?, index(&c.consequent.predicate)?);
+                let (a, b) = (
+                    index(&c.antecedent.predicate)?,
+                    index(&c.consequent.predicate)?,
+                );
                 let mask = |i: usize, allowed: &[String]| -> Vec<bool> {
-                    attributes[i].values.iter().map(|v| allowed.contains(v)).collect()
+                    attributes[i]
+                        .values
+                        .iter()
+                        .map(|v| allowed.contains(v))
+                        .collect()
                 };
                 Some(IndexedConstraint {
                     antecedent: a,
@@ -88,12 +95,12 @@ impl<'l> Vocabulary<'l> {
     /// The values assigned so far (`None` where unassigned) satisfy the
     /// grammar ([`Language::consistent`], on indices).
     fn consistent(&self, partial: &[Option<usize>]) -> bool {
-        self.grammar.iter().all(|c| {
-            match (partial[c.antecedent], partial[c.consequent]) {
+        self.grammar
+            .iter()
+            .all(|c| match (partial[c.antecedent], partial[c.consequent]) {
                 (Some(a), Some(b)) => !c.antecedent_values[a] || c.consequent_values[b],
                 _ => true,
-            }
-        })
+            })
     }
 
     /// Draws the attributes marked in `redraw` one after another, each
@@ -196,12 +203,24 @@ impl<'l> Vocabulary<'l> {
         out.push(Term::Compound(label.to_string(), vec![train_name.clone()]));
         for (i, car) in train.cars.iter().enumerate() {
             let car_name = constant(&language.car_name(t, i + 1));
-            out.push(fact(&language.membership.name, &train_name, car_name.clone()));
+            out.push(fact(
+                &language.membership.name,
+                &train_name,
+                car_name.clone(),
+            ));
             if self.position {
-                out.push(fact(&language.position.name, &car_name, Term::Int(i as i64 + 1)));
+                out.push(fact(
+                    &language.position.name,
+                    &car_name,
+                    Term::Int(i as i64 + 1),
+                ));
             }
             for (attribute, &v) in self.attributes.iter().zip(&car.values) {
-                out.push(fact(&attribute.name, &car_name, constant(&attribute.values[v])));
+                out.push(fact(
+                    &attribute.name,
+                    &car_name,
+                    constant(&attribute.values[v]),
+                ));
             }
         }
     }
