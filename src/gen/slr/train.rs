@@ -2,7 +2,7 @@
 //! printing as Prolog facts or English sentences.
 
 use super::language::{Attribute, Language};
-use crate::syntax::prolog::{parse_term, Term};
+use crate::syntax::prolog::{is_plain_word, parse_term, Term};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
@@ -254,10 +254,7 @@ impl<'l> Vocabulary<'l> {
 /// A constant as the reader reads its printed form: a plain word or an
 /// integer directly, anything else through the reader.
 fn constant(text: &str) -> Term {
-    let mut bytes = text.bytes();
-    let plain_word = matches!(bytes.next(), Some(b) if b.is_ascii_lowercase())
-        && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_');
-    if plain_word {
+    if is_plain_word(text) {
         return Term::Atom(text.to_string());
     }
     let digits = !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());

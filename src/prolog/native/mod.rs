@@ -85,7 +85,7 @@ impl std::fmt::Display for Fallback {
 struct Base {
     atoms: AtomTable,
     db: Db,
-    builtins: FastMap<(u32, u32), Builtin>,
+    builtins: Arc<FastMap<(u32, u32), Builtin>>,
 }
 
 fn prelude() -> Result<&'static Program, Fallback> {
@@ -101,58 +101,37 @@ impl Base {
     fn new(clauses: &[Term], renaming: Option<AtomRenaming>) -> Result<Base, Fallback> {
         let library = Base::library()?;
         let (mut atoms, mut db) = (library.atoms.clone(), library.db.clone());
-        let (builtins, library) = (library.builtins.clone(), &library.db.index);
         let mut cells = Vec::new();
         for clause in clauses {
+            let (head, is_fact) = match clause {
+                Term::Compound(neck, args) if neck == ":-" && args.len() == 2 => (&args[0], false),
+                other => (other, true),
+            };
+            let Some((name, arity)) = head.name_arity() else {
+                return Err(Fallback::new("unsupported", format!("clause head {head}")));
+            };
             // A background that defines a built-in or library name would
             // mean something else here than in scryer.
-            let head = match clause {
-                Term::Compound(neck, args) if neck == ":-" && args.len() == 2 => &args[0],
-                other => other,
-            };
-            if let Some((name, arity)) = head.name_arity() {
-                let key = (atoms.intern(name), arity as u32);
-                if builtins.contains_key(&key) || library.contains_key(&key) {
-                    return Err(Fallback::new(
-                        "unsupported",
-                        format!("background defines {name}/{arity}"),
-                    ));
-                }
+            let key = (atoms.intern(name), arity as u32);
+            if library.builtins.contains_key(&key) || library.db.index.contains_key(&key) {
+                return Err(Fallback::new(
+                    "unsupported",
+                    format!("background defines {name}/{arity}"),
+                ));
             }
-            // Most background clauses are flat facts such as
-            // `has_car(mytrain0, mycar0_1)`: stored directly, without the
-            // general compiler.
-            match clause {
-                Term::Compound(name, args)
-                    if name != ":-"
-                        && args
-                            .iter()
-                            .all(|a| matches!(a, Term::Atom(_) | Term::Int(_))) =>
-                {
-                    cells.clear();
-                    for arg in args {
-                        cells.push(match arg {
-                            Term::Atom(a) => match renaming.and_then(|rename| rename(a)) {
-                                Some(renamed) => Cell::Atom(atoms.intern(&renamed)),
-                                None => Cell::Atom(atoms.intern(a)),
-                            },
-                            Term::Int(i) => Cell::Int(*i),
-                            _ => return Err(Fallback::new("internal", "flat fact")),
-                        });
-                    }
-                    let name = atoms.intern(name);
-                    db.add_fact(name, &cells);
-                }
-                _ => match renaming {
+            if is_fact && flat_cells(head.args(), renaming, &mut atoms, &mut cells) {
+                db.add_fact(key.0, &cells);
+            } else {
+                match renaming {
                     Some(rename) => db.add_clause(&clause.rename_atoms(&rename), &mut atoms)?,
                     None => db.add_clause(clause, &mut atoms)?,
-                },
+                }
             }
         }
         Ok(Base {
             atoms,
             db,
-            builtins,
+            builtins: library.builtins.clone(),
         })
     }
 
@@ -163,7 +142,7 @@ impl Base {
         LIBRARY
             .get_or_init(|| {
                 let mut atoms = AtomTable::new();
-                let builtins = builtin_table(&mut atoms);
+                let builtins = Arc::new(builtin_table(&mut atoms));
                 let mut db = Db::default();
                 db.add_sentences(&prelude()?.sentences, &mut atoms)?;
                 Ok(Base {
@@ -235,6 +214,30 @@ impl Base {
         }
         Ok(verdicts)
     }
+}
+
+/// Most background clauses are flat facts such as
+/// `has_car(mytrain0, mycar0_1)`: when every one of `args` (at least one)
+/// is an atom or an integer, their cells go into `cells` (atoms renamed)
+/// and the fact is stored without the general compiler.
+fn flat_cells(
+    args: &[Term],
+    renaming: Option<AtomRenaming>,
+    atoms: &mut AtomTable,
+    cells: &mut Vec<Cell>,
+) -> bool {
+    cells.clear();
+    for arg in args {
+        cells.push(match arg {
+            Term::Atom(a) => match renaming.and_then(|rename| rename(a)) {
+                Some(renamed) => Cell::Atom(atoms.intern(&renamed)),
+                None => Cell::Atom(atoms.intern(a)),
+            },
+            Term::Int(i) => Cell::Int(*i),
+            _ => return false,
+        });
+    }
+    !cells.is_empty()
 }
 
 /// Runs `goals` over a background text plus a sanitized hypothesis, each

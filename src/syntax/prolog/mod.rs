@@ -22,6 +22,7 @@ mod print;
 mod term;
 
 pub use ast::*;
+pub(crate) use print::is_plain_word;
 pub use term::Subterms;
 
 use crate::syntax::SyntaxError;

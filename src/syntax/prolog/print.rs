@@ -49,7 +49,7 @@ fn would_merge(prev: char, next: char) -> bool {
 
 /// Whether `s` is a letter-digit atom that needs no quotes. Only ASCII
 /// qualifies, because systems disagree on which Unicode letters are lower case.
-fn is_plain_word(s: &str) -> bool {
+pub(crate) fn is_plain_word(s: &str) -> bool {
     let mut chars = s.chars();
     matches!(chars.next(), Some(c) if c.is_ascii_lowercase())
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
