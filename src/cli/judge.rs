@@ -207,7 +207,7 @@ fn run_batch_file(judge: &Judge, path: &PathBuf, output: Option<&PathBuf>) -> Ex
                 summary.lines, summary.malformed, summary.accuracy, summary.partial, summary.syntax
             );
             if let Some(stats) = judge.native_stats() {
-                eprintln!("engine: {stats}");
+                eprintln!("evaluations: {stats}");
             }
             ExitCode::SUCCESS
         }

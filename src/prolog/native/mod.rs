@@ -268,10 +268,11 @@ pub struct NativeStats {
 }
 
 impl std::fmt::Display for NativeStats {
+    /// E.g. `12 answered natively, 2 handed to scryer (budget 1, error 1)`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "native {} / fallback {}",
+            "{} answered natively, {} handed to scryer",
             self.native_answers, self.fallbacks
         )?;
         if !self.fallback_kinds.is_empty() {
