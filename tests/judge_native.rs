@@ -466,3 +466,78 @@ fn random_rules_agree_with_the_reference() {
         "{correct} correct, {partial} partial"
     );
 }
+
+// ---------------------------------------------------------------------------
+// Budget calibration: what legitimate answers need, against the budgets.
+
+#[test]
+fn legitimate_answers_need_far_fewer_steps_than_the_budget() {
+    use entail::gen::slr::{self, language::Language, prompt::PromptStyle, Config, Split};
+    use entail::prolog::native::{run_native_counted, Steps, MAX_STEPS, MAX_TOTAL_STEPS};
+    // (background text with original names, goals, hypothesis)
+    let split = |program: &str, h: &str| {
+        let record = TaskRecord {
+            validation_program: program.to_string(),
+            ..Default::default()
+        };
+        let judge = judge(Engine::Auto);
+        let task = judge.task(&record).expect("task loads");
+        let goals: Vec<String> = task
+            .program()
+            .examples
+            .iter()
+            .map(|e| e.goal(false).to_text(999))
+            .collect();
+        let background: String = program
+            .lines()
+            .filter(|l| !l.starts_with("eastbound(") && !l.starts_with("westbound("))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        (background, goals, h.to_string())
+    };
+    let mut cases: Vec<(String, Vec<String>, String)> = slr_gen::differential_pairs()
+        .iter()
+        .map(|(p, h)| split(p, h))
+        .collect();
+    let config = Config {
+        seed: 5,
+        levels: (1..=20).collect(),
+        count: 4,
+        split: Split::Test,
+        prompt: PromptStyle::Prolog,
+        language: Language::trains(),
+    };
+    let mut out = Vec::new();
+    slr::generate(&judge(Engine::Auto), &config, 1, &mut out, &|| {}).expect("generates");
+    let generated = String::from_utf8(out).expect("utf-8");
+    for line in generated.lines() {
+        let task: slr::SlrTask = serde_json::from_str(line).expect("task parses");
+        cases.push(split(&task.validation_program, &task.ground_truth_rule));
+    }
+    let (mut per_goal, mut total) = (Vec::new(), Vec::new());
+    for (background, goals, h) in &cases {
+        let mut steps = Steps::default();
+        if let Ok(Outcome::Verdicts(_)) =
+            run_native_counted(background, h, goals, u64::MAX, &mut steps)
+        {
+            per_goal.push(steps.most_per_goal);
+            total.push(steps.total);
+        }
+    }
+    per_goal.sort_unstable();
+    total.sort_unstable();
+    let at = |v: &[u64], q: f64| v[((v.len() - 1) as f64 * q) as usize];
+    eprintln!(
+        "{} answers finished: steps per goal p50 {} p99 {} max {}; per answer p50 {} p99 {} max {} (budgets {MAX_STEPS} / {MAX_TOTAL_STEPS})",
+        per_goal.len(),
+        at(&per_goal, 0.5),
+        at(&per_goal, 0.99),
+        at(&per_goal, 1.0),
+        at(&total, 0.5),
+        at(&total, 0.99),
+        at(&total, 1.0),
+    );
+    assert!(per_goal.len() >= 560, "{} finished", per_goal.len());
+    assert!(at(&per_goal, 1.0) * 10 <= MAX_STEPS);
+    assert!(at(&total, 1.0) * 10 <= MAX_TOTAL_STEPS);
+}

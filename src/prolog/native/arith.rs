@@ -373,6 +373,11 @@ fn binary(name: &str, x: Num, y: Num) -> Result<Num, Fallback> {
                 _ => y,
             })
         }
+        // SWI gives the integer 1 for any power to the exponent 0 (int or
+        // float) and for the integer base 1.
+        ("^" | "**", _, I(0)) | ("^" | "**", I(1), _) => Ok(I(1)),
+        ("^" | "**", _, F(e)) if e == 0.0 => Ok(I(1)),
+        ("^" | "**", I(0 | -1), F(_)) => Err(unsure("0 or -1 to a float power")),
         ("^" | "**", I(a), I(b)) => {
             if b >= 0 {
                 let e = u32::try_from(b).map_err(|_| unsure("power too large"))?;

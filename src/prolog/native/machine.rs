@@ -371,6 +371,11 @@ impl<'a> Machine<'a> {
         self.cont = self.push_frame(Goal::Call(goal), height, self.cont);
     }
 
+    /// Steps the last goal used, and all goals so far together.
+    pub(crate) fn steps_used(&self) -> (u64, u64) {
+        (self.steps, self.spent + self.steps)
+    }
+
     fn push_frame(&mut self, goal: Goal, cut: u32, next: u32) -> u32 {
         let at = self.frames.len() as u32;
         self.frames.push(Frame { goal, cut, next });
@@ -673,7 +678,15 @@ impl<'a> Machine<'a> {
             }
             Agg::Max | Agg::Min => match self.extreme(&items, agg == Agg::Max)? {
                 Some(v) => v,
-                None => return Ok(false),
+                // No solutions: SWI unifies its state (the template) with
+                // the result and succeeds when that is bound.
+                None => {
+                    let Some(t) = tail else {
+                        return Ok(false);
+                    };
+                    let unified = self.unify(t, result)?;
+                    return Ok(unified && !matches!(self.store.deref(t), Cell::Ref(_)));
+                }
             },
             Agg::MaxWitness(name) | Agg::MinWitness(name) => {
                 let max = matches!(agg, Agg::MaxWitness(_));
@@ -715,10 +728,13 @@ impl<'a> Machine<'a> {
                 return Err(Fallback::new("internal", "witness pair"));
             };
             let (x, w) = (self.arg(a, 0), self.arg(a, 1));
-            let v = match self.store.deref(x) {
-                Cell::Int(i) => Num::Int(i),
-                Cell::Float(f) => Num::Float(f),
-                _ => return Err(Fallback::raise("type_error(number) in aggregate_all/3")),
+            // The first X must be a number; later ones are compared with
+            // `>` / `<`, which evaluates them (and keeps them unevaluated).
+            let v = match (self.store.deref(x), &best) {
+                (Cell::Int(i), _) => Num::Int(i),
+                (Cell::Float(f), _) => Num::Float(f),
+                (_, None) => return Err(Fallback::raise("type_error(number) in aggregate_all/3")),
+                (_, Some(_)) => arith::eval(&mut self.store, &self.atoms, x)?,
             };
             let better = match &best {
                 None => true,
@@ -944,19 +960,19 @@ impl<'a> Machine<'a> {
                     }
                     _ => return Err(Fallback::new("unsupported", "aggregate_all spec")),
                 };
-                if matches!(agg, Agg::Max | Agg::Min)
-                    && !(matches!(self.store.deref(template), Cell::Ref(_))
-                        && matches!(self.store.deref(r), Cell::Ref(_)))
-                {
-                    // SWI keeps max/min in a state term that starts as the
-                    // template itself, so a bound template or result can
-                    // succeed on no solutions there; judge.pl fails.
-                    return Err(Fallback::new(
-                        "unsure",
-                        "aggregate_all max/min with bound arguments",
-                    ));
+                // SWI's max(X)/min(X) keep a state that starts as the
+                // template itself: with no solutions, a bound template is
+                // the result. So the template rides along.
+                let tail = matches!(agg, Agg::Max | Agg::Min).then_some(template);
+                if let Agg::MaxWitness(name) | Agg::MinWitness(name) = agg {
+                    // The result is unified with max(_, _) before the goal runs.
+                    match self.store.deref(r) {
+                        Cell::Ref(_) => {}
+                        c if matches!(self.store.functor_of(c), Some((n, 2, _)) if n == name) => {}
+                        _ => return Ok(false),
+                    }
                 }
-                self.start_collect(template, g, r, None, agg);
+                self.start_collect(template, g, r, tail, agg);
                 Ok(true)
             }
             B::Setof | B::Bagof => {
@@ -1282,8 +1298,13 @@ impl<'a> Machine<'a> {
                 self.store.bind(tail_var, list);
                 Ok(true)
             }
-            // Enumerating lengths of a partial list is not modelled.
-            (Cell::Ref(_), _) => Err(Fallback::new("unsupported", "length/2 enumeration")),
+            // A partial list and an unbound length: enumerate 0, 1, 2, …
+            (Cell::Ref(_), _) => {
+                let name = self.atoms.make("$length_enum")?;
+                let goal = self.store.compound(name, &[self.arg(args, 0), n])?;
+                self.call_next(goal);
+                Ok(true)
+            }
             _ => Err(Fallback::raise("type_error(list) in length/2")),
         }
     }

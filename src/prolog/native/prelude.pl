@@ -172,3 +172,7 @@ predsort(P, L, Sorted) :-
 '$predmerge_'(<, P, H1, H2, T1, T2, [H1|R]) :- '$predmerge'(P, T1, [H2|T2], R).
 '$predmerge_'(=, P, H1, _, T1, T2, [H1|R]) :- '$predmerge'(P, T1, T2, R).
 '$predmerge_'(>, P, H1, H2, T1, T2, [H2|R]) :- '$predmerge'(P, [H1|T1], T2, R).
+
+% length/2 on a partial list with an unbound length enumerates lengths.
+'$length_enum'([], 0).
+'$length_enum'([_|T], N) :- '$length_enum'(T, N0), N is N0 + 1.
