@@ -298,7 +298,9 @@ impl<'a> Machine<'a> {
             atoms,
             builtins,
             store: Store::new(
-                step_limit.saturating_mul(64).saturating_add(1 << 20),
+                step_limit
+                    .saturating_mul(super::WORK_PER_STEP)
+                    .saturating_add(1 << 20),
                 heap_limit,
             ),
             frames: Vec::new(),
@@ -1182,6 +1184,7 @@ impl<'a> Machine<'a> {
                     return Ok(false);
                 }
                 let count = (high as i128 - low as i128 + 1) as u64;
+                self.store.check_heap((count as usize).saturating_mul(4))?;
                 self.store.charge(count)?;
                 self.charge_steps(count as usize)?;
                 let items: Vec<Cell> = (low..=high).map(Cell::Int).collect();
@@ -1288,6 +1291,9 @@ impl<'a> Machine<'a> {
                     return Ok(false);
                 }
                 let extra = (k - len) as u64;
+                // SWI runs out of stack on a huge list before any limit on
+                // inferences: a resource error, as here.
+                self.store.check_heap((extra as usize).saturating_mul(4))?;
                 self.store.charge(extra)?;
                 self.charge_steps(extra as usize)?;
                 let mut fresh = Vec::with_capacity(extra as usize);

@@ -215,7 +215,8 @@ impl Store {
         Ok(())
     }
 
-    fn check_heap(&self, extra: usize) -> Result<(), Fallback> {
+    /// Whether `extra` more cells fit under the heap limit (else a resource error).
+    pub(crate) fn check_heap(&self, extra: usize) -> Result<(), Fallback> {
         if self.heap.len() + extra > self.heap_limit {
             return Err(Fallback::new("memory", "heap limit exceeded"));
         }
