@@ -145,12 +145,16 @@ foldl(G, L1, L2, L3, V0, V) :- '$foldl'(L1, L2, L3, G, V0, V).
 '$foldl'([X|Xs], [Y|Ys], [Z|Zs], G, V0, V) :-
     call(G, X, Y, Z, V0, V1), '$foldl'(Xs, Ys, Zs, G, V1, V).
 
-% predsort/3 as SWI's library(sort) writes it: a merge sort whose order
-% of comparisons (and choice of which equal element stays) is SWI's.
+% predsort/3 as SWI 9.0's library(sort) writes it: a merge sort whose order
+% of comparisons (and choice of which equal element stays) is SWI's; a list
+% that is not proper raises.
 predsort(P, L, Sorted) :-
-    length(L, N),
-    '$predsort'(P, N, L, _, Sorted1), !,
-    Sorted = Sorted1.
+    (   is_list(L)
+    ->  length(L, N),
+        '$predsort'(P, N, L, _, Sorted1),
+        Sorted = Sorted1
+    ;   '$raise'('must_be(list)')
+    ).
 '$predsort'(P, 2, [X1,X2|L], L, R) :- !,
     call(P, Delta, X1, X2),
     '$sort2'(Delta, X1, X2, R).
