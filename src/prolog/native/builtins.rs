@@ -260,6 +260,11 @@ impl Machine<'_> {
         text: &str,
         chars: Chars,
     ) -> Result<bool, Fallback> {
+        let target = self.deref_arg(args, i);
+        if self.is_string(target) {
+            // SWI compares the text when the list is given as a string.
+            return Ok(self.bound_text(target, "text")? == text);
+        }
         let list = self.char_list(text, chars)?;
         self.unify(self.arg(args, i), list)
     }

@@ -675,6 +675,7 @@ mod tests {
             ("plus(X, Y, 3)", "error"),
             ("subtract(a, [], _)", "error"),
             ("max_member(_, _)", "error"),
+            ("predsort(compare, _, _)", "error"),
             ("loop", "budget"),
             ("deep(100000000)", "budget"),
             ("between(1, inf, X), X < 0", "budget"),
@@ -762,6 +763,8 @@ mod tests {
             ("dif(a, b)", true),
             ("dif(f(a), f(a))", false),
             ("last([a|b], _)", false),
+            ("number_codes(12, \"12\")", true),
+            ("atom_codes(abc, \"abc\")", true),
         ];
         let mut wrong = Vec::new();
         for (goal, expected) in cases {
