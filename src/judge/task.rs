@@ -37,8 +37,9 @@ impl Example {
     /// eastbound(E))), Es)`: a positive example enumerates *all* solutions
     /// (a later clause that loops or raises spoils the answer), a negative
     /// one stops at the first. So a positive example runs
-    /// `findall(x, Atom, S), S \== []` and a negative one `Atom`; either
-    /// succeeds exactly when the answer predicts the positive label.
+    /// `findall(x, Atom, [_|_])` and a negative one `Atom`; either succeeds
+    /// exactly when the answer predicts the positive label. (No named
+    /// variable: a scryer worker runs all goals in one query.)
     pub fn goal(&self, renamed: bool) -> Term {
         let atom = if renamed {
             &self.goal_renamed
@@ -48,14 +49,12 @@ impl Example {
         match self.label {
             Label::Neg => atom.clone(),
             Label::Pos => {
-                let solutions = Term::Var("JudgeSolutions_".into());
-                let findall = Term::Compound(
+                let anonymous = || Term::Var("_".into());
+                let non_empty = Term::Compound(".".into(), vec![anonymous(), anonymous()]);
+                Term::Compound(
                     "findall".into(),
-                    vec![Term::Atom("x".into()), atom.clone(), solutions.clone()],
-                );
-                let non_empty =
-                    Term::Compound("\\==".into(), vec![solutions, Term::Atom("[]".into())]);
-                Term::Compound(",".into(), vec![findall, non_empty])
+                    vec![Term::Atom("x".into()), atom.clone(), non_empty],
+                )
             }
         }
     }
