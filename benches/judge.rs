@@ -1,9 +1,11 @@
 //! Throughput of `entail judge` against the one-swipl-process-per-prediction
 //! baseline, side by side, one worker and one baseline process at a time:
 //! (a) one hypothesis per task across levels, (b) 16 hypotheses per task,
-//! (c) a looping hypothesis. Each workload runs with the default engine
-//! (`auto`: native, falling back to scryer), with scryer workers only, and
-//! with the baseline, and prints the ratios. Run with `cargo bench --bench judge`.
+//! (c) looping and exploding hypotheses, (d) a mixed RL batch (16 answers
+//! per task, 5% of them looping or exploding). Each workload runs with the
+//! default engine (`auto`: native, falling back to scryer only for what it
+//! does not implement), with scryer workers only, and with the baseline,
+//! and prints the ratios. Run with `cargo bench --bench judge`.
 
 #[path = "../tests/reference/slr_baseline.rs"]
 mod baseline;
@@ -20,6 +22,15 @@ use rand_chacha::ChaCha8Rng;
 use std::time::Instant;
 
 use slr_gen::DIFFERENTIAL_LEVELS as LEVELS;
+
+/// Answers that never finish: a plain loop, a second clause that loops
+/// after a first that succeeds, an unbounded between/3, a growing list.
+const LOOPING: &[&str] = &[
+    "eastbound(T) :- eastbound(T).",
+    "eastbound(T) :- has_car(T, _).\neastbound(T) :- eastbound(T).",
+    "eastbound(T) :- has_car(T, C), between(1, inf, N), car_num(C, N).",
+    "eastbound(T) :- grow([], T).\ngrow(L, T) :- grow([T|L], T).",
+];
 
 struct Workload {
     name: &'static str,
@@ -63,17 +74,41 @@ fn main() {
         baseline_tasks: 3,
     };
     let c = Workload {
-        name: "(c) looping hypothesis",
+        name: "(c) looping/exploding",
         tasks: (0..6)
             .map(|i| {
                 let (t, c) = LEVELS[i % LEVELS.len()];
                 (
                     slr_gen::task(&mut rng, t, c).program,
-                    vec!["eastbound(T) :- eastbound(T).".to_string()],
+                    vec![LOOPING[i % LOOPING.len()].to_string()],
                 )
             })
             .collect(),
         baseline_tasks: 2,
+    };
+    // 16 answers per task; every 20th answer loops or explodes (5%).
+    let mut k = 0;
+    let d = Workload {
+        name: "(d) RL batch, 5% loops",
+        tasks: (0..30)
+            .map(|i| {
+                let (t, c) = LEVELS[i % LEVELS.len()];
+                let task = slr_gen::task(&mut rng, t, c);
+                let hyps = (0..16)
+                    .map(|j| {
+                        k += 1;
+                        if k % 20 == 0 {
+                            LOOPING[(k / 20) % LOOPING.len()].to_string()
+                        } else {
+                            slr_gen::hypothesis(&mut rng, i * 16 + j)
+                        }
+                    })
+                    .collect();
+                (task.program, hyps)
+            })
+            .collect(),
+        // 48 answers, two of them looping (each costs the baseline 5 s).
+        baseline_tasks: 3,
     };
     let judge_for = |engine: Engine| {
         let mut config = JudgeConfig::default();
@@ -96,8 +131,7 @@ fn main() {
         "{:<26} {:>11} {:>11} {:>10} {:>10} {:>10} {:>10}",
         "workload", "auto h/s", "scryer h/s", "swipl h/s", "auto/swi", "scry/swi", "auto/scry"
     );
-    let c_program = c.tasks[c.tasks.len() - 1].0.clone();
-    for w in [a, b, c] {
+    for w in [a, b, c, d] {
         // Each engine repeats the workload until it has run for a second,
         // so a fast engine is not timed over a few milliseconds of warm-up.
         let run = |judge: &Judge| {
@@ -150,37 +184,6 @@ fn main() {
             after.native_answers - before.native_answers,
             after.fallbacks - before.fallbacks,
             auto_loading * 100.0,
-        );
-    }
-    // What the native engine costs before it hands a looping answer to
-    // scryer: it runs to its step budget first.
-    {
-        let record = TaskRecord {
-            validation_program: c_program,
-            ..Default::default()
-        };
-        let task = auto.task(&record).expect("task loads");
-        let program = task.program();
-        let goals: Vec<String> = program
-            .examples
-            .iter()
-            .map(|e| e.goal_renamed.clone())
-            .collect();
-        let hypothesis = "eastbound(T):-eastbound(T).\n";
-        let start = Instant::now();
-        let reps = 10;
-        for _ in 0..reps {
-            let outcome = entail::prolog::native::run_native(
-                program.background_renamed.text(),
-                hypothesis,
-                &goals,
-                auto.config().inference_limit,
-            );
-            assert!(outcome.is_err(), "a loop must fall back");
-        }
-        println!(
-            "native give-up time on the looping hypothesis: {:.1} ms",
-            start.elapsed().as_secs_f64() * 1e3 / reps as f64
         );
     }
     if let Some(stats) = auto.native_stats() {

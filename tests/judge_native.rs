@@ -9,6 +9,7 @@ mod slr_gen;
 
 use entail::judge::{Engine, Judge, JudgeConfig, JudgeResult, TaskRecord};
 use entail::prolog::native::run_native;
+use entail::prolog::Outcome;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -90,13 +91,30 @@ fn native_scryer_and_swipl_agree_on_the_differential_pairs() {
     assert!(stats.native_answers * 10 >= evaluations * 9, "{stats}");
 }
 
-/// Answers the native engine must hand to scryer, and what scryer says.
+/// Errors, loops and explosions are decided natively, as the reference
+/// (SWI-Prolog, all solutions of a positive example) decides them.
 #[test]
-fn unsure_answers_fall_back_and_give_scryers_outcome() {
+fn errors_and_budgets_are_decided_natively() {
     let program = "eastbound(train0).\nhas_car(train0, car0_1).\ncar_color(car0_1, red).\nwestbound(train1).\nhas_car(train1, car1_1).\ncar_color(car1_1, blue).\n";
     let cases: &[(&str, Option<&str>)] = &[
-        // Loops until the inference limit: scryer reports a timeout.
+        // Loops: the step budget, not a wall clock, ends it.
         ("eastbound(T) :- eastbound(T).", Some("timeout")),
+        // A second clause that loops spoils the positive example: the
+        // reference collects all its solutions.
+        (
+            "eastbound(T) :- has_car(T, C), car_color(C, red).\neastbound(T) :- eastbound(T).",
+            Some("timeout"),
+        ),
+        // Exploding: between/3 without an upper bound.
+        (
+            "eastbound(T) :- has_car(T, _), between(1, inf, N), N < 0.",
+            Some("timeout"),
+        ),
+        // Memory-hungry: a list that grows without end.
+        (
+            "eastbound(T) :- grow([], T).\ngrow(L, T) :- grow([T, T, T|L], T).",
+            Some("timeout"),
+        ),
         // A type error at run time.
         (
             "eastbound(T) :- has_car(T, C), X is C + 1, X > 0.",
@@ -104,43 +122,36 @@ fn unsure_answers_fall_back_and_give_scryers_outcome() {
         ),
         // An instantiation error.
         ("eastbound(T) :- has_car(T, _), N > 1.", Some("runtime")),
-        // Whitelisted built-ins the native engine does not implement.
-        ("eastbound(T) :- has_car(T, C), atom_length(C, 6).", None),
-        ("eastbound(T) :- has_car(T, C), atom_chars(C, [m|_]).", None),
         // A helper nobody defines: an existence error.
         ("eastbound(T) :- has_car(T, C), shiny(C).", Some("runtime")),
-        // Integer division with `/`, where SWI and scryer may differ.
+        // Built-ins SWI has and the native engine implements.
+        ("eastbound(T) :- has_car(T, C), atom_length(C, 9).", None),
         (
-            "eastbound(T) :- has_car(T, C), X is 4 / 2, X =:= 2, car_color(C, red).",
+            "eastbound(T) :- has_car(T, C), X is 4 / 2, X == 2, car_color(C, red).",
             None,
         ),
-        // `[]` is not an atom in SWI 7+, but is in scryer.
-        ("eastbound(T) :- has_car(T, _), atom([]).", None),
+        ("eastbound(T) :- has_car(T, _), \\+ atom([]).", None),
     ];
     let auto = judge(Engine::Auto);
-    let scryer = judge(Engine::Scryer);
     let record = TaskRecord {
         validation_program: program.to_string(),
         ..Default::default()
     };
-    let auto_task = auto.task(&record).expect("task loads");
-    let scryer_task = scryer.task(&record).expect("task loads");
+    let task = auto.task(&record).expect("task loads");
     for (i, (answer, kind)) in cases.iter().enumerate() {
-        let a = comparable(auto_task.score(answer));
-        let s = comparable(scryer_task.score(answer));
-        assert_eq!(a, s, "{answer}");
-        if let Some(kind) = kind {
-            let got = serde_json::to_value(a.error_kind).expect("serializes");
-            assert_eq!(got, serde_json::json!(kind), "{answer}: {a:?}");
+        let a = comparable(task.score(answer));
+        let got = serde_json::to_value(a.error_kind).expect("serializes");
+        match kind {
+            Some(kind) => {
+                assert_eq!(got, serde_json::json!(kind), "{answer}: {a:?}");
+                assert_eq!(a.partial_score, 0.0, "{answer}");
+            }
+            None => assert_eq!(got, serde_json::Value::Null, "{answer}: {a:?}"),
         }
         let stats = auto.native_stats().expect("auto");
-        assert_eq!(stats.native_answers, 0, "{answer} was answered natively");
-        assert_eq!(stats.fallbacks, i as u64 + 1, "{answer}");
+        assert_eq!(stats.fallbacks, 0, "{answer} fell back: {stats}");
+        assert_eq!(stats.native_answers, i as u64 + 1, "{answer}");
     }
-    // A plain answer after them is native again.
-    let good = "eastbound(T) :- has_car(T, C), car_color(C, red).";
-    assert!(auto_task.score(good).is_correct);
-    assert_eq!(auto.native_stats().expect("auto").native_answers, 1);
 }
 
 // ---------------------------------------------------------------------------
@@ -334,15 +345,24 @@ fn random_programs_agree_with_swipl() {
     let mut differing = Vec::new();
     for (i, native, swipl) in &results {
         match native {
-            Ok(verdicts) => {
+            Ok(outcome) => {
                 answered += 1;
+                let (verdicts, end) = match outcome {
+                    Outcome::Verdicts(v) => (v, ""),
+                    Outcome::Error(v, _) => (v, "e"),
+                    Outcome::Timeout(v) => (v, "t"),
+                };
                 let ours: String = verdicts
                     .iter()
                     .map(|&v| if v { '1' } else { '0' })
+                    .chain(end.chars())
                     .collect();
                 trues += verdicts.iter().filter(|&&v| v).count();
                 falses += verdicts.iter().filter(|&&v| !v).count();
-                if ours != *swipl {
+                // The native engine stops at the first error or timeout;
+                // swipl's driver goes on, so compare up to there. An empty
+                // line means swipl itself was cut off (10 s): no oracle.
+                if !swipl.is_empty() && !swipl.starts_with(&ours) {
                     differing.push(format!(
                         "program {i}: native {ours} vs swipl {swipl}\n{}{}",
                         programs[*i].0, programs[*i].1
@@ -369,4 +389,173 @@ fn random_programs_agree_with_swipl() {
         trues >= 100 && falses >= 100,
         "{trues} true, {falses} false"
     );
+}
+
+// ---------------------------------------------------------------------------
+// Random answers on generated tasks: `--engine auto` against the reference
+// method run through SWI-Prolog (batched), partial score and correctness.
+
+#[path = "reference/slr_batch.rs"]
+mod slr_batch;
+#[path = "reference/slr_rules.rs"]
+mod slr_rules;
+
+#[test]
+fn random_rules_agree_with_the_reference() {
+    assert!(baseline::swipl_available(), "swipl is required");
+    let mut rng = ChaCha8Rng::seed_from_u64(17);
+    let mut pairs = Vec::new();
+    for t in 0..100 {
+        let (trains, cars) = slr_gen::DIFFERENTIAL_LEVELS[t % slr_gen::DIFFERENTIAL_LEVELS.len()];
+        let task = slr_gen::task(&mut rng, trains, cars);
+        for _ in 0..50 {
+            pairs.push((task.program.clone(), slr_rules::rule(&mut rng)));
+        }
+    }
+    assert!(pairs.len() >= 5000);
+    let auto = judge(Engine::Auto);
+    let mut ours = Vec::with_capacity(pairs.len());
+    let mut fell_back = Vec::with_capacity(pairs.len());
+    let mut kinds = std::collections::BTreeMap::new();
+    for (program, h) in &pairs {
+        let record = TaskRecord {
+            validation_program: program.clone(),
+            ..Default::default()
+        };
+        let before = auto.native_stats().expect("auto").fallbacks;
+        let result = auto.task(&record).expect("generated task loads").score(h);
+        fell_back.push(auto.native_stats().expect("auto").fallbacks > before);
+        let kind = serde_json::to_value(result.error_kind).expect("serializes");
+        *kinds.entry(kind.to_string()).or_insert(0usize) += 1;
+        ours.push(result);
+    }
+    let stats = auto.native_stats().expect("auto");
+    let theirs = slr_batch::score_all(&pairs);
+    let mut differing = Vec::new();
+    let mut scryer_differing = Vec::new();
+    let (mut correct, mut partial) = (0, 0);
+    for (i, (ours, reference)) in ours.iter().zip(&theirs).enumerate() {
+        correct += reference.is_correct as usize;
+        partial += (reference.partial_score > 0.0 && !reference.is_correct) as usize;
+        if reference.partial_score != ours.partial_score || reference.is_correct != ours.is_correct
+        {
+            let line = format!(
+                "pair {i}: auto {} ({:?} {:?}) vs swipl {}\n{}",
+                ours.partial_score,
+                ours.error_kind,
+                ours.error,
+                reference.partial_score,
+                pairs[i].1
+            );
+            if fell_back[i] {
+                scryer_differing.push(line);
+            } else {
+                differing.push(line);
+            }
+        }
+    }
+    // What the native engine hands on is scryer's to get right (or to
+    // report as engine_unsupported): shown, not asserted here.
+    eprintln!(
+        "{} of the {} answers handed to scryer differ from swipl:\n{}",
+        scryer_differing.len(),
+        fell_back.iter().filter(|&&f| f).count(),
+        scryer_differing.join("\n\n")
+    );
+    eprintln!(
+        "random rules: {} pairs, {stats}; error kinds {kinds:?}; reference: {correct} correct, {partial} partly correct",
+        pairs.len()
+    );
+    assert!(
+        differing.is_empty(),
+        "{} of {} pairs differ from swipl:\n{}",
+        differing.len(),
+        pairs.len(),
+        differing
+            .iter()
+            .take(40)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n\n")
+    );
+    // The corpus must exercise the scorer: both full and partial scores.
+    assert!(
+        correct >= 50 && partial >= 500,
+        "{correct} correct, {partial} partial"
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Budget calibration: what legitimate answers need, against the budgets.
+
+#[test]
+fn legitimate_answers_need_far_fewer_steps_than_the_budget() {
+    use entail::gen::slr::{self, language::Language, prompt::PromptStyle, Config, Split};
+    use entail::prolog::native::{run_native_counted, Steps, MAX_STEPS, MAX_TOTAL_STEPS};
+    // (background text with original names, goals, hypothesis)
+    let split = |program: &str, h: &str| {
+        let record = TaskRecord {
+            validation_program: program.to_string(),
+            ..Default::default()
+        };
+        let judge = judge(Engine::Auto);
+        let task = judge.task(&record).expect("task loads");
+        let goals: Vec<String> = task
+            .program()
+            .examples
+            .iter()
+            .map(|e| e.goal(false).to_text(999))
+            .collect();
+        let background: String = program
+            .lines()
+            .filter(|l| !l.starts_with("eastbound(") && !l.starts_with("westbound("))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        (background, goals, h.to_string())
+    };
+    let mut cases: Vec<(String, Vec<String>, String)> = slr_gen::differential_pairs()
+        .iter()
+        .map(|(p, h)| split(p, h))
+        .collect();
+    let config = Config {
+        seed: 5,
+        levels: (1..=20).collect(),
+        count: 4,
+        split: Split::Test,
+        prompt: PromptStyle::Prolog,
+        language: Language::trains(),
+    };
+    let mut out = Vec::new();
+    slr::generate(&judge(Engine::Auto), &config, 1, &mut out, &|| {}).expect("generates");
+    let generated = String::from_utf8(out).expect("utf-8");
+    for line in generated.lines() {
+        let task: slr::SlrTask = serde_json::from_str(line).expect("task parses");
+        cases.push(split(&task.validation_program, &task.ground_truth_rule));
+    }
+    let (mut per_goal, mut total) = (Vec::new(), Vec::new());
+    for (background, goals, h) in &cases {
+        let mut steps = Steps::default();
+        if let Ok(Outcome::Verdicts(_)) =
+            run_native_counted(background, h, goals, u64::MAX, &mut steps)
+        {
+            per_goal.push(steps.most_per_goal);
+            total.push(steps.total);
+        }
+    }
+    per_goal.sort_unstable();
+    total.sort_unstable();
+    let at = |v: &[u64], q: f64| v[((v.len() - 1) as f64 * q) as usize];
+    eprintln!(
+        "{} answers finished: steps per goal p50 {} p99 {} max {}; per answer p50 {} p99 {} max {} (budgets {MAX_STEPS} / {MAX_TOTAL_STEPS})",
+        per_goal.len(),
+        at(&per_goal, 0.5),
+        at(&per_goal, 0.99),
+        at(&per_goal, 1.0),
+        at(&total, 0.5),
+        at(&total, 0.99),
+        at(&total, 1.0),
+    );
+    assert!(per_goal.len() >= 560, "{} finished", per_goal.len());
+    assert!(at(&per_goal, 1.0) * 10 <= MAX_STEPS);
+    assert!(at(&total, 1.0) * 10 <= MAX_TOTAL_STEPS);
 }

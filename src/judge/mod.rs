@@ -33,36 +33,39 @@ pub use task::{rename_constant, Example, Label, TaskProgram};
 
 use crate::prolog::native::{NativeEvaluator, NativeStats};
 use crate::prolog::{Background, Outcome, WorkerConfig, WorkerFailure};
-use crate::syntax::prolog::parse_program;
+use crate::syntax::prolog::{parse_program, Term};
 use std::sync::Arc;
 use std::time::Instant;
 
-/// Runs printed goals against a background plus a sanitized hypothesis. The
-/// seam where another evaluator (e.g. SWI-Prolog workers) can be plugged in.
+/// Runs goals against a background plus a sanitized hypothesis, both as
+/// terms (only an evaluator in another process prints them). The seam where
+/// another evaluator (e.g. SWI-Prolog workers) can be plugged in.
 pub trait Evaluator: Send + Sync {
-    /// Loads `hypothesis` over `background` and runs `goals`, each under
-    /// `inference_limit` inferences.
+    /// Loads the `hypothesis` clauses over `background` and runs `goals`,
+    /// each under `inference_limit` inferences, stopping at the first error
+    /// or timeout.
     fn evaluate(
         &self,
         background: &Background,
-        hypothesis: &str,
-        goals: &[String],
+        hypothesis: &[Term],
+        goals: &[Term],
         inference_limit: u64,
     ) -> Result<Outcome, WorkerFailure>;
 }
 
-/// The native evaluator answers in-process and hands everything it is not
-/// sure of to the evaluator it wraps (see [`crate::prolog::native`]).
+/// The native evaluator decides in-process (verdicts, errors and budget
+/// overruns alike) and hands only what it does not implement to the
+/// evaluator it wraps (see [`crate::prolog::native`]).
 impl Evaluator for NativeEvaluator<dyn Evaluator> {
     fn evaluate(
         &self,
         background: &Background,
-        hypothesis: &str,
-        goals: &[String],
+        hypothesis: &[Term],
+        goals: &[Term],
         inference_limit: u64,
     ) -> Result<Outcome, WorkerFailure> {
         match self.try_native(background, hypothesis, goals, inference_limit) {
-            Some(verdicts) => Ok(Outcome::Verdicts(verdicts)),
+            Some(outcome) => Ok(outcome),
             None => self
                 .fallback()
                 .evaluate(background, hypothesis, goals, inference_limit),
@@ -365,7 +368,7 @@ impl Task<'_> {
             Err(e) => return JudgeResult::failed(id, false, ErrorKind::Syntax, e.to_string()),
         };
         let hypothesis = match sanitize(&program, &self.program) {
-            Ok(text) => text,
+            Ok(clauses) => clauses,
             Err(Rejection::NoRule(m)) => {
                 return JudgeResult::failed(id, false, ErrorKind::NoRule, m)
             }
@@ -376,25 +379,17 @@ impl Task<'_> {
                 return JudgeResult::failed(id, true, ErrorKind::Unsafe, m)
             }
         };
-        let (background, goals): (&Background, Vec<String>) = if renamed {
-            (
-                &self.program.background_renamed,
-                self.program
-                    .examples
-                    .iter()
-                    .map(|e| e.goal_renamed.clone())
-                    .collect(),
-            )
+        let background = if renamed {
+            &self.program.background_renamed
         } else {
-            (
-                &self.program.background_original,
-                self.program
-                    .examples
-                    .iter()
-                    .map(|e| e.goal_original.clone())
-                    .collect(),
-            )
+            &self.program.background_original
         };
+        let goals: Vec<Term> = self
+            .program
+            .examples
+            .iter()
+            .map(|e| e.goal(renamed))
+            .collect();
         let outcome = self.judge.evaluator.evaluate(
             background,
             &hypothesis,

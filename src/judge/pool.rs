@@ -2,6 +2,8 @@
 
 use super::Evaluator;
 use crate::prolog::{Background, Outcome, Worker, WorkerConfig, WorkerFailure};
+use crate::syntax::prolog::{Sentence, Term};
+use crate::syntax::Pos;
 use std::sync::{Condvar, Mutex};
 
 /// Up to `size` workers. A caller borrows an idle worker, preferring one
@@ -60,16 +62,28 @@ impl WorkerPool {
     }
 }
 
+/// A scryer worker reads text: the hypothesis and goals are printed here,
+/// and only here.
 impl Evaluator for WorkerPool {
     fn evaluate(
         &self,
         background: &Background,
-        hypothesis: &str,
-        goals: &[String],
+        hypothesis: &[Term],
+        goals: &[Term],
         inference_limit: u64,
     ) -> Result<Outcome, WorkerFailure> {
+        let mut text = String::new();
+        for clause in hypothesis {
+            let sentence = Sentence::Clause {
+                term: clause.clone(),
+                pos: Pos::default(),
+            };
+            text.push_str(&sentence.to_string());
+            text.push('\n');
+        }
+        let goals: Vec<String> = goals.iter().map(|g| g.to_text(999)).collect();
         let mut worker = self.checkout(background.key());
-        let outcome = worker.eval(background, hypothesis, goals, inference_limit);
+        let outcome = worker.eval(background, &text, &goals, inference_limit);
         self.checkin(worker);
         outcome
     }

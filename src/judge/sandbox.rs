@@ -11,7 +11,6 @@
 
 use super::task::TaskProgram;
 use crate::syntax::prolog::{Program, Sentence, Term};
-use crate::syntax::Pos;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Why an answer was not loaded.
@@ -95,6 +94,26 @@ const SAFE_BUILTINS: &[(&str, usize)] = &[
     ("arg", 3),
     ("=..", 2),
     ("copy_term", 2),
+    // library(lists), library(apply) and SWI built-ins the native engine
+    // runs with SWI's semantics.
+    ("subtract", 3),
+    ("intersection", 3),
+    ("union", 3),
+    ("delete", 3),
+    ("nextto", 3),
+    ("max_member", 2),
+    ("min_member", 2),
+    ("plus", 3),
+    ("upcase_atom", 2),
+    ("downcase_atom", 2),
+    ("atom_string", 2),
+    ("string", 1),
+    ("string_chars", 2),
+    ("string_codes", 2),
+    ("string_to_atom", 2),
+    ("string_length", 2),
+    ("string_concat", 3),
+    ("dif", 2),
 ];
 
 /// Library predicates an answer may redefine: SWI lets a user definition
@@ -204,7 +223,10 @@ const FORBIDDEN: &[&str] = &[
 /// extra-argument counts for include/exclude/maplist/call.
 fn closure_extra_args(name: &str, arity: usize) -> Option<usize> {
     match (name, arity) {
-        ("include", 3) | ("exclude", 3) => Some(1),
+        ("include", 3) | ("exclude", 3) | ("partition", 4) => Some(1),
+        ("partition", 5) => Some(2),
+        ("foldl", n) if (4..=6).contains(&n) => Some(n - 1),
+        ("predsort", 3) => Some(3),
         ("maplist", n) if (2..=5).contains(&n) => Some(n - 1),
         ("call", n) if n >= 1 => Some(n - 1),
         _ => None,
@@ -218,8 +240,8 @@ struct Checker<'a> {
 }
 
 /// Checks `program` (an extracted answer) and returns the clauses to load,
-/// printed, target first, each predicate's clauses together.
-pub fn sanitize(program: &Program, task: &TaskProgram) -> Result<String, Rejection> {
+/// target first, each predicate's clauses together.
+pub fn sanitize(program: &Program, task: &TaskProgram) -> Result<Vec<Term>, Rejection> {
     let target = (task.positive.clone(), task.arity);
     let mut clauses: BTreeMap<(String, usize), Vec<(Term, Option<Term>)>> = BTreeMap::new();
     let mut order: Vec<(String, usize)> = Vec::new();
@@ -291,7 +313,7 @@ pub fn sanitize(program: &Program, task: &TaskProgram) -> Result<String, Rejecti
     // Keep the target and the helpers reachable from it.
     let mut kept: Vec<(String, usize)> = vec![target.clone()];
     let mut seen: BTreeSet<(String, usize)> = kept.iter().cloned().collect();
-    let mut out = String::new();
+    let mut out = Vec::new();
     let mut i = 0;
     while i < kept.len() {
         let key = kept[i].clone();
@@ -309,14 +331,7 @@ pub fn sanitize(program: &Program, task: &TaskProgram) -> Result<String, Rejecti
                 }
                 None => new_head,
             };
-            out.push_str(
-                &Sentence::Clause {
-                    term,
-                    pos: Pos::default(),
-                }
-                .to_string(),
-            );
-            out.push('\n');
+            out.push(term);
             for callee in called {
                 if seen.insert(callee.clone()) {
                     kept.push(callee);
@@ -346,6 +361,10 @@ fn is_control(name: &str, arity: usize) -> bool {
             | ("call", _)
             | ("include", 3)
             | ("exclude", 3)
+            | ("partition", 4)
+            | ("partition", 5)
+            | ("foldl", 4..=6)
+            | ("predsort", 3)
             | ("maplist", _)
             | ("not", 1)
             | ("once", 1)

@@ -24,11 +24,40 @@ pub struct Example {
     pub atom: String,
     /// Its label.
     pub label: Label,
-    /// The goal run against the hypothesis with task constants renamed,
-    /// e.g. `eastbound(mytrain0)`.
-    pub goal_renamed: String,
-    /// The same goal with the task's own names.
-    pub goal_original: String,
+    /// The example's atom under the positive label with task constants
+    /// renamed, e.g. `eastbound(mytrain0)`.
+    pub goal_renamed: Term,
+    /// The same atom with the task's own names.
+    pub goal_original: Term,
+}
+
+impl Example {
+    /// The goal the judge runs for this example, for every engine. The
+    /// reference collects `setof(E, ((pos(E), eastbound(E)) ; (neg(E), \+
+    /// eastbound(E))), Es)`: a positive example enumerates *all* solutions
+    /// (a later clause that loops or raises spoils the answer), a negative
+    /// one stops at the first. So a positive example runs
+    /// `findall(x, Atom, [_|_])` and a negative one `Atom`; either succeeds
+    /// exactly when the answer predicts the positive label. (No named
+    /// variable: a scryer worker runs all goals in one query.)
+    pub fn goal(&self, renamed: bool) -> Term {
+        let atom = if renamed {
+            &self.goal_renamed
+        } else {
+            &self.goal_original
+        };
+        match self.label {
+            Label::Neg => atom.clone(),
+            Label::Pos => {
+                let anonymous = || Term::Var("_".into());
+                let non_empty = Term::Compound(".".into(), vec![anonymous(), anonymous()]);
+                Term::Compound(
+                    "findall".into(),
+                    vec![Term::Atom("x".into()), atom.clone(), non_empty],
+                )
+            }
+        }
+    }
 }
 
 /// A parsed, split and printed task, shared by all scorings of it.
@@ -140,8 +169,8 @@ impl TaskProgram {
                 examples.push(Example {
                     atom: head.to_string(),
                     label,
-                    goal_renamed: rename_term(&goal_original).to_text(999),
-                    goal_original: goal_original.to_text(999),
+                    goal_renamed: rename_term(&goal_original),
+                    goal_original,
                 });
                 continue;
             }

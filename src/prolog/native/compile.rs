@@ -1,7 +1,7 @@
 //! Clause databases: reader terms compiled to templates, indexed on
 //! predicate and first argument.
 
-use super::term::{Cell, FastMap, Intern, NIL, TRUE};
+use super::term::{Cell, FastMap, Intern, NIL, STRING, TRUE};
 use super::Fallback;
 use crate::syntax::prolog::{Sentence, Term};
 use std::collections::HashMap;
@@ -230,7 +230,15 @@ pub(crate) fn compile_term(
             Term::Float(f) if f.is_finite() => Cell::Float(*f),
             Term::Float(_) => return Err(Fallback::new("unsupported", "non-finite float")),
             Term::BigInt(_) => return Err(Fallback::new("unsupported", "big integer")),
-            Term::Str(_) => return Err(Fallback::new("unsupported", "string")),
+            Term::Str(text) => {
+                let at = arena.len();
+                arena.push(Cell::Functor(STRING, 1));
+                arena.push(Cell::Atom(atoms.intern(text)));
+                Cell::Str(at as u32)
+            }
+            Term::Compound(name, _) if name == "$string" => {
+                return Err(Fallback::new("unsupported", "'$string' term"))
+            }
             Term::Compound(name, args) => {
                 let at = arena.len();
                 arena.push(Cell::Functor(atoms.intern(name), args.len() as u32));

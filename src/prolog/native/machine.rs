@@ -12,11 +12,15 @@ use super::compile::{key_of, Db};
 use super::order;
 use super::term::{
     AtomTable, Atoms, Cell, FastMap, Store, VarMap, ARROW, CARET, COMMA, DOT, EQUAL, FAIL, GREATER,
-    LESS, MINUS, NIL, NOT, SOFT_ARROW, TRUE, X,
+    LESS, LIST_NAME, MINUS, NIL, NOT, SOFT_ARROW, TRUE, X,
 };
 use super::Fallback;
 use std::cmp::Ordering;
 use std::collections::HashSet;
+
+#[path = "builtins.rs"]
+mod builtins;
+use builtins::Ext;
 
 const NONE: u32 = u32::MAX;
 
@@ -88,6 +92,8 @@ pub(crate) enum Builtin {
     BetweenCheck,
     NthIndex,
     PermCheck,
+    /// A built-in of `builtins.rs`.
+    Ext(Ext),
 }
 
 /// The built-in table, keyed by (name id, arity) in `atoms`.
@@ -166,6 +172,11 @@ pub(crate) fn builtin_table(atoms: &mut AtomTable) -> FastMap<(u32, u32), Builti
     for n in 1..=8u32 {
         entries.push(("call", n, Call));
     }
+    entries.extend(
+        builtins::TABLE
+            .iter()
+            .map(|&(name, arity, ext)| (name, arity, Ext(ext))),
+    );
     entries
         .into_iter()
         .map(|(name, arity, b)| ((atoms.intern(name), arity), b))
@@ -200,6 +211,9 @@ enum Agg {
     Sum,
     Max,
     Min,
+    /// aggregate_all(max(X, W)) / min: the result's functor name.
+    MaxWitness(u32),
+    MinWitness(u32),
     /// bagof/setof without free variables: fail on no solutions.
     BagNonEmpty,
     SetNonEmpty,
@@ -247,7 +261,7 @@ struct Collector {
 pub(crate) struct Machine<'a> {
     base: &'a Db,
     hyp: &'a Db,
-    atoms: &'a Atoms<'a>,
+    pub(crate) atoms: Atoms<'a>,
     builtins: &'a FastMap<(u32, u32), Builtin>,
     pub(crate) store: Store,
     frames: Vec<Frame>,
@@ -272,7 +286,7 @@ impl<'a> Machine<'a> {
     pub(crate) fn new(
         base: &'a Db,
         hyp: &'a Db,
-        atoms: &'a Atoms<'a>,
+        atoms: Atoms<'a>,
         builtins: &'a FastMap<(u32, u32), Builtin>,
         step_limit: u64,
         total_limit: u64,
@@ -284,7 +298,9 @@ impl<'a> Machine<'a> {
             atoms,
             builtins,
             store: Store::new(
-                step_limit.saturating_mul(64).saturating_add(1 << 20),
+                step_limit
+                    .saturating_mul(super::WORK_PER_STEP)
+                    .saturating_add(1 << 20),
                 heap_limit,
             ),
             frames: Vec::new(),
@@ -349,6 +365,17 @@ impl<'a> Machine<'a> {
                 return Ok(false);
             }
         }
+    }
+
+    /// Runs `goal` next (opaque to cut, as a call/1).
+    fn call_next(&mut self, goal: Cell) {
+        let height = self.cps.len() as u32;
+        self.cont = self.push_frame(Goal::Call(goal), height, self.cont);
+    }
+
+    /// Steps the last goal used, and all goals so far together.
+    pub(crate) fn steps_used(&self) -> (u64, u64) {
+        (self.steps, self.spent + self.steps)
     }
 
     fn push_frame(&mut self, goal: Goal, cut: u32, next: u32) -> u32 {
@@ -646,44 +673,98 @@ impl<'a> Machine<'a> {
             Agg::Sum => {
                 let mut total = Num::Int(0);
                 for item in items {
-                    let v = arith::eval(&mut self.store, self.atoms, item)?;
+                    let v = arith::eval(&mut self.store, &self.atoms, item)?;
                     total = arith::add(total, v)?;
                 }
                 total.cell()
             }
             Agg::Max | Agg::Min => match self.extreme(&items, agg == Agg::Max)? {
                 Some(v) => v,
-                None => return Ok(false),
+                // No solutions: SWI unifies its state (the template) with
+                // the result and succeeds when that is bound.
+                None => {
+                    let Some(t) = tail else {
+                        return Ok(false);
+                    };
+                    let unified = self.unify(t, result)?;
+                    return Ok(unified && !matches!(self.store.deref(t), Cell::Ref(_)));
+                }
             },
+            Agg::MaxWitness(name) | Agg::MinWitness(name) => {
+                let max = matches!(agg, Agg::MaxWitness(_));
+                match self.extreme_witness(&items, max)? {
+                    Some(pair) => {
+                        let Some((_, 2, a)) = self.store.functor_of(pair) else {
+                            return Err(Fallback::new("internal", "witness pair"));
+                        };
+                        let (x, w) = (self.arg(a, 0), self.arg(a, 1));
+                        self.store.compound(name, &[x, w])?
+                    }
+                    None => return Ok(false),
+                }
+            }
         };
         self.unify(result, value)
     }
 
-    /// The largest (or smallest) of numbers all of one type; `None` for no
-    /// items. Anything else falls back (SWI and scryer treat it differently).
+    /// The largest (or smallest) of `items` by arithmetic `max`/`min`
+    /// (each evaluated, as SWI's `is` does); `None` for no items.
     fn extreme(&mut self, items: &[Cell], max: bool) -> Result<Option<Cell>, Fallback> {
-        let mut best: Option<Cell> = None;
+        let mut best: Option<Num> = None;
         for &item in items {
-            let item = self.store.deref(item);
-            let best_so_far = match (best, item) {
-                (None, Cell::Int(_) | Cell::Float(_)) => item,
-                (Some(Cell::Int(a)), Cell::Int(b)) => {
-                    Cell::Int(if max { a.max(b) } else { a.min(b) })
-                }
-                (Some(Cell::Float(a)), Cell::Float(b)) => {
-                    let better = if max { b > a } else { b < a };
-                    Cell::Float(if better { b } else { a })
-                }
-                _ => return Err(Fallback::new("unsure", "max/min over mixed or non-numbers")),
-            };
-            best = Some(best_so_far);
+            let v = arith::eval(&mut self.store, &self.atoms, item)?;
+            best = Some(match best {
+                None => v,
+                Some(b) => arith::max_min(max, b, v)?,
+            });
         }
-        Ok(best)
+        Ok(best.map(Num::cell))
+    }
+
+    /// aggregate_all(max(X, W)) and min: the first witness of the extreme
+    /// value; every X must be a number.
+    fn extreme_witness(&mut self, items: &[Cell], max: bool) -> Result<Option<Cell>, Fallback> {
+        let mut best: Option<(Num, Cell, Cell)> = None;
+        for &item in items {
+            let Some((MINUS, 2, a)) = self.store.functor_of(self.store.deref(item)) else {
+                return Err(Fallback::new("internal", "witness pair"));
+            };
+            let (x, w) = (self.arg(a, 0), self.arg(a, 1));
+            // The first X must be a number; later ones are compared with
+            // `>` / `<`, which evaluates them (and keeps them unevaluated).
+            let v = match (self.store.deref(x), &best) {
+                (Cell::Int(i), _) => Num::Int(i),
+                (Cell::Float(f), _) => Num::Float(f),
+                (_, None) => return Err(Fallback::raise("type_error(number) in aggregate_all/3")),
+                (_, Some(_)) => arith::eval(&mut self.store, &self.atoms, x)?,
+            };
+            let better = match &best {
+                None => true,
+                Some((b, _, _)) => {
+                    let o = arith::compare(v, *b)?;
+                    if max {
+                        o == Ordering::Greater
+                    } else {
+                        o == Ordering::Less
+                    }
+                }
+            };
+            if better {
+                best = Some((v, x, w));
+            }
+        }
+        Ok(best
+            .map(|(_, x, w)| (x, w))
+            .map(|(x, w)| {
+                // Rebuilt by the caller as max(X, W) / min(X, W).
+                self.store.compound(MINUS, &[x, w])
+            })
+            .transpose()?)
     }
 
     /// Sorts in standard order (stable); `dedup` removes equal neighbours.
     fn sort_terms(&mut self, items: Vec<Cell>, dedup: bool) -> Result<Vec<Cell>, Fallback> {
-        let atoms = self.atoms;
+        let atoms = &self.atoms;
         let store = &mut self.store;
         let items = order::stable_sort(items, |a, b| order::compare(store, atoms, a, b))?;
         if dedup {
@@ -703,14 +784,14 @@ impl<'a> Machine<'a> {
 
     fn arith_compare(&mut self, args: u32, first: u32) -> Result<Ordering, Fallback> {
         let (x, y) = (self.arg(args, first), self.arg(args, first + 1));
-        let a = arith::eval(&mut self.store, self.atoms, x)?;
-        let b = arith::eval(&mut self.store, self.atoms, y)?;
+        let a = arith::eval(&mut self.store, &self.atoms, x)?;
+        let b = arith::eval(&mut self.store, &self.atoms, y)?;
         arith::compare(a, b)
     }
 
     fn term_compare(&mut self, args: u32) -> Result<Ordering, Fallback> {
         let (a, b) = (self.arg(args, 0), self.arg(args, 1));
-        order::compare(&mut self.store, self.atoms, a, b)
+        order::compare(&mut self.store, &self.atoms, a, b)
     }
 
     /// The variables of a term (addresses).
@@ -845,9 +926,29 @@ impl<'a> Machine<'a> {
                 let (g, r) = (self.arg(args, 1), self.arg(args, 2));
                 let (agg, template) = match spec {
                     Cell::Atom(a) if self.atoms.name(a) == "count" => (Agg::Count, Cell::Atom(X)),
+                    Cell::Str(_) if matches!(self.store.functor_of(spec), Some((_, 2, _))) => {
+                        let Some((name, 2, a)) = self.store.functor_of(spec) else {
+                            return Err(Fallback::new("internal", "aggregate_all spec"));
+                        };
+                        let agg = match self.atoms.name(name) {
+                            "max" => Agg::MaxWitness(name),
+                            "min" => Agg::MinWitness(name),
+                            _ => {
+                                return Err(Fallback::raise(
+                                    "domain_error(aggregate_spec) in aggregate_all/3",
+                                ))
+                            }
+                        };
+                        let pair = self
+                            .store
+                            .compound(MINUS, &[self.arg(a, 0), self.arg(a, 1)])?;
+                        (agg, pair)
+                    }
                     Cell::Str(_) => {
                         let Some((name, 1, a)) = self.store.functor_of(spec) else {
-                            return Err(Fallback::new("unsupported", "aggregate_all spec"));
+                            return Err(Fallback::raise(
+                                "domain_error(aggregate_spec) in aggregate_all/3",
+                            ));
                         };
                         let agg = match self.atoms.name(name) {
                             "sum" => Agg::Sum,
@@ -861,19 +962,19 @@ impl<'a> Machine<'a> {
                     }
                     _ => return Err(Fallback::new("unsupported", "aggregate_all spec")),
                 };
-                if matches!(agg, Agg::Max | Agg::Min)
-                    && !(matches!(self.store.deref(template), Cell::Ref(_))
-                        && matches!(self.store.deref(r), Cell::Ref(_)))
-                {
-                    // SWI keeps max/min in a state term that starts as the
-                    // template itself, so a bound template or result can
-                    // succeed on no solutions there; judge.pl fails.
-                    return Err(Fallback::new(
-                        "unsure",
-                        "aggregate_all max/min with bound arguments",
-                    ));
+                // SWI's max(X)/min(X) keep a state that starts as the
+                // template itself: with no solutions, a bound template is
+                // the result. So the template rides along.
+                let tail = matches!(agg, Agg::Max | Agg::Min).then_some(template);
+                if let Agg::MaxWitness(name) | Agg::MinWitness(name) = agg {
+                    // The result is unified with max(_, _) before the goal runs.
+                    match self.store.deref(r) {
+                        Cell::Ref(_) => {}
+                        c if matches!(self.store.functor_of(c), Some((n, 2, _)) if n == name) => {}
+                        _ => return Ok(false),
+                    }
                 }
-                self.start_collect(template, g, r, None, agg);
+                self.start_collect(template, g, r, tail, agg);
                 Ok(true)
             }
             B::Setof | B::Bagof => {
@@ -919,7 +1020,20 @@ impl<'a> Machine<'a> {
                 };
                 self.builtin(b, args + 1, 2, cut)
             }
-            B::Undefined => Err(Fallback::new("unknown", "call of an undefined procedure")),
+            B::Undefined => {
+                let (name, arity) = (self.deref_arg(args, 0), self.deref_arg(args, 1));
+                let name = match name {
+                    Cell::Atom(a) => self.atoms.name(a).to_string(),
+                    _ => "?".into(),
+                };
+                let arity = match arity {
+                    Cell::Int(n) => n,
+                    _ => -1,
+                };
+                Err(Fallback::raise(format!(
+                    "existence_error(procedure, {name}/{arity})"
+                )))
+            }
             B::Unify => self.unify(self.arg(args, 0), self.arg(args, 1)),
             B::NotUnify => {
                 let (trail, heap) = (self.store.trail.len(), self.store.heap.len());
@@ -941,7 +1055,7 @@ impl<'a> Machine<'a> {
                     _ => return Err(error("compare/3: not an order")),
                 };
                 let (x, y) = (self.arg(args, 1), self.arg(args, 2));
-                let o = order::compare(&mut self.store, self.atoms, x, y)?;
+                let o = order::compare(&mut self.store, &self.atoms, x, y)?;
                 let atom = match o {
                     Ordering::Less => LESS,
                     Ordering::Equal => EQUAL,
@@ -954,26 +1068,27 @@ impl<'a> Machine<'a> {
             }
             B::Var => Ok(matches!(self.deref_arg(args, 0), Cell::Ref(_))),
             B::Nonvar => Ok(!matches!(self.deref_arg(args, 0), Cell::Ref(_))),
-            B::Atom => match self.deref_arg(args, 0) {
-                // SWI 7+ does not count [] as an atom; scryer does.
-                Cell::Atom(NIL) => Err(Fallback::new("unsure", "atom([])")),
-                c => Ok(matches!(c, Cell::Atom(_))),
-            },
+            // SWI 7+ does not count [] as an atom.
+            B::Atom => Ok(matches!(self.deref_arg(args, 0), Cell::Atom(a) if a != NIL)),
             B::Number => Ok(matches!(
                 self.deref_arg(args, 0),
                 Cell::Int(_) | Cell::Float(_)
             )),
             B::Integer => Ok(matches!(self.deref_arg(args, 0), Cell::Int(_))),
             B::Float => Ok(matches!(self.deref_arg(args, 0), Cell::Float(_))),
-            B::Atomic => Ok(matches!(
-                self.deref_arg(args, 0),
-                Cell::Atom(_) | Cell::Int(_) | Cell::Float(_)
-            )),
-            B::Compound => Ok(matches!(self.deref_arg(args, 0), Cell::Str(_))),
-            B::Callable => match self.deref_arg(args, 0) {
-                Cell::Atom(NIL) => Err(Fallback::new("unsure", "callable([])")),
-                c => Ok(matches!(c, Cell::Atom(_) | Cell::Str(_))),
-            },
+            B::Atomic => {
+                let c = self.deref_arg(args, 0);
+                Ok(matches!(c, Cell::Atom(_) | Cell::Int(_) | Cell::Float(_)) || self.is_string(c))
+            }
+            B::Compound => {
+                let c = self.deref_arg(args, 0);
+                Ok(matches!(c, Cell::Str(_)) && !self.is_string(c))
+            }
+            B::Callable => {
+                let c = self.deref_arg(args, 0);
+                Ok(matches!(c, Cell::Atom(a) if a != NIL)
+                    || matches!(c, Cell::Str(_)) && !self.is_string(c))
+            }
             B::IsList => {
                 let (items, tail) = self.store.list_items(self.arg(args, 0))?;
                 self.charge_steps(items.len())?;
@@ -986,7 +1101,7 @@ impl<'a> Machine<'a> {
             }
             B::Is => {
                 let expression = self.arg(args, 1);
-                let v = arith::eval(&mut self.store, self.atoms, expression)?;
+                let v = arith::eval(&mut self.store, &self.atoms, expression)?;
                 self.unify(self.arg(args, 0), v.cell())
             }
             B::ArithEq => Ok(self.arith_compare(args, 0)? == Ordering::Equal),
@@ -1042,7 +1157,7 @@ impl<'a> Machine<'a> {
                 let items = self.proper_list_arg(args, 0)?;
                 let mut total = Num::Int(0);
                 for item in items {
-                    let v = arith::eval(&mut self.store, self.atoms, item)?;
+                    let v = arith::eval(&mut self.store, &self.atoms, item)?;
                     total = arith::add(total, v)?;
                 }
                 self.unify(self.arg(args, 1), total.cell())
@@ -1069,6 +1184,7 @@ impl<'a> Machine<'a> {
                     return Ok(false);
                 }
                 let count = (high as i128 - low as i128 + 1) as u64;
+                self.store.check_heap((count as usize).saturating_mul(4))?;
                 self.store.charge(count)?;
                 self.charge_steps(count as usize)?;
                 let items: Vec<Cell> = (low..=high).map(Cell::Int).collect();
@@ -1077,7 +1193,9 @@ impl<'a> Machine<'a> {
             }
             B::Succ => match (self.deref_arg(args, 0), self.deref_arg(args, 1)) {
                 (Cell::Int(x), y) if x >= 0 && matches!(y, Cell::Ref(_) | Cell::Int(_)) => {
-                    let next = x.checked_add(1).ok_or_else(|| error("succ overflow"))?;
+                    let next = x
+                        .checked_add(1)
+                        .ok_or_else(|| Fallback::new("arith", "succ past 64 bits"))?;
                     self.unify(y, Cell::Int(next))
                 }
                 (x @ Cell::Ref(_), Cell::Int(y)) if y > 0 => self.unify(x, Cell::Int(y - 1)),
@@ -1110,44 +1228,72 @@ impl<'a> Machine<'a> {
                 self.proper_list_arg(args, 0)?;
                 Ok(true)
             }
-            B::BetweenCheck => match (
-                self.deref_arg(args, 0),
-                self.deref_arg(args, 1),
-                self.deref_arg(args, 2),
-            ) {
-                (Cell::Int(_), Cell::Int(_), Cell::Int(_) | Cell::Ref(_)) => Ok(true),
-                _ => Err(Fallback::new("unsupported", "between/3 arguments")),
-            },
+            B::BetweenCheck => {
+                let int_or = |c: Cell, inf: bool, what: &str| -> Result<(), Fallback> {
+                    match c {
+                        Cell::Int(_) => Ok(()),
+                        Cell::Ref(_) => {
+                            Err(Fallback::raise(format!("instantiation_error in {what}")))
+                        }
+                        Cell::Atom(a)
+                            if inf && matches!(self.atoms.name(a), "inf" | "infinite") =>
+                        {
+                            Ok(())
+                        }
+                        _ => Err(Fallback::raise(format!("type_error(integer) in {what}"))),
+                    }
+                };
+                int_or(self.deref_arg(args, 0), false, "between/3")?;
+                int_or(self.deref_arg(args, 1), true, "between/3")?;
+                match self.deref_arg(args, 2) {
+                    Cell::Ref(_) => Ok(true),
+                    x => int_or(x, false, "between/3").map(|_| true),
+                }
+            }
             B::NthIndex => match (self.deref_arg(args, 0), self.deref_arg(args, 1)) {
                 (Cell::Ref(_), _) => Ok(true),
-                (Cell::Int(i), Cell::Int(base)) if i >= base => Ok(true),
-                _ => Err(Fallback::new("unsupported", "nth0/nth1 index")),
+                (Cell::Int(i), Cell::Int(base)) => Ok(i >= base),
+                _ => Err(Fallback::raise("type_error(integer) in nth0/nth1")),
             },
             B::PermCheck => {
-                let xs = self.proper_list_arg(args, 0)?;
-                let (ys, tail) = self.store.list_items(self.arg(args, 1))?;
-                match tail {
-                    Cell::Ref(_) if ys.is_empty() => Ok(true),
-                    Cell::Atom(NIL) => Ok(xs.len() == ys.len()),
+                let (xs, xtail) = self.store.list_items(self.arg(args, 0))?;
+                let (ys, ytail) = self.store.list_items(self.arg(args, 1))?;
+                self.charge_steps(xs.len() + ys.len())?;
+                match (xtail, ytail) {
+                    (Cell::Atom(NIL), Cell::Atom(NIL)) => Ok(xs.len() == ys.len()),
+                    (Cell::Atom(NIL), Cell::Ref(_)) if ys.is_empty() => Ok(true),
                     _ => Err(Fallback::new("unsupported", "permutation/2 arguments")),
                 }
             }
+            B::Ext(ext) => self.ext_builtin(ext, args),
         }
     }
 
     fn length(&mut self, args: u32) -> Result<bool, Fallback> {
+        let n = self.deref_arg(args, 1);
+        match n {
+            Cell::Int(k) if k < 0 => {
+                return Err(Fallback::raise(format!(
+                    "domain_error(not_less_than_zero, {k}) in length/2"
+                )))
+            }
+            Cell::Int(_) | Cell::Ref(_) => {}
+            _ => return Err(Fallback::raise("type_error(integer) in length/2")),
+        }
         let (items, tail) = self.store.list_items(self.arg(args, 0))?;
         self.charge_steps(items.len())?;
-        let n = self.deref_arg(args, 1);
         let len = items.len() as i64;
         match (tail, n) {
             (Cell::Atom(NIL), Cell::Ref(_)) => self.unify(n, Cell::Int(len)),
             (Cell::Atom(NIL), Cell::Int(k)) => Ok(k == len),
-            (Cell::Ref(tail_var), Cell::Int(k)) if k >= 0 => {
+            (Cell::Ref(tail_var), Cell::Int(k)) => {
                 if k < len {
                     return Ok(false);
                 }
                 let extra = (k - len) as u64;
+                // SWI runs out of stack on a huge list before any limit on
+                // inferences: a resource error, as here.
+                self.store.check_heap((extra as usize).saturating_mul(4))?;
                 self.store.charge(extra)?;
                 self.charge_steps(extra as usize)?;
                 let mut fresh = Vec::with_capacity(extra as usize);
@@ -1158,7 +1304,14 @@ impl<'a> Machine<'a> {
                 self.store.bind(tail_var, list);
                 Ok(true)
             }
-            _ => Err(Fallback::new("unsupported", "length/2 mode or error")),
+            // A partial list and an unbound length: enumerate 0, 1, 2, …
+            (Cell::Ref(_), _) => {
+                let name = self.atoms.make("$length_enum")?;
+                let goal = self.store.compound(name, &[self.arg(args, 0), n])?;
+                self.call_next(goal);
+                Ok(true)
+            }
+            _ => Err(Fallback::raise("type_error(list) in length/2")),
         }
     }
 
@@ -1168,7 +1321,7 @@ impl<'a> Machine<'a> {
         pairs: Vec<(Cell, Cell)>,
         descending: bool,
     ) -> Result<Vec<(Cell, Cell)>, Fallback> {
-        let atoms = self.atoms;
+        let atoms = &self.atoms;
         let store = &mut self.store;
         order::stable_sort(pairs, |(a, _), (b, _)| {
             if descending {
@@ -1219,7 +1372,7 @@ impl<'a> Machine<'a> {
         for (k, item) in sorted {
             if dedup {
                 if let Some(&(prev_key, prev_item)) = kept.last() {
-                    if order::compare(&mut self.store, self.atoms, prev_key, k)? == Ordering::Equal
+                    if order::compare(&mut self.store, &self.atoms, prev_key, k)? == Ordering::Equal
                     {
                         // Which of two different elements with equal keys
                         // survives is not something to guess.
@@ -1240,13 +1393,19 @@ impl<'a> Machine<'a> {
     fn functor(&mut self, args: u32) -> Result<bool, Fallback> {
         let t = self.deref_arg(args, 0);
         match t {
+            Cell::Str(_) if self.is_string(t) => {
+                Ok(self.unify(self.arg(args, 1), t)?
+                    && self.unify(self.arg(args, 2), Cell::Int(0))?)
+            }
             Cell::Str(p) => {
                 let Cell::Functor(name, n) = self.store.heap[p as usize] else {
                     return Err(Fallback::new("internal", "functor"));
                 };
-                if name == DOT && n == 2 {
-                    return Err(Fallback::new("unsure", "functor of a list cell"));
-                }
+                let name = if name == DOT && n == 2 {
+                    LIST_NAME
+                } else {
+                    name
+                };
                 Ok(self.unify(self.arg(args, 1), Cell::Atom(name))?
                     && self.unify(self.arg(args, 2), Cell::Int(n as i64))?)
             }
@@ -1257,9 +1416,15 @@ impl<'a> Machine<'a> {
                 (name @ (Cell::Atom(_) | Cell::Int(_) | Cell::Float(_)), Cell::Int(0)) => {
                     self.unify(t, name)
                 }
+                (name, Cell::Int(0)) if self.is_string(name) => self.unify(t, name),
                 (Cell::Atom(name), Cell::Int(n))
                     if n > 0 && n <= 1024 && !(name == DOT && n == 2) =>
                 {
+                    let name = if name == LIST_NAME && n == 2 {
+                        DOT
+                    } else {
+                        name
+                    };
                     let mut fresh = Vec::with_capacity(n as usize);
                     for _ in 0..n {
                         fresh.push(self.store.new_var()?);
@@ -1276,13 +1441,19 @@ impl<'a> Machine<'a> {
     fn univ(&mut self, args: u32) -> Result<bool, Fallback> {
         let t = self.deref_arg(args, 0);
         match t {
+            Cell::Str(_) if self.is_string(t) => {
+                let list = self.store.make_list(&[t], Cell::Atom(NIL))?;
+                self.unify(self.arg(args, 1), list)
+            }
             Cell::Str(p) => {
                 let Cell::Functor(name, n) = self.store.heap[p as usize] else {
                     return Err(Fallback::new("internal", "univ"));
                 };
-                if name == DOT && n == 2 {
-                    return Err(Fallback::new("unsure", "=.. of a list cell"));
-                }
+                let name = if name == DOT && n == 2 {
+                    LIST_NAME
+                } else {
+                    name
+                };
                 let mut items = vec![Cell::Atom(name)];
                 items.extend((1..=n).map(|i| self.store.heap[(p + i) as usize]));
                 let list = self.store.make_list(&items, Cell::Atom(NIL))?;
@@ -1299,9 +1470,19 @@ impl<'a> Machine<'a> {
                 };
                 match (self.store.deref(head), rest.len()) {
                     (h @ (Cell::Atom(_) | Cell::Int(_) | Cell::Float(_)), 0) => self.unify(t, h),
+                    (h, 0) if self.is_string(h) => self.unify(t, h),
                     (Cell::Atom(name), n) if !(name == DOT && n == 2) => {
+                        let name = if name == LIST_NAME && n == 2 {
+                            DOT
+                        } else {
+                            name
+                        };
                         let built = self.store.compound(name, rest)?;
                         self.unify(t, built)
+                    }
+                    (Cell::Ref(_), _) => Err(Fallback::raise("instantiation_error in =../2")),
+                    (Cell::Int(_) | Cell::Float(_), _) => {
+                        Err(Fallback::raise("type_error(atom) in =../2"))
                     }
                     _ => Err(Fallback::new("unsupported", "=.. mode")),
                 }

@@ -1,19 +1,41 @@
-//! A native Prolog evaluator for the fragment SLR rules use, with a
-//! fallback for everything else.
+//! The native Prolog evaluator: the judge's authoritative engine for the
+//! fragment SLR answers use, with SWI-Prolog 9's semantics.
 //!
-//! Loading facts into scryer costs 10–25 µs each, which is most of the
-//! judge's and the SLR generator's time. This interpreter parses a task
-//! background once (cached per [`Background::key`]), indexes it on
+//! Loading facts into scryer costs 10–25 µs each; this interpreter parses a
+//! task background once (cached per [`Background::key`]), indexes it on
 //! predicate and first argument, and runs hypotheses in microseconds.
 //!
-//! It answers only when it is sure to agree with scryer and SWI-Prolog:
-//! every goal finished within its own step budget (a fraction of the
-//! inference limit, so the fallback engine would not have timed out
-//! either), nothing raised an error, and only supported constructs ran.
-//! In every other case — an unknown predicate or built-in, any runtime
-//! error, a budget overrun, a term order the two systems define
-//! differently — it returns a [`Fallback`] and the caller runs the exact
-//! engine, which produces the exact outcome (timeouts and errors included).
+//! It decides every outcome itself: success and failure, runtime errors
+//! (raised exactly where SWI raises them: instantiation, type, evaluation
+//! and existence errors) and budget overruns, which it reports as the
+//! timeout the reference judge's 5 s limit would give. It hands an
+//! evaluation to the fallback engine (a [`Fallback`]) only for what it does
+//! not implement: a whitelisted built-in it lacks, an argument mode it does
+//! not cover, SWI's big integers, two distinct variables compared in the
+//! standard order, and the like.
+//!
+//! # Budgets
+//!
+//! Every limit is counted, never timed, so a verdict is the same on every
+//! run and under any load. A *step* is one call (a resolution or a built-in)
+//! plus one per list element a list built-in walks; term work (cells
+//! unified, copied, compared) has its own counter at [`WORK_PER_STEP`] per
+//! step. Per goal (one example) at most [`MAX_STEPS`] steps, per answer (all
+//! examples together) [`MAX_TOTAL_STEPS`], and [`HEAP_LIMIT`] heap cells
+//! (16 bytes each) per goal, so a batch's peak memory is bounded by the
+//! number of threads times that. A legitimate SLR rule needs far fewer:
+//! over the 540 differential pairs and 80 `gen slr` tasks (levels 1–20)
+//! with their ground-truth rules, at most 918 steps per example (p99 186)
+//! and 6,174 per answer (p99 2,324), measured by
+//! `tests/judge_native.rs`, which fails if either comes within 10× of the
+//! budget. A looping or exploding answer spends its 25,000 steps in a few
+//! milliseconds.
+//!
+//! The gray zone: an answer that SWI-Prolog would finish within the
+//! reference's 5 s (some 100 M inferences) but that needs more than these
+//! budgets scores 0 here (error kind `timeout`) where the reference scores
+//! it. Only deliberately exhaustive searches get there; the budget is the
+//! same for every run, which the reference's wall clock is not.
 //!
 //! [`NativeEvaluator`] wraps a fallback evaluator of any type `F`; the
 //! judge implements its `Evaluator` trait for `NativeEvaluator<dyn Evaluator>`.
@@ -24,7 +46,7 @@ mod machine;
 mod order;
 mod term;
 
-use crate::prolog::{AtomRenaming, Background};
+use crate::prolog::{AtomRenaming, Background, Outcome};
 use crate::syntax::prolog::{parse_program, parse_term, Program, Sentence, Term};
 use compile::{compile_term, Db};
 use machine::{builtin_table, Builtin, Machine};
@@ -39,34 +61,36 @@ const PRELUDE: &str = include_str!("prelude.pl");
 /// How many parsed backgrounds are kept (most recently used first).
 const CACHE_SIZE: usize = 8;
 
-/// The native step budget is the inference limit divided by this: native
-/// steps (calls) and scryer inferences differ by a small factor (scryer
-/// runs findall, sorting helpers and list predicates in Prolog), so a goal
-/// that fits this budget cannot exceed the fallback's limit.
-const BUDGET_DIVISOR: u64 = 16;
+/// Native steps per goal (one example) at most: see the module docs.
+pub const MAX_STEPS: u64 = 25_000;
 
-/// Native steps per goal at most, whatever the inference limit: SLR rules
-/// need far fewer, and a looping answer should reach the fallback quickly.
-const MAX_STEPS: u64 = 100_000;
+/// Native steps per evaluation (all examples of one answer) at most.
+pub const MAX_TOTAL_STEPS: u64 = 250_000;
 
-/// Native steps per evaluation (all goals together) at most: about 0.2 s
-/// here, and far from the fallback's wall-clock cap of seconds.
-const MAX_TOTAL_STEPS: u64 = 1_000_000;
+/// Term work units (cells visited) per step allowed.
+pub const WORK_PER_STEP: u64 = 64;
 
-/// Most heap cells one goal may use (16 bytes each).
-const HEAP_LIMIT: usize = 4 << 20;
+/// Most heap cells one goal may use (16 bytes each): 32 MB.
+pub const HEAP_LIMIT: usize = 2 << 20;
 
 /// Why the native engine did not answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Fallback {
-    /// A short category: `unknown`, `error`, `budget`, `unsupported`,
-    /// `unsure`, `arith`, `order`, `cyclic`, `syntax`, `internal`.
+    /// A short category. Handed to the fallback: `unknown` (a built-in not
+    /// implemented here), `unsupported`, `unsure`, `arith`, `order`,
+    /// `cyclic`, `syntax`, `internal`. Decided natively, never handed on:
+    /// `error` (SWI raises), `budget` (a timeout), `memory` (a resource error).
     pub kind: &'static str,
     /// What exactly.
     pub detail: String,
 }
 
 impl Fallback {
+    /// A runtime error SWI-Prolog raises at this point: decided natively.
+    pub(crate) fn raise(detail: impl Into<String>) -> Fallback {
+        Fallback::new("error", detail)
+    }
+
     pub(crate) fn new(kind: &'static str, detail: impl Into<String>) -> Fallback {
         Fallback {
             kind,
@@ -155,34 +179,20 @@ impl Base {
             .map_err(Clone::clone)
     }
 
-    /// [`Base::new`] on a program text; directives are unsupported.
-    fn from_text(text: &str) -> Result<Base, Fallback> {
-        let program =
-            parse_program(text).map_err(|e| Fallback::new("syntax", format!("background: {e}")))?;
-        let mut clauses = Vec::with_capacity(program.sentences.len());
-        for sentence in program.sentences {
-            match sentence {
-                Sentence::Clause { term, .. } => clauses.push(term),
-                Sentence::Directive { .. } => {
-                    return Err(Fallback::new("unsupported", "directive in background"))
-                }
-            }
-        }
-        Base::new(&clauses, None)
-    }
-
-    /// Runs each goal once over this base plus `hypothesis`.
+    /// Runs each goal once over this base plus the hypothesis clauses,
+    /// stopping at the first error or budget overrun, as the judge does.
     fn run(
         &self,
-        hypothesis: &str,
-        goals: &[String],
+        hypothesis: &[Term],
+        goals: &[Term],
         step_limit: u64,
-    ) -> Result<Vec<bool>, Fallback> {
-        let program = parse_program(hypothesis)
-            .map_err(|e| Fallback::new("syntax", format!("hypothesis: {e}")))?;
+        steps: Option<&mut Steps>,
+    ) -> Result<Outcome, Fallback> {
         let mut atoms = Atoms::new(&self.atoms);
         let mut hyp = Db::default();
-        hyp.add_sentences(&program.sentences, &mut atoms)?;
+        for clause in hypothesis {
+            hyp.add_clause(clause, &mut atoms)?;
+        }
         for key in hyp.index.keys() {
             if self.db.index.contains_key(key) || self.builtins.contains_key(key) {
                 return Err(Fallback::new(
@@ -193,26 +203,58 @@ impl Base {
         }
         let mut compiled = Vec::with_capacity(goals.len());
         for goal in goals {
-            let term =
-                parse_term(goal).map_err(|e| Fallback::new("syntax", format!("goal: {e}")))?;
             let mut vars = HashMap::new();
-            let cell = compile_term(&term, &mut atoms, &mut hyp.templates, &mut vars)?;
+            let cell = compile_term(goal, &mut atoms, &mut hyp.templates, &mut vars)?;
             compiled.push((cell, vars.len() as u32));
         }
         let mut machine = Machine::new(
             &self.db,
             &hyp,
-            &atoms,
+            atoms,
             &self.builtins,
             step_limit,
             MAX_TOTAL_STEPS,
             HEAP_LIMIT,
         );
         let mut verdicts = Vec::with_capacity(goals.len());
+        let mut most = 0;
         for (cell, nvars) in compiled {
-            verdicts.push(machine.solve_template(cell, nvars)?);
+            let verdict = machine.solve_template(cell, nvars);
+            most = most.max(machine.steps_used().0);
+            match verdict {
+                Ok(verdict) => verdicts.push(verdict),
+                Err(stop) => return decided(stop, verdicts),
+            }
         }
-        Ok(verdicts)
+        if let Some(steps) = steps {
+            *steps = Steps {
+                most_per_goal: most,
+                total: machine.steps_used().1,
+            };
+        }
+        Ok(Outcome::Verdicts(verdicts))
+    }
+}
+
+/// Steps an evaluation used, for calibrating the budgets.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Steps {
+    /// The most any one goal used.
+    pub most_per_goal: u64,
+    /// All goals together.
+    pub total: u64,
+}
+
+/// The outcome an error or budget overrun decides, or the fallback.
+fn decided(stop: Fallback, verdicts: Vec<bool>) -> Result<Outcome, Fallback> {
+    match stop.kind {
+        "error" => Ok(Outcome::Error(verdicts, stop.detail)),
+        "memory" => Ok(Outcome::Error(
+            verdicts,
+            format!("resource_error(memory): {}", stop.detail),
+        )),
+        "budget" => Ok(Outcome::Timeout(verdicts)),
+        _ => Err(stop),
     }
 }
 
@@ -240,20 +282,60 @@ fn flat_cells(
     !cells.is_empty()
 }
 
-/// Runs `goals` over a background text plus a sanitized hypothesis, each
-/// goal once with a budget derived from `inference_limit`; no caching. The
-/// building block of [`NativeEvaluator`], public for tests and tools.
+/// Runs `goals` (printed terms) over a background text plus a sanitized
+/// hypothesis text, each goal with the step budget `inference_limit`
+/// (capped at [`MAX_STEPS`]); no caching. For tests and tools: the judge
+/// passes terms to [`NativeEvaluator::try_native`].
 pub fn run_native(
     background: &str,
     hypothesis: &str,
     goals: &[String],
     inference_limit: u64,
-) -> Result<Vec<bool>, Fallback> {
-    Base::from_text(background)?.run(hypothesis, goals, step_limit(inference_limit))
+) -> Result<Outcome, Fallback> {
+    run_native_counted(
+        background,
+        hypothesis,
+        goals,
+        inference_limit,
+        &mut Steps::default(),
+    )
+}
+
+/// [`run_native`], also reporting the steps used when every goal finished.
+pub fn run_native_counted(
+    background: &str,
+    hypothesis: &str,
+    goals: &[String],
+    inference_limit: u64,
+    steps: &mut Steps,
+) -> Result<Outcome, Fallback> {
+    let parse = |text: &str| -> Result<Vec<Term>, Fallback> {
+        let program =
+            parse_program(text).map_err(|e| Fallback::new("syntax", format!("program: {e}")))?;
+        program
+            .sentences
+            .into_iter()
+            .map(|sentence| match sentence {
+                Sentence::Clause { term, .. } => Ok(term),
+                Sentence::Directive { .. } => Err(Fallback::new("unsupported", "directive")),
+            })
+            .collect()
+    };
+    let hypothesis = parse(hypothesis)?;
+    let goals = goals
+        .iter()
+        .map(|g| parse_term(g).map_err(|e| Fallback::new("syntax", format!("goal: {e}"))))
+        .collect::<Result<Vec<Term>, Fallback>>()?;
+    Base::new(&parse(background)?, None)?.run(
+        &hypothesis,
+        &goals,
+        step_limit(inference_limit),
+        Some(steps),
+    )
 }
 
 fn step_limit(inference_limit: u64) -> u64 {
-    (inference_limit / BUDGET_DIVISOR).min(MAX_STEPS)
+    inference_limit.min(MAX_STEPS)
 }
 
 /// Counters of what the native evaluator did, for reports.
@@ -319,15 +401,16 @@ impl<F: ?Sized> NativeEvaluator<F> {
         &self.fallback
     }
 
-    /// The verdicts of `goals` if the native engine is sure of them;
-    /// `None` (counted, with its reason) when the fallback must run.
+    /// The outcome of `goals` (verdicts, an error or a timeout) if the
+    /// native engine decides it; `None` (counted, with its reason) when the
+    /// fallback must run.
     pub fn try_native(
         &self,
         background: &Background,
-        hypothesis: &str,
-        goals: &[String],
+        hypothesis: &[Term],
+        goals: &[Term],
         inference_limit: u64,
-    ) -> Option<Vec<bool>> {
+    ) -> Option<Outcome> {
         // A panic here would be a bug of ours, but it must not take the
         // judge (and the rest of a batch) down: it becomes a fallback.
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -335,13 +418,13 @@ impl<F: ?Sized> NativeEvaluator<F> {
                 .as_ref()
                 .as_ref()
                 .map_err(Clone::clone)
-                .and_then(|base| base.run(hypothesis, goals, step_limit(inference_limit)))
+                .and_then(|base| base.run(hypothesis, goals, step_limit(inference_limit), None))
         }))
         .unwrap_or_else(|_| Err(Fallback::new("internal", "the native engine panicked")));
         match result {
-            Ok(verdicts) => {
+            Ok(outcome) => {
                 self.native_answers.fetch_add(1, Ordering::Relaxed);
-                Some(verdicts)
+                Some(outcome)
             }
             Err(fallback) => {
                 self.fallbacks.fetch_add(1, Ordering::Relaxed);
@@ -394,9 +477,19 @@ impl<F: ?Sized> NativeEvaluator<F> {
 mod tests {
     use super::*;
 
+    /// Verdicts, or the decided error / timeout as a `Fallback` of kind
+    /// `error` / `budget` (so one `Err` carries every non-verdict).
+    fn verdicts(outcome: Result<Outcome, Fallback>) -> Result<Vec<bool>, Fallback> {
+        match outcome? {
+            Outcome::Verdicts(v) => Ok(v),
+            Outcome::Error(_, message) => Err(Fallback::new("error", message)),
+            Outcome::Timeout(_) => Err(Fallback::new("budget", "timeout")),
+        }
+    }
+
     fn run(background: &str, hypothesis: &str, goals: &[&str]) -> Result<Vec<bool>, Fallback> {
         let goals: Vec<String> = goals.iter().map(|g| g.to_string()).collect();
-        run_native(background, hypothesis, &goals, 5_000_000)
+        verdicts(run_native(background, hypothesis, &goals, 5_000_000))
     }
 
     #[test]
@@ -557,27 +650,43 @@ mod tests {
         // The fuzzer's input, verbatim: it panicked inside the sort.
         let found = "eastbound(T\r) :- msort([b, yyyyyyyyyyyyyyyyyyyyyyyyyyyy=r(T,C ),asyyr(T,C ),as- has_yyyyyyyr(T,C ),as- has_caryyyyyyyyr(T,S ),as- has_caryyyycar,yyyyyyyyyyy=r(T,C ),as- has_as- has_caryyyyyyyyyyr(T,C ),as- has_caryyyyyyyyyyyyyr(T,C ),as- has_caryyyycar,yyyyyyyyyyy=r(T,C ),yyyyyyyyyyyyyyyyyyyyy9y=r(T,C ),asyyr(T,C ),as- has_yyyyyyyr(T,C ),as- has_caryyyyyyyyr(T,C ),as- has_caryYyycar,yyyyyyyyyyy=r(T,C ),as- has_as- has_caryyyyyyyyyyr(T,C ),as- has_caryyyyyyyyyyyyyr(T,C ),as- has_caryyyycar,yyyyyyyyyyy=r(T,C ),as- has_caryyyyyyyyyyyyyyyyyyyyyyyyycaryyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyycaryyyyyyyyyyyy=r(T,C ),as- has_caryyyyyyyyyyr(T,C ),as- has_caryyyyyyyyyyyyyyyyy=r(T,C ),as- has_caryyyyyyyyyyr(T,C ),as- has_caryyyyyyyyyyyyyr(T,C ),as- hayyyyyyyf(x)], L), nvh0(1, M, _).\n";
         let goals = ["eastbound(t1)".to_string()];
-        assert!(run_native("", found, &goals, 1_000_000).is_err());
+        assert!(verdicts(run_native("", found, &goals, 1_000_000)).is_err());
     }
 
     #[test]
-    fn unsure_cases_fall_back() {
+    fn errors_and_budgets_are_decided_and_the_rest_falls_back() {
+        // (goal, kind): `error` and `budget` are decided natively (as
+        // SWI-Prolog 9 raises or runs out of time); the rest fall back.
         let cases: &[(&str, &str)] = &[
-            ("X is foo + 1", "arith"),
+            ("X is foo + 1", "error"),
             ("X is Y + 1", "error"),
-            ("X is 4 / 2", "arith"),
+            ("X is 1 / 0", "error"),
+            ("X is 1 mod 2.0", "error"),
             ("undefined_thing(1)", "unknown"),
-            ("atom([])", "unsure"),
-            ("msort([1, 1.0], _)", "order"),
-            ("length(L, N)", "unsupported"),
-            ("length(a, N)", "unsupported"),
-            ("X = f(X), X == X, length(X, _)", "unsupported"),
+            ("'$judge_undefined'(shiny, 1)", "error"),
+            ("length(L, N), N < 0", "budget"),
+            ("length(a, N)", "error"),
+            ("length(L, -1)", "error"),
+            ("X = f(X), X == X, length(X, _)", "error"),
+            ("msort([a|_], _)", "error"),
+            ("sum_list([1|_], _)", "error"),
+            ("atom_length(X, 3)", "error"),
+            ("atom_codes(X, [0'a|_])", "error"),
+            ("between(1, a, _)", "error"),
+            ("succ(X, Y)", "error"),
+            ("plus(X, Y, 3)", "error"),
+            ("subtract(a, [], _)", "error"),
+            ("max_member(_, _)", "error"),
+            ("predsort(compare, _, _)", "error"),
             ("loop", "budget"),
             ("deep(100000000)", "budget"),
-            ("length(L, 100000000)", "budget"),
+            ("between(1, inf, X), X < 0", "budget"),
+            ("length(L, 100000000)", "error"),
             ("X is 9223372036854775807 + 1", "arith"),
+            ("atom_number('0x1A', _)", "unsure"),
+            ("msort([X, Y], _)", "order"),
             ("setof(X, member(X-Y, [1-a]), _)", "unsupported"),
-            ("aggregate_all(max(X), member(X, []), 7)", "unsure"),
+            ("dif(X, a)", "unsupported"),
         ];
         let bg = "loop :- loop.\ndeep(0).\ndeep(N) :- N > 0, M is N - 1, deep(M), true.\n";
         for (goal, kind) in cases {
@@ -591,26 +700,107 @@ mod tests {
     }
 
     #[test]
+    fn swi_semantics_checked_against_swipl_9() {
+        // Each goal's verdict as swipl 9.0.4 gives it.
+        let cases: &[(&str, bool)] = &[
+            ("X is 6 / 3, X == 2", true),
+            ("X is 7 / 2, X == 3.5", true),
+            ("X is 2 ** 3, X == 8", true),
+            ("X is max(2, 2.0), X == 2.0", true),
+            ("X is min(1, 2.5), X == 1", true),
+            ("X is 7 div -2, X == -4", true),
+            ("X is truncate(-2.5), X == -2", true),
+            ("X is 5 xor 3, X == 6", true),
+            ("X is msb(8), X == 3", true),
+            ("X is sign(-2.0), X == -1.0", true),
+            ("msort([1, 1.0, a, \"s\", f(x), [], 0.5], L), L == [0.5, 1.0, 1, \"s\", [], a, f(x)]", true),
+            ("compare(O, 1, 1.0), O == (>)", true),
+            ("compare(O, 0.0, -0.0), O == (>)", true),
+            ("compare(O, f(a), [a]), O == (<)", true),
+            ("atom([])", false),
+            ("atomic(\"abc\")", true),
+            ("compound(\"abc\")", false),
+            ("string(\"abc\")", true),
+            ("functor([a], N, A), N == '[|]', A == 2", true),
+            ("X =.. ['[|]', a, []], X == [a]", true),
+            ("atom_codes(abc, L), L == [97, 98, 99]", true),
+            ("atom_chars(X, [a, b]), X == ab", true),
+            ("atom_length(123, 3)", true),
+            ("atom_number('12', 12)", true),
+            ("atom_number(' 12', _)", false),
+            ("atom_number(foo, _)", false),
+            ("number_codes(X, \"  12\"), X == 12", true),
+            ("atom_concat(abc, X, abcdef), X == def", true),
+            ("findall(X-Y, atom_concat(X, Y, ab), L), L == [''-ab, a-b, ab-'']", true),
+            ("findall(B-L, sub_atom(abc, B, L, _, _), S), length(S, 10)", true),
+            ("sub_atom(abc, B, 2, 0, S), B == 1, S == bc", true),
+            ("upcase_atom('aBc', X), X == 'ABC'", true),
+            ("atom_string(A, \"xy\"), A == xy", true),
+            ("string_concat(a, 1, S), S == \"a1\"", true),
+            ("string_chars(S, [a, b]), string_length(S, 2)", true),
+            ("plus(1, X, 3), X == 2", true),
+            ("between(1, inf, 3)", true),
+            ("subtract([a, b, c, a], [a], [b, c])", true),
+            ("intersection([a, b, a], [a], [a, a])", true),
+            ("union([a, b], [b, c], [a, b, c])", true),
+            ("delete([a, B, a, c], a, L), L == [c]", true),
+            ("nextto(1, 2, [1, 2, 3])", true),
+            ("max_member(M, [1, a, 2.0]), M == a", true),
+            ("min_member(_, [])", false),
+            ("partition(integer, [a, 1, b, 2], I, E), I == [1, 2], E == [a, b]", true),
+            ("foldl(plus, [1, 2, 3], 0, S), S == 6", true),
+            ("predsort(compare, [c, a, b, a], L), L == [a, b, c]", true),
+            ("aggregate_all(max(X, W), member(X-W, [1-a, 3-b, 3-c]), M), M == max(3, b)", true),
+            ("aggregate_all(min(X, W), member(X-W, [2-a, 1-b, 1-c]), M), M == min(1, b)", true),
+            ("aggregate_all(max(X), member(X, [1, 2.0, 2]), M), M == 2.0", true),
+            ("aggregate_all(max(X), member(X, [1+1]), M), M == 2", true),
+            ("max_list([2, 2.0], M), M == 2.0", true),
+            ("aggregate_all(max(X), member(X, []), 7)", true),
+            ("aggregate_all(max(X - Y), member(X, []), M), M = A - B, var(A)", true),
+            ("aggregate_all(max(X), member(X, []), _)", false),
+            ("aggregate_all(max(X, W), member(X-W, [2-a, 3-b]), max(3.0, _))", false),
+            ("X is e ** 0, X == 1", true),
+            ("X is 2.0 ^ 0.0, X == 1", true),
+            ("length(L, N), N >= 2, !, length(L, 2)", true),
+            ("dif(a, b)", true),
+            ("dif(f(a), f(a))", false),
+            ("last([a|b], _)", false),
+            ("number_codes(12, \"12\")", true),
+            ("atom_codes(abc, \"abc\")", true),
+        ];
+        let mut wrong = Vec::new();
+        for (goal, expected) in cases {
+            let h = format!("eastbound(x) :- {goal}.\n");
+            let got = run("", &h, &["eastbound(x)"]);
+            if got != Ok(vec![*expected]) {
+                wrong.push(format!("{goal}: {got:?}"));
+            }
+        }
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    }
+
+    #[test]
     fn the_whole_evaluation_has_a_step_budget_too() {
-        // Each goal takes about 60k steps, under the per-goal budget; ten
-        // fit the evaluation's budget, twenty do not.
+        // Each goal takes about 10k steps, under the per-goal budget; ten
+        // fit the evaluation's budget, thirty do not.
         let bg = "count(0).\ncount(N) :- N > 0, M is N - 1, count(M).\n";
-        let h = "eastbound(x) :- count(12000).\n";
+        let h = "eastbound(x) :- count(2000).\n";
         let goals = |n: usize| vec!["eastbound(x)".to_string(); n];
-        assert_eq!(run_native(bg, h, &goals(10), 5_000_000), Ok(vec![true; 10]));
-        let over = run_native(bg, h, &goals(20), 5_000_000).map_err(|f| f.kind);
+        let run = |n| verdicts(run_native(bg, h, &goals(n), 5_000_000));
+        assert_eq!(run(10), Ok(vec![true; 10]));
+        let over = run(30).map_err(|f| f.kind);
         assert_eq!(over, Err("budget"));
     }
 
     #[test]
     fn deep_terms_do_not_overflow_the_stack() {
         // Terms deeper than a recursive walk could safely take on a test
-        // thread's stack: 30k-cell lists (nested on their tails) and a
-        // 4k-deep expression, unified, compared, copied and evaluated.
+        // thread's stack: 8k-cell lists (nested on their tails) and a
+        // 1k-deep expression, unified, compared, copied and evaluated.
         let bg = "sum(0, 0).\nsum(N, E + 1) :- N > 0, M is N - 1, sum(M, E).\n";
-        let h = "eastbound(x) :- length(A, 30000), length(B, 30000), A = B, A == B, copy_term(A, C), C = B, sum(4000, E), V is E, V =:= 4000.\n";
+        let h = "eastbound(x) :- length(A, 8000), length(B, 8000), A = B, A == B, copy_term(A, C), C = B, sum(1000, E), V is E, V =:= 1000.\n";
         let goals = vec!["eastbound(x)".to_string()];
-        let got = run_native(bg, h, &goals, 100_000_000);
+        let got = verdicts(run_native(bg, h, &goals, 100_000_000));
         assert_eq!(got, Ok(vec![true]));
     }
 }

@@ -1,10 +1,12 @@
-//! The standard order of terms, as SWI-Prolog 9 defines it:
-//! Var < Number < Atom < Compound; numbers by value; compounds by arity,
-//! then name, then arguments. Where SWI and scryer may disagree (distinct
-//! variables, `[]` against other atoms, equal int/float values, list cells
-//! against functors named between `'.'` and `'[|]'`) the comparison falls back.
+//! The standard order of terms, as SWI-Prolog 9.0 orders them (checked
+//! against swipl 9.0.4): Var < Number < String < Atom < Compound, with `[]`
+//! before every atom; numbers by value, a float before an integer of equal
+//! value and -0.0 before 0.0; strings and atoms by character codes;
+//! compounds by arity, then name (a list cell is named `'[|]'`), then
+//! arguments. Only two distinct variables fall back: SWI orders them by
+//! address, which is not something to imitate.
 
-use super::term::{Atoms, Cell, Store, DOT, NIL};
+use super::term::{is_string_tag, Atoms, Cell, Store, DOT, LIST_NAME, NIL};
 use super::Fallback;
 use std::cmp::Ordering;
 
@@ -12,13 +14,21 @@ fn unsure(detail: &str) -> Fallback {
     Fallback::new("order", detail)
 }
 
-fn rank(cell: Cell) -> u8 {
+fn rank(store: &Store, cell: Cell) -> u8 {
     match cell {
         Cell::Ref(_) => 0,
         Cell::Int(_) | Cell::Float(_) => 1,
         Cell::Atom(_) => 3,
-        Cell::Str(_) | Cell::Functor(..) => 4,
+        Cell::Str(p) => match store.heap[p as usize] {
+            Cell::Functor(name, arity) if is_string_tag(name, arity) => 2,
+            _ => 4,
+        },
+        Cell::Functor(..) => 4,
     }
+}
+
+fn name_of<'a>(atoms: &'a Atoms, name: u32) -> &'a str {
+    atoms.name(if name == DOT { LIST_NAME } else { name })
 }
 
 /// Compares two heap terms in the standard order.
@@ -33,7 +43,7 @@ pub(crate) fn compare(
         store.charge(1)?;
         let a = store.deref(a);
         let b = store.deref(b);
-        let (ra, rb) = (rank(a), rank(b));
+        let (ra, rb) = (rank(store, a), rank(store, b));
         if ra != rb {
             return Ok(ra.cmp(&rb));
         }
@@ -46,24 +56,23 @@ pub(crate) fn compare(
                 }
             }
             (Cell::Int(x), Cell::Int(y)) => x.cmp(&y),
-            (Cell::Float(x), Cell::Float(y)) => {
-                if x == 0.0 && y == 0.0 && x.to_bits() != y.to_bits() {
-                    return Err(unsure("signed zeros"));
-                }
-                x.partial_cmp(&y).ok_or_else(|| unsure("NaN"))?
+            (Cell::Float(x), Cell::Float(y)) => x
+                .partial_cmp(&y)
+                .ok_or_else(|| unsure("NaN"))?
+                .then_with(|| x.is_sign_positive().cmp(&y.is_sign_positive())),
+            (Cell::Int(_), Cell::Float(_)) => {
+                super::arith::compare(num(a), num(b))?.then(Ordering::Greater)
             }
-            (Cell::Int(_), Cell::Float(_)) | (Cell::Float(_), Cell::Int(_)) => {
-                let o = super::arith::compare(num(a), num(b))?;
-                if o == Ordering::Equal {
-                    return Err(unsure("equal int and float"));
-                }
-                o
+            (Cell::Float(_), Cell::Int(_)) => {
+                super::arith::compare(num(a), num(b))?.then(Ordering::Less)
             }
             (Cell::Atom(x), Cell::Atom(y)) => {
                 if x == y {
                     Ordering::Equal
-                } else if x == NIL || y == NIL {
-                    return Err(unsure("[] against an atom"));
+                } else if x == NIL {
+                    Ordering::Less
+                } else if y == NIL {
+                    Ordering::Greater
                 } else {
                     atoms.name(x).cmp(atoms.name(y))
                 }
@@ -74,22 +83,28 @@ pub(crate) fn compare(
                 else {
                     return Err(unsure("bad term"));
                 };
+                if is_string_tag(f, n) {
+                    // Both strings (same rank): by text, `[]` included.
+                    let text = |s: &Store, at: u32| match s.deref(s.heap[at as usize + 1]) {
+                        Cell::Atom(t) => atoms.name(t),
+                        _ => "",
+                    };
+                    let o = text(store, p).cmp(text(store, q));
+                    if o != Ordering::Equal {
+                        return Ok(o);
+                    }
+                    continue;
+                }
                 let o = n.cmp(&m).then_with(|| {
                     if f == g {
                         Ordering::Equal
                     } else {
-                        atoms.name(f).cmp(atoms.name(g))
+                        name_of(atoms, f).cmp(name_of(atoms, g))
                     }
                 });
                 if o == Ordering::Equal {
                     for i in (1..=n).rev() {
                         stack.push((store.heap[(p + i) as usize], store.heap[(q + i) as usize]));
-                    }
-                } else if n == 2 && (f == DOT || g == DOT) {
-                    // SWI names list cells '[|]', scryer '.'.
-                    let other = atoms.name(if f == DOT { g } else { f });
-                    if other > "." && other < "[|]" {
-                        return Err(unsure("list cell against a functor"));
                     }
                 }
                 o

@@ -46,11 +46,14 @@ permutation(Xs, Ys) :- '$perm_check'(Xs, Ys), '$permutation'(Xs, Ys).
 '$permutation'(L, [F|P]) :- select(F, L, R), '$permutation'(R, P).
 
 between(L, H, X) :- '$between_check'(L, H, X),
-    (   integer(X) -> X >= L, X =< H
-    ;   L =< H, '$between'(L, H, X)
+    (   integer(X) -> X >= L, ( integer(H) -> X =< H ; true )
+    ;   integer(H) -> L =< H, '$between'(L, H, X)
+    ;   '$between_up'(L, X)
     ).
 '$between'(L, _, L).
 '$between'(L, H, X) :- L < H, L1 is L + 1, '$between'(L1, H, X).
+'$between_up'(L, L).
+'$between_up'(L, X) :- L1 is L + 1, '$between_up'(L1, X).
 
 include(_, [], []).
 include(G, [X|Xs], Out) :-
@@ -69,3 +72,111 @@ maplist(_, [], [], []).
 maplist(G, [A|As], [B|Bs], [C|Cs]) :- call(G, A, B, C), maplist(G, As, Bs, Cs).
 maplist(_, [], [], [], []).
 maplist(G, [A|As], [B|Bs], [C|Cs], [D|Ds]) :- call(G, A, B, C, D), maplist(G, As, Bs, Cs, Ds).
+
+% SWI 9 writes these with single-sided unification (=>): a first argument
+% that is not a proper list raises instead of failing or binding.
+'$ssu_list'(L) :- is_list(L), !.
+'$ssu_list'(_) :- '$raise'('existence_error(matching_rule)').
+
+subtract(Xs, D, R) :- '$ssu_list'(Xs), '$subtract'(Xs, D, R).
+'$subtract'([], _, []).
+'$subtract'([E|T], D, R) :- memberchk(E, D), !, '$subtract'(T, D, R).
+'$subtract'([H|T], D, [H|R]) :- '$subtract'(T, D, R).
+
+intersection(Xs, L, R) :- '$ssu_list'(Xs), '$intersection'(Xs, L, R).
+'$intersection'([], _, []).
+'$intersection'([X|T], L, I) :-
+    (   memberchk(X, L) -> I = [X|R], '$intersection'(T, L, R)
+    ;   '$intersection'(T, L, I)
+    ).
+
+union(Xs, L, R) :- '$ssu_list'(Xs), '$union'(Xs, L, R).
+'$union'([], L, L).
+'$union'([H|T], L, R) :- memberchk(H, L), !, '$union'(T, L, R).
+'$union'([H|T], L, [H|R]) :- '$union'(T, L, R).
+
+delete([], _, []).
+delete([E|T], D, R) :-
+    (   E \= D -> R = [E|R1], delete(T, D, R1)
+    ;   delete(T, D, R)
+    ).
+
+nextto(X, Y, [X,Y|_]).
+nextto(X, Y, [_|Zs]) :- nextto(X, Y, Zs).
+
+max_member(Max, L) :- '$ssu_nonempty'(L), L = [H|T], '$max_member'(T, H, Max).
+'$max_member'([], Max, Max).
+'$max_member'([H|T], Max0, Max) :-
+    ( H @=< Max0 -> Max1 = Max0 ; Max1 = H ), '$max_member'(T, Max1, Max).
+min_member(Min, L) :- '$ssu_nonempty'(L), L = [H|T], '$min_member'(T, H, Min).
+'$min_member'([], Min, Min).
+'$min_member'([H|T], Min0, Min) :-
+    ( H @>= Min0 -> Min1 = Min0 ; Min1 = H ), '$min_member'(T, Min1, Min).
+% max_member/2 fails on [] and raises on anything but a proper list.
+'$ssu_nonempty'(L) :- is_list(L), !, L = [_|_].
+'$ssu_nonempty'(_) :- '$raise'('existence_error(matching_rule)').
+
+partition(P, L, I, E) :- '$partition'(L, P, I, E).
+'$partition'([], _, [], []).
+'$partition'([H|T], P, I, E) :-
+    (   call(P, H) -> I = [H|I1], E = E1
+    ;   I = I1, E = [H|E1]
+    ),
+    '$partition'(T, P, I1, E1).
+
+partition(P, L, Ls, Es, Gs) :- '$partition'(L, P, Ls, Es, Gs).
+'$partition'([], _, [], [], []).
+'$partition'([H|T], P, L, E, G) :-
+    call(P, H, O),
+    '$partition_'(O, H, P, T, L, E, G).
+'$partition_'(<, H, P, T, [H|L], E, G) :- !, '$partition'(T, P, L, E, G).
+'$partition_'(=, H, P, T, L, [H|E], G) :- !, '$partition'(T, P, L, E, G).
+'$partition_'(>, H, P, T, L, E, [H|G]) :- !, '$partition'(T, P, L, E, G).
+'$partition_'(_, _, _, _, _, _, _) :- '$raise'('domain_error(partition_order)').
+
+foldl(G, L, V0, V) :- '$foldl'(L, G, V0, V).
+'$foldl'([], _, V, V).
+'$foldl'([X|Xs], G, V0, V) :- call(G, X, V0, V1), '$foldl'(Xs, G, V1, V).
+foldl(G, L1, L2, V0, V) :- '$foldl'(L1, L2, G, V0, V).
+'$foldl'([], [], _, V, V).
+'$foldl'([X|Xs], [Y|Ys], G, V0, V) :- call(G, X, Y, V0, V1), '$foldl'(Xs, Ys, G, V1, V).
+foldl(G, L1, L2, L3, V0, V) :- '$foldl'(L1, L2, L3, G, V0, V).
+'$foldl'([], [], [], _, V, V).
+'$foldl'([X|Xs], [Y|Ys], [Z|Zs], G, V0, V) :-
+    call(G, X, Y, Z, V0, V1), '$foldl'(Xs, Ys, Zs, G, V1, V).
+
+% predsort/3 as SWI 9.0's library(sort) writes it: a merge sort whose order
+% of comparisons (and choice of which equal element stays) is SWI's; a list
+% that is not proper raises.
+predsort(P, L, Sorted) :-
+    (   is_list(L)
+    ->  length(L, N),
+        '$predsort'(P, N, L, _, Sorted1),
+        Sorted = Sorted1
+    ;   '$raise'('must_be(list)')
+    ).
+'$predsort'(P, 2, [X1,X2|L], L, R) :- !,
+    call(P, Delta, X1, X2),
+    '$sort2'(Delta, X1, X2, R).
+'$predsort'(_, 1, [X|L], L, [X]) :- !.
+'$predsort'(_, 0, L, L, []) :- !.
+'$predsort'(P, N, L1, L3, R) :-
+    N1 is N // 2, plus(N1, N2, N),
+    '$predsort'(P, N1, L1, L2, R1),
+    '$predsort'(P, N2, L2, L3, R2),
+    '$predmerge'(P, R1, R2, R).
+'$sort2'(<, X1, X2, [X1,X2]).
+'$sort2'(=, X1, _, [X1]).
+'$sort2'(>, X1, X2, [X2,X1]).
+'$predmerge'(_, [], R, R) :- !.
+'$predmerge'(_, R, [], R) :- !.
+'$predmerge'(P, [H1|T1], [H2|T2], Result) :-
+    call(P, Delta, H1, H2), !,
+    '$predmerge_'(Delta, P, H1, H2, T1, T2, Result).
+'$predmerge_'(<, P, H1, H2, T1, T2, [H1|R]) :- '$predmerge'(P, T1, [H2|T2], R).
+'$predmerge_'(=, P, H1, _, T1, T2, [H1|R]) :- '$predmerge'(P, T1, T2, R).
+'$predmerge_'(>, P, H1, H2, T1, T2, [H2|R]) :- '$predmerge'(P, [H1|T1], T2, R).
+
+% length/2 on a partial list with an unbound length enumerates lengths.
+'$length_enum'([], 0).
+'$length_enum'([_|T], N) :- '$length_enum'(T, N0), N is N0 + 1.

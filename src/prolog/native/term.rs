@@ -30,7 +30,8 @@ pub(crate) enum Cell {
 
 /// Atoms the engine needs by id; interned first, in this order.
 pub(crate) const KNOWN_ATOMS: &[&str] = &[
-    "[]", ".", "true", "fail", ",", "\\+", "-", "<", "=", ">", "x", "^", "->", "*->",
+    "[]", ".", "true", "fail", ",", "\\+", "-", "<", "=", ">", "x", "^", "->", "*->", "$string",
+    "[|]", "member",
 ];
 pub(crate) const NIL: u32 = 0;
 pub(crate) const DOT: u32 = 1;
@@ -46,6 +47,17 @@ pub(crate) const X: u32 = 10;
 pub(crate) const CARET: u32 = 11;
 pub(crate) const ARROW: u32 = 12;
 pub(crate) const SOFT_ARROW: u32 = 13;
+/// A string object (SWI's `"abc"`) is the compound `'$string'(Atom)`: the
+/// reader refuses that name in answers, so nothing else has this shape.
+pub(crate) const STRING: u32 = 14;
+/// SWI's name of the list constructor, reported by functor/3 and `=..`.
+pub(crate) const LIST_NAME: u32 = 15;
+pub(crate) const MEMBER: u32 = 16;
+
+/// Whether a functor is the string wrapper.
+pub(crate) fn is_string_tag(name: u32, arity: u32) -> bool {
+    name == STRING && arity == 1
+}
 
 /// Names to ids and back.
 #[derive(Debug, Clone)]
@@ -103,7 +115,13 @@ impl Intern for AtomTable {
 pub(crate) struct Atoms<'a> {
     base: &'a AtomTable,
     local: AtomTable,
+    /// Bytes of the names in `local`: atoms made at run time (atom_concat
+    /// and friends) are capped by [`LOCAL_ATOM_BYTES`].
+    local_bytes: usize,
 }
+
+/// Most bytes of atom text one evaluation may create.
+pub(crate) const LOCAL_ATOM_BYTES: usize = 16 << 20;
 
 impl<'a> Atoms<'a> {
     pub(crate) fn new(base: &'a AtomTable) -> Atoms<'a> {
@@ -113,7 +131,23 @@ impl<'a> Atoms<'a> {
                 names: Vec::new(),
                 ids: HashMap::new(),
             },
+            local_bytes: 0,
         }
+    }
+
+    /// Interns a name made at run time, within [`LOCAL_ATOM_BYTES`].
+    pub(crate) fn make(&mut self, name: &str) -> Result<u32, Fallback> {
+        if let Some(id) = self.base.lookup(name) {
+            return Ok(id);
+        }
+        if let Some(id) = self.local.lookup(name) {
+            return Ok(self.base.len() + id);
+        }
+        self.local_bytes += name.len() + 32;
+        if self.local_bytes > LOCAL_ATOM_BYTES {
+            return Err(Fallback::new("memory", "too much atom text"));
+        }
+        Ok(self.base.len() + self.local.intern(name))
     }
 
     pub(crate) fn name(&self, id: u32) -> &str {
@@ -181,9 +215,10 @@ impl Store {
         Ok(())
     }
 
-    fn check_heap(&self, extra: usize) -> Result<(), Fallback> {
+    /// Whether `extra` more cells fit under the heap limit (else a resource error).
+    pub(crate) fn check_heap(&self, extra: usize) -> Result<(), Fallback> {
         if self.heap.len() + extra > self.heap_limit {
-            return Err(Fallback::new("budget", "heap limit exceeded"));
+            return Err(Fallback::new("memory", "heap limit exceeded"));
         }
         Ok(())
     }
@@ -617,7 +652,7 @@ impl Store {
             arena[slot as usize] = out;
         }
         if arena.len() > self.heap_limit {
-            return Err(Fallback::new("budget", "copy too large"));
+            return Err(Fallback::new("memory", "copy too large"));
         }
         let root = arena[root_slot as usize];
         Ok((root, var_ids.len() as u32))

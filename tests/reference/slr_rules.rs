@@ -1,0 +1,320 @@
+//! Random SLR answers for differential tests: rules over the trains of
+//! `slr_gen::task` that use the whole fragment answers use (cut, `->`,
+//! `*->`, negation, once/ignore with a cut inside, findall, aggregate_all,
+//! setof/bagof, sorting, arithmetic corners with integers, floats and
+//! division, library(lists)/library(apply) predicates, atoms and strings),
+//! sometimes with a second clause that loops, explodes or raises, or with
+//! helper predicates. Deterministic for a seed.
+
+#![allow(dead_code)]
+
+use rand::seq::SliceRandom;
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+
+/// A literal: its text, the variables it needs bound, and those it binds.
+type Literal = (
+    &'static str,
+    &'static [&'static str],
+    &'static [&'static str],
+);
+
+const LITERALS: &[Literal] = &[
+    // Producers.
+    ("has_car(T, C)", &["T"], &["C"]),
+    ("has_car(T, D)", &["T"], &["D"]),
+    ("car_num(C, N)", &["C"], &["N"]),
+    ("load_num(C, M)", &["C"], &["M"]),
+    ("car_color(C, A)", &["C"], &["A"]),
+    ("car_len(C, A)", &["C"], &["A"]),
+    ("has_roof(D, B)", &["D"], &["B"]),
+    ("findall(C1, has_car(T, C1), L)", &["T"], &["L"]),
+    (
+        "findall(N1, (has_car(T, C1), load_num(C1, N1)), L)",
+        &["T"],
+        &["L"],
+    ),
+    (
+        "findall(A1, (has_car(T, C1), car_color(C1, A1)), L)",
+        &["T"],
+        &["L"],
+    ),
+    (
+        "findall(X1-Y1, (has_car(T, C1), car_num(C1, X1), has_payload(C1, Y1)), L)",
+        &["T"],
+        &["L"],
+    ),
+    ("aggregate_all(count, has_car(T, _), N)", &["T"], &["N"]),
+    (
+        "aggregate_all(count, (has_car(T, C1), car_len(C1, long)), N)",
+        &["T"],
+        &["N"],
+    ),
+    (
+        "aggregate_all(sum(N1), (has_car(T, C1), load_num(C1, N1)), N)",
+        &["T"],
+        &["N"],
+    ),
+    (
+        "aggregate_all(max(N1), (has_car(T, C1), load_num(C1, N1)), M)",
+        &["T"],
+        &["M"],
+    ),
+    (
+        "aggregate_all(min(N1), (has_car(T, C1), car_num(C1, N1)), M)",
+        &["T"],
+        &["M"],
+    ),
+    (
+        "aggregate_all(max(N1, C1), (has_car(T, C1), load_num(C1, N1)), max(M, D))",
+        &["T"],
+        &["M", "D"],
+    ),
+    (
+        "aggregate_all(min(N1, C1), (has_car(T, C1), car_num(C1, N1)), min(M, D))",
+        &["T"],
+        &["M", "D"],
+    ),
+    (
+        "aggregate_all(bag(A1), (has_car(T, C1), has_roof(C1, A1)), L)",
+        &["T"],
+        &["L"],
+    ),
+    (
+        "aggregate_all(set(A1), (has_car(T, C1), has_roof(C1, A1)), L)",
+        &["T"],
+        &["L"],
+    ),
+    (
+        "setof(A1, C1^(has_car(T, C1), car_color(C1, A1)), L)",
+        &["T"],
+        &["L"],
+    ),
+    ("bagof(C1, has_car(T, C1), L)", &["T"], &["L"]),
+    (
+        "setof(N1, C1^(has_car(T, C1), load_num(C1, N1)), L)",
+        &["T"],
+        &["L"],
+    ),
+    ("msort(L, S)", &["L"], &["S"]),
+    ("sort(L, S)", &["L"], &["S"]),
+    ("sort(0, @>=, L, S)", &["L"], &["S"]),
+    ("predsort(cmp_num, L, S)", &["L"], &["S"]),
+    ("length(L, N)", &["L"], &["N"]),
+    ("sum_list(L, N)", &["L"], &["N"]),
+    ("sumlist(L, N)", &["L"], &["N"]),
+    ("max_list(L, M)", &["L"], &["M"]),
+    ("min_list(L, M)", &["L"], &["M"]),
+    ("last(L, X)", &["L"], &["X"]),
+    ("nth0(1, L, X)", &["L"], &["X"]),
+    ("nth1(N, L, X)", &["L"], &["N", "X"]),
+    ("reverse(L, S)", &["L"], &["S"]),
+    ("list_to_set(L, S)", &["L"], &["S"]),
+    ("subtract(L, [red, blue, 1], S)", &["L"], &["S"]),
+    ("intersection(L, [red, short, 2], S)", &["L"], &["S"]),
+    ("union(L, [white], S)", &["L"], &["S"]),
+    ("delete(L, red, S)", &["L"], &["S"]),
+    ("exclude(is_red, L, S)", &["L"], &["S"]),
+    ("include(is_red, L, S)", &["L"], &["S"]),
+    ("partition(is_red, L, S, S2)", &["L"], &["S", "S2"]),
+    ("partition(cmp_two, L, S, S2, S3)", &["L"], &["S", "S2"]),
+    ("foldl(add_load, L, 0, N)", &["L"], &["N"]),
+    ("foldl(plus, L, 0, N)", &["L"], &["N"]),
+    ("max_member(X, L)", &["L"], &["X"]),
+    ("min_member(X, L)", &["L"], &["X"]),
+    ("nextto(X, Y, L)", &["L"], &["X", "Y"]),
+    ("member(X, L)", &["L"], &["X"]),
+    ("select(X, L, S)", &["L"], &["X", "S"]),
+    ("numlist(1, N, S)", &["N"], &["S"]),
+    ("between(1, N, M)", &["N"], &["M"]),
+    ("between(1, inf, M), M > 2, !", &[], &["M"]),
+    ("plus(N, 1, M)", &["N"], &["M"]),
+    ("succ(M, N)", &["N"], &["M"]),
+    ("atom_codes(A, Cs), last(Cs, X)", &["A"], &["X"]),
+    ("atom_length(A, N)", &["A"], &["N"]),
+    ("atom_chars(A, Cs), Cs = [X|_]", &["A"], &["X"]),
+    ("upcase_atom(A, X)", &["A"], &["X"]),
+    ("sub_atom(A, 0, 1, _, X)", &["A"], &["X"]),
+    ("sub_atom(A, B1, 1, 0, X), B1 >= 2", &["A"], &["X"]),
+    ("atom_concat(A, '_x', X)", &["A"], &["X"]),
+    ("atom_concat(X, Y, A)", &["A"], &["X", "Y"]),
+    ("atom_number(A, N)", &["A"], &["N"]),
+    ("atom_number(X, N)", &["N"], &["X"]),
+    ("atom_string(A, Str)", &["A"], &["Str"]),
+    ("string_concat(Str, \"x\", S)", &["Str"], &["S"]),
+    ("string_length(Str, N)", &["Str"], &["N"]),
+    ("string_chars(Str, Cs), length(Cs, N)", &["Str"], &["N"]),
+    ("Str = \"red\"", &[], &["Str"]),
+    ("char_code(X, 0'a)", &[], &["X"]),
+    ("number_codes(N, \"12\")", &[], &["N"]),
+    ("M is N / 2", &["N"], &["M"]),
+    ("M is N // 2", &["N"], &["M"]),
+    ("M is N mod 2", &["N"], &["M"]),
+    ("M is N * 1.5", &["N"], &["M"]),
+    ("M is 6 / N", &["N"], &["M"]),
+    ("M is N / 0", &["N"], &["M"]),
+    ("M is N / 0.0", &["N"], &["M"]),
+    ("M is max(N, 2.0)", &["N"], &["M"]),
+    ("M is min(N, 2)", &["N"], &["M"]),
+    ("M is N ** 2", &["N"], &["M"]),
+    ("M is 2 ^ N", &["N"], &["M"]),
+    ("M is sqrt(N)", &["N"], &["M"]),
+    ("M is truncate(N / 3)", &["N"], &["M"]),
+    ("M is round(N * 0.5)", &["N"], &["M"]),
+    ("M is abs(N - 3)", &["N"], &["M"]),
+    ("M is sign(N - 2)", &["N"], &["M"]),
+    ("M is N rem 3", &["N"], &["M"]),
+    ("M is N xor 1", &["N"], &["M"]),
+    ("M is N << 2", &["N"], &["M"]),
+    ("M is msb(N + 1)", &["N"], &["M"]),
+    ("M is float(N)", &["N"], &["M"]),
+    ("M is integer(N / 2)", &["N"], &["M"]),
+    ("M is N div -2", &["N"], &["M"]),
+    ("M is cot(N)", &["N"], &["M"]),
+    ("M is A + 1", &["A"], &["M"]),
+    ("M is e ** 0", &[], &["M"]),
+    // Tests.
+    ("N > 1", &["N"], &[]),
+    ("N =:= 2", &["N"], &[]),
+    ("N =:= 2.0", &["N"], &[]),
+    ("M < 2", &["M"], &[]),
+    ("M >= 1.5", &["M"], &[]),
+    ("M =\\= N", &["M", "N"], &[]),
+    ("N \\= M", &["N", "M"], &[]),
+    ("M == 2", &["M"], &[]),
+    ("M == 2.0", &["M"], &[]),
+    ("A == red", &["A"], &[]),
+    ("A \\== blue", &["A"], &[]),
+    ("A @< m", &["A"], &[]),
+    ("C @> D", &["C", "D"], &[]),
+    ("C \\== D", &["C", "D"], &[]),
+    ("compare(<, C, D)", &["C", "D"], &[]),
+    ("compare(O, M, N), O == (<)", &["M", "N"], &[]),
+    ("M @< N", &["M", "N"], &[]),
+    ("S == []", &["S"], &[]),
+    ("L \\== []", &["L"], &[]),
+    ("S = [_, _|_]", &["S"], &[]),
+    ("is_list(S)", &["S"], &[]),
+    ("number(M)", &["M"], &[]),
+    ("integer(M)", &["M"], &[]),
+    ("float(M)", &["M"], &[]),
+    ("atom(X)", &["X"], &[]),
+    ("atomic(X)", &["X"], &[]),
+    ("string(S)", &["S"], &[]),
+    ("callable(X)", &["X"], &[]),
+    ("ground(L)", &["L"], &[]),
+    ("var(X)", &[], &[]),
+    ("X == \"red\"", &["X"], &[]),
+    ("Str @< red", &["Str"], &[]),
+    ("\\+ has_roof(C, none)", &["C"], &[]),
+    ("\\+ (has_car(T, D1), car_len(D1, long))", &["T"], &[]),
+    ("forall(has_car(T, D1), car_len(D1, short))", &["T"], &[]),
+    ("forall(member(X1, L), X1 \\== red)", &["L"], &[]),
+    (
+        "(car_color(C, red) -> true ; car_len(C, long))",
+        &["C"],
+        &[],
+    ),
+    (
+        "(has_car(T, D1), car_color(D1, red) -> N2 = 1 ; N2 = 0), N2 > 0",
+        &["T"],
+        &[],
+    ),
+    (
+        "(has_car(T, D1), car_len(D1, long) *-> has_roof(D1, flat) ; true)",
+        &["T"],
+        &[],
+    ),
+    ("(car_color(C, red) ; car_color(C, blue))", &["C"], &[]),
+    ("(car_color(C, red), ! ; car_len(C, short))", &["C"], &[]),
+    ("once(has_car(T, _))", &["T"], &[]),
+    ("once((has_car(T, D1), !, car_len(D1, short)))", &["T"], &[]),
+    ("ignore((has_car(T, D1), !, fail))", &["T"], &[]),
+    ("ignore(car_color(C, red))", &["C"], &[]),
+    (
+        "((has_car(T, D1), !) -> car_len(D1, long) ; fail)",
+        &["T"],
+        &[],
+    ),
+    ("\\+ (has_car(T, D1), !, car_len(D1, long))", &["T"], &[]),
+    ("not(car_color(C, green))", &["C"], &[]),
+    ("memberchk(red, L)", &["L"], &[]),
+    ("dif(A, red)", &["A"], &[]),
+    ("!", &[], &[]),
+    ("count_red(L, N3), N3 >= 1", &["L"], &[]),
+    ("helper_undefined(C)", &["C"], &[]),
+];
+
+/// Second clauses: ordinary ones, and ones that loop, explode or raise.
+const SECOND_CLAUSES: &[&str] = &[
+    "eastbound(T) :- eastbound(T).",
+    "eastbound(T) :- has_car(T, C), car_color(C, yellow), spin(T).",
+    "eastbound(T) :- has_car(T, C), load_num(C, 3), between(1, inf, N), N < 0.",
+    "eastbound(T) :- has_car(T, C), car_num(C, N), N > 3, X is N / 0, X > 0.",
+    "eastbound(T) :- has_car(T, C), has_payload(C, circle), undefined_helper(C).",
+    "eastbound(T) :- has_car(T, C), car_color(C, white).",
+    "eastbound(T) :- has_car(T, C), car_len(C, long), has_roof(C, peaked).",
+    "eastbound(T) :- findall(C, has_car(T, C), Cs), length(Cs, N), N >= 4.",
+    "eastbound(T) :- has_car(T, C), car_num(C, N), N > 2, grow([], N).",
+];
+
+/// Helpers every answer may call (included when used).
+const HELPERS: &[(&str, &str)] = &[
+    ("is_red", "is_red(C) :- car_color(C, red).\nis_red(red)."),
+    (
+        "cmp_num",
+        "cmp_num(O, A, B) :- ( car_num(A, NA), car_num(B, NB) -> compare(O, NA, NB) ; compare(O, A, B) ).",
+    ),
+    ("cmp_two", "cmp_two(X, O) :- ( number(X) -> compare(O, X, 2) ; O = (>) )."),
+    (
+        "add_load",
+        "add_load(C, S0, S) :- ( load_num(C, L) -> S is S0 + L ; S = S0 ).",
+    ),
+    (
+        "count_red",
+        "count_red([], 0).\ncount_red([C|Cs], N) :- count_red(Cs, N0), ( car_color(C, red) -> N is N0 + 1 ; N = N0 ).",
+    ),
+    ("spin", "spin(T) :- spin(T)."),
+    ("grow", "grow(L, N) :- grow([N|L], N)."),
+];
+
+/// One random answer (a rule, maybe a second clause, and its helpers).
+pub fn rule(rng: &mut ChaCha8Rng) -> String {
+    let mut bound: Vec<&str> = vec!["T"];
+    let mut body: Vec<&str> = Vec::new();
+    let n = rng.gen_range(1..=5);
+    for i in 0..n {
+        // Mostly literals whose inputs are bound; sometimes anything, so
+        // instantiation errors are exercised too.
+        let candidates: Vec<&Literal> = LITERALS
+            .iter()
+            .filter(|(_, needs, _)| needs.iter().all(|v| bound.contains(v)))
+            .collect();
+        let pick = if i == 0 && rng.gen_bool(0.7) {
+            &LITERALS[0]
+        } else if rng.gen_bool(0.93) && !candidates.is_empty() {
+            candidates[rng.gen_range(0..candidates.len())]
+        } else {
+            LITERALS.choose(rng).unwrap_or(&LITERALS[0])
+        };
+        body.push(pick.0);
+        bound.extend(pick.2.iter());
+    }
+    let mut text = format!("eastbound(T) :- {}.", body.join(", "));
+    if rng.gen_bool(0.2) {
+        let second = SECOND_CLAUSES.choose(rng).unwrap_or(&SECOND_CLAUSES[0]);
+        text.push('\n');
+        text.push_str(second);
+    }
+    let mut helpers = Vec::new();
+    for (name, clauses) in HELPERS {
+        if text.contains(name) {
+            helpers.push(*clauses);
+        }
+    }
+    for h in helpers {
+        text.push('\n');
+        text.push_str(h);
+    }
+    text
+}
