@@ -1,7 +1,10 @@
 //! A pool of engine worker processes shared by threads.
 
+use super::sandbox::for_scryer;
 use super::Evaluator;
 use crate::prolog::{Background, Outcome, Worker, WorkerConfig, WorkerFailure};
+use crate::syntax::prolog::{parse_program, Sentence};
+use crate::syntax::Pos;
 use std::sync::{Condvar, Mutex};
 
 /// Up to `size` workers. A caller borrows an idle worker, preferring one
@@ -68,9 +71,46 @@ impl Evaluator for WorkerPool {
         goals: &[String],
         inference_limit: u64,
     ) -> Result<Outcome, WorkerFailure> {
+        let hypothesis = scryer_text(hypothesis, background)?;
         let mut worker = self.checkout(background.key());
-        let outcome = worker.eval(background, hypothesis, goals, inference_limit);
+        let outcome = worker.eval(background, &hypothesis, goals, inference_limit);
         self.checkin(worker);
-        outcome
+        match outcome {
+            Ok(Outcome::Error(_, message)) if message.contains(UNSUPPORTED) => {
+                Err(WorkerFailure::Unsupported(message))
+            }
+            other => other,
+        }
     }
+}
+
+/// What the runtime throws (`'$judge_unsupported'(What)`, in
+/// `stdlib/judge.pl`) where scryer cannot do what SWI-Prolog does.
+const UNSUPPORTED: &str = "$judge_unsupported";
+
+/// The sanitized hypothesis as scryer must run it ([`for_scryer`]).
+fn scryer_text(hypothesis: &str, background: &Background) -> Result<String, WorkerFailure> {
+    let program = parse_program(hypothesis)
+        .map_err(|e| WorkerFailure::Crashed(format!("sanitized text does not parse: {e}")))?;
+    let clauses = program
+        .sentences
+        .into_iter()
+        .filter_map(|s| match s {
+            Sentence::Clause { term, .. } => Some(term),
+            Sentence::Directive { .. } => None,
+        })
+        .collect();
+    let clauses = for_scryer(clauses, background.clauses()).map_err(WorkerFailure::Unsupported)?;
+    Ok(clauses
+        .into_iter()
+        .map(|term| {
+            let mut line = Sentence::Clause {
+                term,
+                pos: Pos::default(),
+            }
+            .to_string();
+            line.push('\n');
+            line
+        })
+        .collect())
 }
