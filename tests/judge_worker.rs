@@ -11,6 +11,13 @@ westbound(train1).\nhas_car(train1, car1_1).\nlong(car1_1).\n";
 
 const RULE: &str = "eastbound(T) :- has_car(T, C), short(C).";
 
+/// Tests here count this process's workers, so they run one at a time.
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn serial() -> std::sync::MutexGuard<'static, ()> {
+    SERIAL.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 fn scryer_config() -> JudgeConfig {
     let mut config = JudgeConfig::default();
     config.engine = Engine::Scryer;
@@ -27,6 +34,7 @@ fn score(judge: &Judge, answer: &str) -> JudgeResult {
 
 #[test]
 fn the_default_config_finds_the_worker_built_with_the_crate() {
+    let _serial = serial();
     let found = WorkerCommand::discover().expect("entail-worker is found");
     let built = std::path::Path::new(env!("CARGO_BIN_EXE_entail-worker"));
     assert_eq!(
@@ -55,6 +63,7 @@ fn the_default_config_finds_the_worker_built_with_the_crate() {
 
 #[test]
 fn without_a_worker_scryer_answers_report_engine_unavailable() {
+    let _serial = serial();
     for command in [None, Some(WorkerCommand::new("/nonexistent/entail-worker"))] {
         let mut config = scryer_config();
         config.worker.command = command.clone();
@@ -152,10 +161,11 @@ fn warm_judge() -> (Judge, u32) {
 }
 
 /// Correct, and slow enough in scryer (seconds) to be killed in the middle.
-const SLOW: &str = "eastbound(T) :- has_car(T, C), short(C), between(1, 4000000, X), X >= 4000000.";
+const SLOW: &str = "eastbound(T) :- has_car(T, C), short(C), between(1, 1000000, X), X >= 1000000.";
 
 #[test]
 fn a_worker_killed_mid_answer_is_restarted_and_the_answer_retried() {
+    let _serial = serial();
     let (judge, first) = warm_judge();
     let idle = cpu_ticks(first);
     let result = std::thread::scope(|s| {
@@ -174,6 +184,7 @@ fn a_worker_killed_mid_answer_is_restarted_and_the_answer_retried() {
 
 #[test]
 fn a_second_death_is_a_resource_error() {
+    let _serial = serial();
     let (judge, first) = warm_judge();
     let idle = cpu_ticks(first);
     let result = std::thread::scope(|s| {
