@@ -323,4 +323,28 @@ atom_number(A, N) :-
     ( X < Y -> V = Y ; Y < X -> V = X ; float(X) -> V = X ; V is Y ).
 '$judge_apply'(min(X, Y), V) :- !,
     ( X < Y -> V = X ; Y < X -> V = Y ; float(X) -> V = X ; V is Y ).
+'$judge_apply'(X ** Y, V) :- !, '$judge_power'(X, Y, V).
+'$judge_apply'(X ^ Y, V) :- !, '$judge_power'(X, Y, V).
+'$judge_apply'(integer(X), V) :- !, ( integer(X) -> V = X ; V is round(X) ).
+'$judge_apply'(msb(X), V) :- !,
+    ( integer(X), X > 0 -> '$judge_msb'(X, 0, V) ; '$judge_unsupported'(msb(X)) ).
+'$judge_apply'(float_integer_part(X), V) :- integer(X), !, V = X.
+'$judge_apply'(float_fractional_part(X), V) :- integer(X), !, V = 0.
+'$judge_apply'(atan2(X, Y), V) :- !,
+    ( X =:= 0, Y =:= 0 -> '$judge_unsupported'(atan2(X, Y)) ; V is atan2(X, Y) ).
+'$judge_apply'(copysign(X, Y), _) :- !, '$judge_unsupported'(copysign(X, Y)).
 '$judge_apply'(E, V) :- V is E.
+% SWI's ** and ^ on integers: exact for a natural exponent, a float for a
+% negative one (but 1 and -1 stay exact). With a float operand SWI's
+% results follow rules of their own (2.0 ** 0.0 is the integer 1).
+'$judge_power'(X, Y, V) :-
+    (   integer(X), integer(Y) ->
+        (   Y >= 0 -> V is X ^ Y
+        ;   X =:= 1 -> V = 1
+        ;   X =:= -1 -> ( Y mod 2 =:= 0 -> V = 1 ; V = -1 )
+        ;   X =:= 0 -> throw(error(evaluation_error(zero_divisor), (**)/2))
+        ;   V is float(X) ** float(Y)
+        )
+    ;   '$judge_unsupported'(X ** Y)
+    ).
+'$judge_msb'(X, N, V) :- ( X =:= 1 -> V = N ; X1 is X >> 1, N1 is N + 1, '$judge_msb'(X1, N1, V) ).
