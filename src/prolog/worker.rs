@@ -438,7 +438,8 @@ impl Worker {
     fn spawn(&self) -> Result<Running, WorkerFailure> {
         let Some(worker) = &self.config.command else {
             return Err(WorkerFailure::Unavailable(format!(
-                "{WORKER_BINARY} is neither configured, nor next to the program, nor on PATH"
+                "{WORKER_BINARY} is neither configured, nor next to the program, nor on PATH \
+                 (`cargo build` builds it)"
             )));
         };
         let mut command = Command::new(&worker.program);
