@@ -5,6 +5,7 @@
 % whitelist in src/judge/, and they cannot redefine these predicates.
 
 :- use_module(library(lists)).
+:- use_module(library(dif)).
 :- use_module(library(iso_ext)).
 :- use_module(library(error)).
 

@@ -70,6 +70,7 @@ fn cases() -> Vec<(&'static str, String, Expect)> {
         ("foldl/6", checked("foldl(plus3, [1], [2], [3], 0, 6)"), Agree),
         ("max_member/2", checked("max_member(M, [1, b, a]), M == b, min_member(N, [b, 1, a]), N == 1"), Agree),
         ("nextto/3", checked("nextto(X, c, [a, b, c]), X == b"), Agree),
+        ("dif/2", checked("dif(X, a), X = b, \\+ (dif(Y, a), Y = a), dif(f(Z), f(W)), Z = 1, W = 2"), Agree),
         ("plus/3", checked("plus(1, X, 5), X == 4, plus(2, 3, Y), Y == 5"), Agree),
         ("upcase_atom/2", checked("upcase_atom(abc, 'ABC'), upcase_atom(a1, 'A1')"), Agree),
         ("aggregate_all(max(X, W))", checked("aggregate_all(max(X, W), member(X-W, [1-a, 3-b, 3-c]), max(3, b)), aggregate_all(min(X1, W1), member(X1-W1, [2-a, 1-b]), min(1, b))"), Agree),

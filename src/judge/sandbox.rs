@@ -104,6 +104,7 @@ const SAFE_BUILTINS: &[(&str, usize)] = &[
     ("min_member", 2),
     ("plus", 3),
     ("upcase_atom", 2),
+    ("dif", 2),
 ];
 
 /// Library predicates an answer may redefine: SWI lets a user definition
