@@ -27,7 +27,9 @@ fn main() {
     let count = env_number("SLR_BENCH_COUNT", 20);
     let threads = env_number("SLR_BENCH_THREADS", 2) as usize;
     let mut judge_config = JudgeConfig::default();
-    judge_config.worker.executable = env!("CARGO_BIN_EXE_entail").into();
+    judge_config.worker.command = Some(entail::prolog::WorkerCommand::new(env!(
+        "CARGO_BIN_EXE_entail-worker"
+    )));
     judge_config.workers = threads;
     let judge = Judge::new(judge_config);
     let language = Language::trains();

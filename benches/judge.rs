@@ -112,7 +112,9 @@ fn main() {
     };
     let judge_for = |engine: Engine| {
         let mut config = JudgeConfig::default();
-        config.worker.executable = env!("CARGO_BIN_EXE_entail").into();
+        config.worker.command = Some(entail::prolog::WorkerCommand::new(env!(
+            "CARGO_BIN_EXE_entail-worker"
+        )));
         config.engine = engine;
         Judge::new(config)
     };

@@ -9,8 +9,5 @@ mod cli;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> std::process::ExitCode {
-    if std::env::args().nth(1).as_deref() == Some(entail::prolog::WORKER_ARG) {
-        return entail::prolog::serve_worker();
-    }
     cli::main()
 }

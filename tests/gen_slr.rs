@@ -21,7 +21,9 @@ fn judge() -> &'static Judge {
     static JUDGE: OnceLock<Judge> = OnceLock::new();
     JUDGE.get_or_init(|| {
         let mut config = JudgeConfig::default();
-        config.worker.executable = env!("CARGO_BIN_EXE_entail").into();
+        config.worker.command = Some(entail::prolog::WorkerCommand::new(env!(
+            "CARGO_BIN_EXE_entail-worker"
+        )));
         config.workers = 2;
         Judge::new(config)
     })

@@ -41,7 +41,9 @@ fn adversarial() -> Vec<(&'static str, String)> {
 #[test]
 fn adversarial_answers_never_pass_and_never_break_the_batch() {
     let mut config = JudgeConfig::default();
-    config.worker.executable = env!("CARGO_BIN_EXE_entail").into();
+    config.worker.command = Some(entail::prolog::WorkerCommand::new(env!(
+        "CARGO_BIN_EXE_entail-worker"
+    )));
     config.worker.memory_limit_bytes = 1 << 30;
     config.inference_limit = 2_000_000;
     let judge = Judge::new(config);

@@ -20,7 +20,9 @@ fn scores_match_swipl_reference() {
     assert!(pairs.len() >= 500);
 
     let mut config = JudgeConfig::default();
-    config.worker.executable = env!("CARGO_BIN_EXE_entail").into();
+    config.worker.command = Some(entail::prolog::WorkerCommand::new(env!(
+        "CARGO_BIN_EXE_entail-worker"
+    )));
     let judge = Judge::new(config);
     let ours: Vec<(f64, bool, Option<String>)> = pairs
         .iter()

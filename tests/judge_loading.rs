@@ -6,7 +6,9 @@ use entail::judge::{Isomorphic, Judge, JudgeConfig, TaskRecord};
 
 fn judge(isomorphic: Isomorphic) -> Judge {
     let mut config = JudgeConfig::default();
-    config.worker.executable = env!("CARGO_BIN_EXE_entail").into();
+    config.worker.command = Some(entail::prolog::WorkerCommand::new(env!(
+        "CARGO_BIN_EXE_entail-worker"
+    )));
     config.isomorphic = isomorphic;
     Judge::new(config)
 }

@@ -21,7 +21,9 @@ use std::sync::Mutex;
 
 fn judge(engine: Engine) -> Judge {
     let mut config = JudgeConfig::default();
-    config.worker.executable = env!("CARGO_BIN_EXE_entail").into();
+    config.worker.command = Some(entail::prolog::WorkerCommand::new(env!(
+        "CARGO_BIN_EXE_entail-worker"
+    )));
     config.engine = engine;
     Judge::new(config)
 }

@@ -18,6 +18,42 @@
 //! let result = task.score("eastbound(T) :- has_car(T, C), short(C).");
 //! assert!(result.is_correct);
 //! ```
+//!
+//! # The scryer worker
+//!
+//! Answers the native engine is not sure of run on scryer-prolog in worker
+//! processes. The worker is the `entail-worker` program built with the
+//! crate; [`JudgeConfig::default`] looks for it next to the running program
+//! (or one directory up, for test binaries) and then on `PATH`. A program
+//! that ships it elsewhere, or serves as the worker itself by calling
+//! [`crate::prolog::serve_worker`] (as the Python package does with
+//! `python -m entail._worker`), names the command explicitly:
+//!
+//! ```no_run
+//! use entail::judge::{ErrorKind, Judge, JudgeConfig, TaskRecord};
+//! use entail::prolog::WorkerCommand;
+//!
+//! let mut config = JudgeConfig::default();
+//! config.worker.command = Some(WorkerCommand::new("/opt/entail/bin/entail-worker"));
+//! // or: WorkerCommand::new("python3").arg("-m").arg("entail._worker")
+//! config.workers = 2;
+//! let judge = Judge::new(config);
+//! let record = TaskRecord {
+//!     validation_program: "eastbound(train0).\nhas_car(train0, car0_1).\n\
+//!                          westbound(train1).\nhas_car(train1, car1_1).\nshort(car0_1).\n"
+//!         .into(),
+//!     ..TaskRecord::default()
+//! };
+//! let task = judge.task(&record).unwrap();
+//! let result = task.score("eastbound(T) :- has_car(T, C), short(C).");
+//! assert!(result.is_correct);
+//! assert_ne!(result.error_kind, Some(ErrorKind::EngineUnavailable));
+//! ```
+//!
+//! If no worker is found, an answer that needs scryer gets
+//! [`ErrorKind::EngineUnavailable`]; the judge never runs any other
+//! program. Where scryer would answer differently from SWI-Prolog it is not
+//! asked, and the answer gets [`ErrorKind::EngineUnsupported`].
 
 mod batch;
 mod extract;
@@ -111,12 +147,11 @@ pub struct JudgeConfig {
 }
 
 impl Default for JudgeConfig {
-    /// One worker from the current executable, 5 M inferences per example
-    /// (far above any sensible SLR rule, well under the reference's 5 s).
+    /// One worker, found by [`crate::prolog::WorkerCommand::discover`], 5 M inferences per
+    /// example (far above any sensible SLR rule, well under the reference's 5 s).
     fn default() -> JudgeConfig {
-        let exe = std::env::current_exe().unwrap_or_else(|_| "entail".into());
         JudgeConfig {
-            worker: WorkerConfig::new(exe),
+            worker: WorkerConfig::default(),
             workers: 1,
             inference_limit: 5_000_000,
             isomorphic: Isomorphic::Renamed,
@@ -184,6 +219,13 @@ pub enum ErrorKind {
     Runtime,
     /// The input line itself was malformed (batch mode only).
     Input,
+    /// The answer needed the scryer fallback and no worker program was
+    /// found (see [`WorkerConfig::command`]).
+    EngineUnavailable,
+    /// The answer needed the scryer fallback and uses something scryer
+    /// does not do as SWI-Prolog does (e.g. double-quoted strings, or
+    /// floats under standard order), so it was not scored.
+    EngineUnsupported,
 }
 
 /// The verdict on one example.
@@ -441,6 +483,14 @@ impl Task<'_> {
             Err(WorkerFailure::Timeout) => {
                 result.error_kind = Some(ErrorKind::Timeout);
                 result.error = Some("wall-clock limit exceeded".into());
+            }
+            Err(failure @ WorkerFailure::Unavailable(_)) => {
+                result.error_kind = Some(ErrorKind::EngineUnavailable);
+                result.error = Some(failure.to_string());
+            }
+            Err(failure @ WorkerFailure::Unsupported(_)) => {
+                result.error_kind = Some(ErrorKind::EngineUnsupported);
+                result.error = Some(failure.to_string());
             }
             Err(failure) => {
                 result.error_kind = Some(ErrorKind::Resource);

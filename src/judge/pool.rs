@@ -1,5 +1,6 @@
 //! A pool of engine worker processes shared by threads.
 
+use super::sandbox::for_scryer;
 use super::Evaluator;
 use crate::prolog::{Background, Outcome, Worker, WorkerConfig, WorkerFailure};
 use crate::syntax::prolog::{Sentence, Term};
@@ -72,19 +73,38 @@ impl Evaluator for WorkerPool {
         goals: &[Term],
         inference_limit: u64,
     ) -> Result<Outcome, WorkerFailure> {
-        let mut text = String::new();
-        for clause in hypothesis {
-            let sentence = Sentence::Clause {
-                term: clause.clone(),
-                pos: Pos::default(),
-            };
-            text.push_str(&sentence.to_string());
-            text.push('\n');
-        }
+        let hypothesis = scryer_text(hypothesis, background)?;
         let goals: Vec<String> = goals.iter().map(|g| g.to_text(999)).collect();
         let mut worker = self.checkout(background.key());
-        let outcome = worker.eval(background, &text, &goals, inference_limit);
+        let outcome = worker.eval(background, &hypothesis, &goals, inference_limit);
         self.checkin(worker);
-        outcome
+        match outcome {
+            Ok(Outcome::Error(_, message)) if message.contains(UNSUPPORTED) => {
+                Err(WorkerFailure::Unsupported(message))
+            }
+            other => other,
+        }
     }
+}
+
+/// What the runtime throws (`'$judge_unsupported'(What)`, in
+/// `stdlib/judge.pl`) where scryer cannot do what SWI-Prolog does.
+const UNSUPPORTED: &str = "$judge_unsupported";
+
+/// The sanitized hypothesis as scryer must run it ([`for_scryer`]).
+fn scryer_text(hypothesis: &[Term], background: &Background) -> Result<String, WorkerFailure> {
+    let clauses = for_scryer(hypothesis.to_vec(), background.clauses())
+        .map_err(WorkerFailure::Unsupported)?;
+    Ok(clauses
+        .into_iter()
+        .map(|term| {
+            let mut line = Sentence::Clause {
+                term,
+                pos: Pos::default(),
+            }
+            .to_string();
+            line.push('\n');
+            line
+        })
+        .collect())
 }

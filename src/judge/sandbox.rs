@@ -552,3 +552,185 @@ impl Checker<'_> {
         ))
     }
 }
+
+/// Names that can bring a float into a computation: float functions and
+/// constants of arithmetic, and the predicates that read numbers from text.
+const FLOAT_SOURCES: &[&str] = &[
+    "/",
+    "**",
+    "^",
+    "sqrt",
+    "exp",
+    "log",
+    "log2",
+    "sin",
+    "cos",
+    "tan",
+    "asin",
+    "acos",
+    "atan",
+    "atan2",
+    "sinh",
+    "cosh",
+    "tanh",
+    "asinh",
+    "acosh",
+    "atanh",
+    "float",
+    "pi",
+    "e",
+    "inf",
+    "infinite",
+    "nan",
+    "epsilon",
+    "random_float",
+    "cputime",
+    "realtime",
+    "float_integer_part",
+    "float_fractional_part",
+    "copysign",
+    "nexttoward",
+    "lgamma",
+    "erf",
+    "erfc",
+    "atom_number",
+    "number_codes",
+    "number_chars",
+];
+
+/// Predicates and built-ins that order terms by the standard order.
+const STANDARD_ORDER: &[&str] = &[
+    "sort",
+    "msort",
+    "predsort",
+    "@<",
+    "@>",
+    "@=<",
+    "@>=",
+    "compare",
+    "setof",
+    "set",
+    "max_member",
+    "min_member",
+    "list_to_set",
+];
+
+/// Rewrites sanitized clauses for scryer-prolog 0.10, or says why scryer
+/// cannot run them as SWI-Prolog does. Scryer lets a cut in the condition
+/// of `->` cut the whole clause (SWI keeps it local), so such a condition
+/// is wrapped in `call/1`; it has no `*->`, which becomes `\+`/`->`. It
+/// reads double-quoted text as a list where SWI makes a string, and its
+/// standard order puts every float before every integer where SWI compares
+/// by value: answers with strings, or with both a possible float (in them
+/// or in the `background`) and a standard-order comparison, are refused.
+pub(crate) fn for_scryer(clauses: Vec<Term>, background: &[Term]) -> Result<Vec<Term>, String> {
+    if clauses
+        .iter()
+        .any(|c| mentions(c, &|t| matches!(t, Term::Str(_))))
+    {
+        return Err("double-quoted strings".into());
+    }
+    let floats = |t: &Term| match t {
+        Term::Float(_) => true,
+        Term::Atom(name) | Term::Compound(name, _) => FLOAT_SOURCES.contains(&name.as_str()),
+        _ => false,
+    };
+    let ordered = |t: &Term| match t {
+        Term::Atom(name) | Term::Compound(name, _) => STANDARD_ORDER.contains(&name.as_str()),
+        _ => false,
+    };
+    if clauses.iter().any(|c| mentions(c, &ordered))
+        && clauses
+            .iter()
+            .chain(background)
+            .any(|c| mentions(c, &floats))
+    {
+        return Err("floats in the standard order of terms".into());
+    }
+    Ok(clauses
+        .into_iter()
+        .map(|clause| match clause {
+            Term::Compound(name, mut args) if name == ":-" && args.len() == 2 => {
+                let body = args.pop().map(scryer_goal);
+                args.extend(body);
+                Term::Compound(name, args)
+            }
+            fact => fact,
+        })
+        .collect())
+}
+
+/// Whether `term` or any subterm satisfies `test`.
+fn mentions(term: &Term, test: &dyn Fn(&Term) -> bool) -> bool {
+    test(term) || term.args().iter().any(|a| mentions(a, test))
+}
+
+fn compound(name: &str, args: Vec<Term>) -> Term {
+    Term::Compound(name.into(), args)
+}
+
+/// A goal with local cuts and soft-cuts rewritten for scryer (see
+/// [`for_scryer`]), including inside the goals of findall and its kind.
+fn scryer_goal(goal: Term) -> Term {
+    let Term::Compound(name, args) = goal else {
+        return goal;
+    };
+    let mut args = args;
+    match (name.as_str(), args.len()) {
+        (";", 2) => {
+            let (left, right) = (args.remove(0), scryer_goal(args.remove(0)));
+            match left {
+                Term::Compound(soft, mut inner) if soft == "*->" && inner.len() == 2 => {
+                    // (C *-> T ; E) runs E if C has no solution, else C, T.
+                    let condition = local_cut(scryer_goal(inner.remove(0)));
+                    let then = scryer_goal(inner.remove(0));
+                    compound(
+                        ";",
+                        vec![
+                            compound("->", vec![compound("\\+", vec![condition.clone()]), right]),
+                            compound(",", vec![condition, then]),
+                        ],
+                    )
+                }
+                left => compound(";", vec![scryer_goal(left), right]),
+            }
+        }
+        ("->", 2) | ("*->", 2) => {
+            let condition = local_cut(scryer_goal(args.remove(0)));
+            let then = scryer_goal(args.remove(0));
+            // (C *-> T) alone is C, T.
+            let joint = if name == "->" { "->" } else { "," };
+            compound(joint, vec![condition, then])
+        }
+        (",", 2) | ("\\+", 1) | ("forall", 2) => {
+            compound(&name, args.into_iter().map(scryer_goal).collect())
+        }
+        ("findall", 3) | ("findall", 4) | ("aggregate_all", 3) | ("setof", 3) | ("bagof", 3) => {
+            args[1] = scryer_goal(std::mem::replace(&mut args[1], Term::Atom("true".into())));
+            compound(&name, args)
+        }
+        ("^", 2) => {
+            args[1] = scryer_goal(std::mem::replace(&mut args[1], Term::Atom("true".into())));
+            compound(&name, args)
+        }
+        _ => compound(&name, args),
+    }
+}
+
+/// `goal`, wrapped in `call/1` if a cut in it would cut the clause.
+fn local_cut(goal: Term) -> Term {
+    fn cuts(goal: &Term) -> bool {
+        match goal {
+            Term::Atom(a) => a == "!",
+            Term::Compound(name, args) if matches!(name.as_str(), "," | ";" | "->" | "*->") => {
+                args.iter().any(cuts)
+            }
+            _ => false,
+        }
+    }
+    if cuts(&goal) {
+        compound("call", vec![goal])
+    } else {
+        goal
+    }
+}

@@ -155,11 +155,16 @@ fn decode_verdicts(term: &Term) -> Result<Outcome, EngineError> {
             Term::Integer(i) if *i == 1.into() => done.push(true),
             Term::Integer(i) if *i == 2.into() => return Ok(Outcome::Timeout(done)),
             Term::Compound(f, args) if f == "error" && args.len() == 1 => {
-                // Built-ins throw error(Formal, Context), and answers cannot
-                // throw; anything else is scryer failing to read back a
-                // resource error from an overfull heap.
+                // Built-ins throw error(Formal, Context), the runtime throws
+                // '$judge_unsupported'(What), and answers cannot throw;
+                // anything else is scryer failing to read back a resource
+                // error from an overfull heap.
                 return match &args[0] {
                     Term::Compound(g, inner) if g == "error" && inner.len() == 2 => {
+                        Ok(Outcome::Error(done, print_term(&args[0])))
+                    }
+                    // The runtime's signal that scryer cannot do what SWI does.
+                    Term::Compound(g, _) if g == "$judge_unsupported" => {
                         Ok(Outcome::Error(done, print_term(&args[0])))
                     }
                     other => Err(EngineError::Resource(print_term(other))),

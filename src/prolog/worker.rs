@@ -5,11 +5,14 @@
 //! channel so the parent can wait with a wall-clock timeout; on a timeout, a
 //! crash (a panic, an abort on the memory limit, a stack overflow) or a broken
 //! pipe the parent kills the process and starts a fresh one on the next use,
-//! reloading the task background it had.
+//! reloading the task background it had. A process that dies in the middle
+//! of a request (killed from outside, or by its own answer) is restarted and
+//! the request sent once more; an answer that kills it twice is a crash.
 
 use super::engine::{Engine, Outcome};
 use crate::syntax::prolog::{Sentence, Term};
 use crate::syntax::Pos;
+use std::ffi::OsString;
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
@@ -18,36 +21,102 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-/// The first command-line argument that puts the binary in worker mode.
-pub const WORKER_ARG: &str = "__prolog-worker";
+/// The name of the worker executable built with the crate.
+pub const WORKER_BINARY: &str = "entail-worker";
+
+/// The program that serves as a scryer worker ([`serve_worker`]), with
+/// leading arguments: `entail-worker`, or e.g. `python -m entail._worker`
+/// for a host that embeds the library.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WorkerCommand {
+    /// The program to run.
+    pub program: PathBuf,
+    /// Its arguments; the judge adds none.
+    pub args: Vec<OsString>,
+}
+
+impl WorkerCommand {
+    /// `program` with no arguments.
+    pub fn new(program: impl Into<PathBuf>) -> WorkerCommand {
+        WorkerCommand {
+            program: program.into(),
+            args: Vec::new(),
+        }
+    }
+
+    /// The same command with `arg` appended.
+    pub fn arg(mut self, arg: impl Into<OsString>) -> WorkerCommand {
+        self.args.push(arg.into());
+        self
+    }
+
+    /// Finds [`WORKER_BINARY`]: next to the current executable, then in its
+    /// parent directory (test binaries live in `target/*/deps`), then on
+    /// `PATH`. Never the current executable itself under another name.
+    pub fn discover() -> Option<WorkerCommand> {
+        let name = format!("{WORKER_BINARY}{}", std::env::consts::EXE_SUFFIX);
+        let exe_dir = std::env::current_exe()
+            .ok()
+            .and_then(|exe| exe.parent().map(PathBuf::from));
+        let near = exe_dir
+            .iter()
+            .flat_map(|dir| [Some(dir.clone()), dir.parent().map(PathBuf::from)])
+            .flatten();
+        let on_path = std::env::var_os("PATH")
+            .map(|path| std::env::split_paths(&path).collect::<Vec<_>>())
+            .unwrap_or_default();
+        near.chain(on_path)
+            .map(|dir| dir.join(&name))
+            .find(|candidate| is_executable(candidate))
+            .map(WorkerCommand::new)
+    }
+}
+
+fn is_executable(path: &std::path::Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
 
 /// How worker processes are started and limited.
 #[derive(Debug, Clone)]
 pub struct WorkerConfig {
-    /// The executable to run with [`WORKER_ARG`] (the `entail` binary).
-    pub executable: PathBuf,
+    /// The worker program; `None` when none was found, and then every
+    /// answer that needs scryer fails with [`WorkerFailure::Unavailable`].
+    pub command: Option<WorkerCommand>,
     /// Address-space limit of each worker (RLIMIT_AS), in bytes.
     pub memory_limit_bytes: u64,
     /// Wall-clock cap on evaluating one hypothesis.
     pub eval_timeout: Duration,
     /// Wall-clock cap on starting a machine and loading a background.
     pub load_timeout: Duration,
-    /// A worker rebuilds its machine after this many hypotheses, because
+    /// A worker process is replaced after this many hypotheses, because
     /// scryer never frees the clauses and atoms each one leaves behind.
     pub recycle_after: u64,
 }
 
 impl WorkerConfig {
-    /// Defaults: the current executable, 2 GiB, 10 s per hypothesis, 120 s to
-    /// load, a fresh machine every 2000 hypotheses.
-    pub fn new(executable: PathBuf) -> WorkerConfig {
+    /// Runs `command`, with 2 GiB, 10 s per hypothesis, 120 s to load, a
+    /// fresh process every 2000 hypotheses.
+    pub fn new(command: WorkerCommand) -> WorkerConfig {
+        WorkerConfig::with(Some(command))
+    }
+
+    fn with(command: Option<WorkerCommand>) -> WorkerConfig {
         WorkerConfig {
-            executable,
+            command,
             memory_limit_bytes: 2 << 30,
             eval_timeout: Duration::from_secs(10),
             load_timeout: Duration::from_secs(120),
             recycle_after: 2000,
         }
+    }
+}
+
+impl Default for WorkerConfig {
+    /// The defaults of [`WorkerConfig::new`] with the command from
+    /// [`WorkerCommand::discover`].
+    fn default() -> WorkerConfig {
+        WorkerConfig::with(WorkerCommand::discover())
     }
 }
 
@@ -63,6 +132,12 @@ pub enum WorkerFailure {
     /// The worker could not be started at all.
     #[error("cannot start worker: {0}")]
     Spawn(String),
+    /// No worker program is configured or installed.
+    #[error("no scryer worker: {0}")]
+    Unavailable(String),
+    /// Scryer would not answer this as SWI-Prolog does, so it was not run.
+    #[error("scryer cannot run this as SWI-Prolog does: {0}")]
+    Unsupported(String),
 }
 
 /// A task background: trusted clauses, and a key that identifies them so an
@@ -174,6 +249,31 @@ pub struct Worker {
     config: WorkerConfig,
     running: Option<Running>,
     loaded: Option<u64>,
+    /// Hypotheses the running process has evaluated.
+    served: u64,
+}
+
+/// Why one attempt failed: a process that died can be restarted and the
+/// request retried, because something outside (the OOM killer, a user)
+/// may have killed it.
+enum Attempt {
+    Died(String),
+    Failed(WorkerFailure),
+}
+
+impl From<WorkerFailure> for Attempt {
+    fn from(failure: WorkerFailure) -> Attempt {
+        Attempt::Failed(failure)
+    }
+}
+
+impl Attempt {
+    fn failure(self) -> WorkerFailure {
+        match self {
+            Attempt::Died(message) => WorkerFailure::Crashed(message),
+            Attempt::Failed(failure) => failure,
+        }
+    }
 }
 
 impl Worker {
@@ -183,6 +283,7 @@ impl Worker {
             config,
             running: None,
             loaded: None,
+            served: 0,
         }
     }
 
@@ -191,8 +292,16 @@ impl Worker {
         self.loaded
     }
 
-    /// Loads `background` unless it is already loaded.
+    /// Loads `background` unless it is already loaded. A process that dies
+    /// meanwhile is restarted once.
     pub fn ensure_loaded(&mut self, background: &Background) -> Result<(), WorkerFailure> {
+        match self.load_once(background) {
+            Err(Attempt::Died(_)) => self.load_once(background).map_err(Attempt::failure),
+            other => other.map_err(Attempt::failure),
+        }
+    }
+
+    fn load_once(&mut self, background: &Background) -> Result<(), Attempt> {
         if self.running.is_some() && self.loaded == Some(background.key()) {
             return Ok(());
         }
@@ -207,19 +316,19 @@ impl Worker {
             }
             Reply::Fault(message) => {
                 self.kill();
-                Err(WorkerFailure::Crashed(message))
+                Err(WorkerFailure::Crashed(message).into())
             }
             Reply::Done(_) | Reply::DoneThenExit(_) => {
                 self.kill();
-                Err(WorkerFailure::Crashed(
-                    "protocol: unexpected reply to load".into(),
-                ))
+                Err(WorkerFailure::Crashed("protocol: unexpected reply to load".into()).into())
             }
         }
     }
 
     /// Loads `hypothesis` over `background` and runs `goals` with
-    /// `limit` inferences each.
+    /// `limit` inferences each. If the process dies meanwhile, a fresh one
+    /// is started and the request retried once; a second death is
+    /// [`WorkerFailure::Crashed`].
     pub fn eval(
         &mut self,
         background: &Background,
@@ -227,67 +336,86 @@ impl Worker {
         goals: &[String],
         limit: u64,
     ) -> Result<Outcome, WorkerFailure> {
-        self.ensure_loaded(background)?;
+        match self.eval_once(background, hypothesis, goals, limit) {
+            Err(Attempt::Died(_)) => self
+                .eval_once(background, hypothesis, goals, limit)
+                .map_err(Attempt::failure),
+            other => other.map_err(Attempt::failure),
+        }
+    }
+
+    fn eval_once(
+        &mut self,
+        background: &Background,
+        hypothesis: &str,
+        goals: &[String],
+        limit: u64,
+    ) -> Result<Outcome, Attempt> {
+        self.load_once(background)?;
         let request = Request::Eval {
             hypothesis: hypothesis.to_string(),
             goals: goals.to_vec(),
             limit,
         };
-        match self.call(&request, self.config.eval_timeout)? {
-            Reply::Done(outcome) => Ok(outcome),
+        let reply = self.call(&request, self.config.eval_timeout)?;
+        self.served += 1;
+        match reply {
+            Reply::Done(outcome) => {
+                if self.served >= self.config.recycle_after {
+                    self.kill();
+                }
+                Ok(outcome)
+            }
             Reply::DoneThenExit(outcome) => {
                 self.kill();
                 Ok(outcome)
             }
             Reply::Fault(message) => {
                 self.kill();
-                Err(WorkerFailure::Crashed(message))
+                Err(WorkerFailure::Crashed(message).into())
             }
             Reply::Loaded => {
                 self.kill();
-                Err(WorkerFailure::Crashed(
-                    "protocol: unexpected reply to eval".into(),
-                ))
+                Err(WorkerFailure::Crashed("protocol: unexpected reply to eval".into()).into())
             }
         }
     }
 
-    fn call(&mut self, request: &Request, timeout: Duration) -> Result<Reply, WorkerFailure> {
+    fn call(&mut self, request: &Request, timeout: Duration) -> Result<Reply, Attempt> {
         if self.running.is_none() {
             self.running = Some(self.spawn()?);
             self.loaded = None;
+            self.served = 0;
         }
         let mut line =
             serde_json::to_string(request).map_err(|e| WorkerFailure::Crashed(e.to_string()))?;
         line.push('\n');
         let Some(running) = self.running.as_mut() else {
-            return Err(WorkerFailure::Spawn("worker vanished".into()));
+            return Err(WorkerFailure::Spawn("worker vanished".into()).into());
         };
         if let Err(e) = running
             .stdin
             .write_all(line.as_bytes())
             .and_then(|_| running.stdin.flush())
         {
-            self.kill();
-            return Err(WorkerFailure::Crashed(format!("write to worker: {e}")));
+            let status = self.kill();
+            return Err(Attempt::Died(format!("write to worker: {e} ({status})")));
         }
         match running.replies.recv_timeout(timeout) {
             Ok(reply) => match serde_json::from_str::<Reply>(&reply) {
                 Ok(reply) => Ok(reply),
                 Err(e) => {
                     self.kill();
-                    Err(WorkerFailure::Crashed(format!(
-                        "bad reply from worker: {e}"
-                    )))
+                    Err(WorkerFailure::Crashed(format!("bad reply from worker: {e}")).into())
                 }
             },
             Err(RecvTimeoutError::Timeout) => {
                 self.kill();
-                Err(WorkerFailure::Timeout)
+                Err(WorkerFailure::Timeout.into())
             }
             Err(RecvTimeoutError::Disconnected) => {
                 let status = self.kill();
-                Err(WorkerFailure::Crashed(format!("worker exited ({status})")))
+                Err(Attempt::Died(format!("worker exited ({status})")))
             }
         }
     }
@@ -308,10 +436,15 @@ impl Worker {
     }
 
     fn spawn(&self) -> Result<Running, WorkerFailure> {
-        let mut command = Command::new(&self.config.executable);
+        let Some(worker) = &self.config.command else {
+            return Err(WorkerFailure::Unavailable(format!(
+                "{WORKER_BINARY} is neither configured, nor next to the program, nor on PATH \
+                 (`cargo build` builds it)"
+            )));
+        };
+        let mut command = Command::new(&worker.program);
         command
-            .arg(WORKER_ARG)
-            .arg(self.config.recycle_after.to_string())
+            .args(&worker.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null());
@@ -336,10 +469,16 @@ impl Worker {
             });
         }
         let mut child = command.spawn().map_err(|e| {
-            WorkerFailure::Spawn(format!("{}: {e}", self.config.executable.display()))
+            let message = format!("{}: {e}", worker.program.display());
+            if e.kind() == std::io::ErrorKind::NotFound {
+                WorkerFailure::Unavailable(message)
+            } else {
+                WorkerFailure::Spawn(message)
+            }
         })?;
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             let _ = child.kill();
+            let _ = child.wait();
             return Err(WorkerFailure::Spawn("no pipes".into()));
         };
         let (sender, replies) = mpsc::channel();
@@ -365,12 +504,16 @@ impl Drop for Worker {
     }
 }
 
-/// The worker's main loop: run in the child process when the binary is
-/// started with [`WORKER_ARG`]. Reads requests on stdin until it closes.
+/// The worker's main loop, the whole of the `entail-worker` program: reads
+/// requests on stdin until it closes. A host that embeds the library (e.g.
+/// a Python extension) can serve as the worker by calling this from a
+/// `main` of its own and naming that program in [`WorkerConfig::command`].
+/// The parent replaces the process every [`WorkerConfig::recycle_after`]
+/// hypotheses and after any fault.
 pub fn serve_worker() -> ExitCode {
     // Scryer prints warnings with println!, which would corrupt the protocol:
     // keep the real stdout for replies and point fd 1 at stderr.
-    // SAFETY: plain fd duplication at start-up, before any other thread runs.
+    // SAFETY: plain fd duplication at start-up, before scryer runs.
     let protocol_fd = unsafe {
         let fd = libc::dup(1);
         if fd < 0 || libc::dup2(2, 1) < 0 {
@@ -380,10 +523,6 @@ pub fn serve_worker() -> ExitCode {
     };
     // SAFETY: protocol_fd is a fresh descriptor owned by nobody else.
     let mut replies: std::fs::File = unsafe { std::os::fd::FromRawFd::from_raw_fd(protocol_fd) };
-    let recycle_after: u64 = std::env::args()
-        .nth(2)
-        .and_then(|a| a.parse().ok())
-        .unwrap_or(2000);
     std::panic::set_hook(Box::new(|_| {}));
 
     let mut engine: Option<Engine> = None;
@@ -401,8 +540,8 @@ pub fn serve_worker() -> ExitCode {
                 // predicates stay but are unreachable: the whitelist only lets
                 // an answer call the current task's background.
                 let reused = match engine.as_mut() {
-                    Some(e) if served < recycle_after => e.load_background(&background).is_ok(),
-                    _ => false,
+                    Some(e) => e.load_background(&background).is_ok(),
+                    None => false,
                 };
                 if reused {
                     Reply::Loaded
@@ -411,7 +550,6 @@ pub fn serve_worker() -> ExitCode {
                     match fresh_engine(&background) {
                         Ok(e) => {
                             engine = Some(e);
-                            served = 0;
                             Reply::Loaded
                         }
                         Err(message) => Reply::Fault(message),
@@ -423,15 +561,9 @@ pub fn serve_worker() -> ExitCode {
                 goals,
                 limit,
             }) => {
-                if served >= recycle_after {
-                    engine = None;
-                }
                 if engine.is_none() {
                     match fresh_engine(&background) {
-                        Ok(e) => {
-                            engine = Some(e);
-                            served = 0;
-                        }
+                        Ok(e) => engine = Some(e),
                         Err(message) => {
                             let _ = send(&mut replies, &Reply::Fault(message));
                             return ExitCode::from(3);
