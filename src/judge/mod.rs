@@ -181,6 +181,8 @@ pub enum ErrorKind {
     Runtime,
     /// The input line itself was malformed (batch mode only).
     Input,
+    /// entail itself failed on this answer (a bug, caught so the batch goes on).
+    Internal,
 }
 
 /// The verdict on one example.

@@ -332,6 +332,7 @@ fn is_control(name: &str, arity: usize) -> bool {
         (name, arity),
         (",", 2)
             | (";", 2)
+            | ("|", 2)
             | ("->", 2)
             | ("*->", 2)
             | ("\\+", 1)
@@ -381,6 +382,11 @@ impl Checker<'_> {
         }
         let rebuild = |new_args: Vec<Term>| Term::Compound(name.to_string(), new_args);
         match (name, arity) {
+            // SWI runs `(A | B)` in a body as `(A ; B)`.
+            ("|", 2) => Ok(Term::Compound(
+                ";".into(),
+                vec![self.goal(&args[0], called)?, self.goal(&args[1], called)?],
+            )),
             (",", 2) | (";", 2) | ("->", 2) | ("*->", 2) => Ok(rebuild(vec![
                 self.goal(&args[0], called)?,
                 self.goal(&args[1], called)?,
