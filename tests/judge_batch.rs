@@ -41,14 +41,24 @@ fn batch() -> Vec<(Vec<u8>, Expected)> {
     let p = program();
     let p_json = serde_json::to_string(&p).unwrap();
     let chain = format!("eastbound(T) :- X = 1{}.", "+1".repeat(20_000));
-    let nested = format!("eastbound(T) :- X = {}a{}.", "f(".repeat(100_000), ")".repeat(100_000));
+    let nested = format!(
+        "eastbound(T) :- X = {}a{}.",
+        "f(".repeat(100_000),
+        ")".repeat(100_000)
+    );
     let long_list = format!("eastbound(T) :- X = [{}a].", "a,".repeat(100_000));
-    let thinking = format!("<think>{}</think>[RULE]{RED}[/RULE]", "why? ".repeat(2_000_000));
-    let huge = format!("{{\"id\": \"huge\", \"prediction\": \"{}\"}}", "x".repeat(17 << 20));
-    let disjunction =
-        "eastbound(T) :- has_car(T, C), (car_color(C, red) | car_color(C, green)).";
-    let mut invalid_utf8 = format!("{{\"id\": \"bad-utf8\", \"validation program\": {p_json}, \"prediction\": \"")
-        .into_bytes();
+    let thinking = format!(
+        "<think>{}</think>[RULE]{RED}[/RULE]",
+        "why? ".repeat(2_000_000)
+    );
+    let huge = format!(
+        "{{\"id\": \"huge\", \"prediction\": \"{}\"}}",
+        "x".repeat(17 << 20)
+    );
+    let disjunction = "eastbound(T) :- has_car(T, C), (car_color(C, red) | car_color(C, green)).";
+    let mut invalid_utf8 =
+        format!("{{\"id\": \"bad-utf8\", \"validation program\": {p_json}, \"prediction\": \"")
+            .into_bytes();
     invalid_utf8.extend_from_slice(b"eastbound(T) :- \xff\xfe.\"}");
     let mut crlf = good("crlf", RED);
     crlf.extend_from_slice(b"\r");
@@ -83,10 +93,19 @@ fn batch() -> Vec<(Vec<u8>, Expected)> {
             format!("{{\"id\": \"nul\", \"prediction\": \"a\0b\"}}").into_bytes(),
             e(json!("nul"), input, 0.0),
         ),
-        (good("chain", &chain), e(json!("chain"), Some("syntax"), 0.0)),
+        (
+            good("chain", &chain),
+            e(json!("chain"), Some("syntax"), 0.0),
+        ),
         (good("e", LONG), e(json!("e"), None, 0.75)),
-        (good("nested", &nested), e(json!("nested"), Some("syntax"), 0.0)),
-        (good("list", &long_list), e(json!("list"), Some("syntax"), 0.0)),
+        (
+            good("nested", &nested),
+            e(json!("nested"), Some("syntax"), 0.0),
+        ),
+        (
+            good("list", &long_list),
+            e(json!("list"), Some("syntax"), 0.0),
+        ),
         (
             json!({"id": 14, "validation program": "eastbound(train0.\n", "prediction": RED})
                 .to_string()
@@ -106,7 +125,9 @@ fn batch() -> Vec<(Vec<u8>, Expected)> {
             e(json!(16), input, 0.0),
         ),
         (
-            json!({"id": 17, "validation program": p}).to_string().into_bytes(),
+            json!({"id": 17, "validation program": p})
+                .to_string()
+                .into_bytes(),
             e(json!(17), input, 0.0),
         ),
         (good("thinking", &thinking), e(json!("thinking"), None, 1.0)),
@@ -132,11 +153,19 @@ fn joined(lines: &[(Vec<u8>, Expected)]) -> Vec<u8> {
 fn check(results: &[JudgeResult], lines: &[(Vec<u8>, Expected)]) {
     assert_eq!(results.len(), lines.len(), "one result per line");
     for (i, (result, (_, (id, kind, score)))) in results.iter().zip(lines).enumerate() {
-        let got_kind = result
-            .error_kind
-            .map(|k| serde_json::to_value(k).unwrap().as_str().unwrap().to_string());
+        let got_kind = result.error_kind.map(|k| {
+            serde_json::to_value(k)
+                .unwrap()
+                .as_str()
+                .unwrap()
+                .to_string()
+        });
         assert_eq!(
-            (result.id.clone().unwrap_or(Value::Null), got_kind.as_deref(), result.partial_score),
+            (
+                result.id.clone().unwrap_or(Value::Null),
+                got_kind.as_deref(),
+                result.partial_score
+            ),
             (id.clone(), *kind, *score),
             "line {}: {result:?}",
             i + 1
@@ -169,9 +198,18 @@ fn every_bad_line_gets_an_error_and_every_good_line_its_score() {
         r.error.clone().unwrap()
     };
     let at = lines[1].0.iter().position(|&b| b == 0xff).unwrap() + 1;
-    assert_eq!(message(json!("bad-utf8")), format!("invalid UTF-8 at byte {at}"));
-    assert_eq!(message(json!("null-prediction")), "\"prediction\" is null, not a string");
-    assert_eq!(message(json!({"k": [1]})), "\"prediction\" is a number, not a string");
+    assert_eq!(
+        message(json!("bad-utf8")),
+        format!("invalid UTF-8 at byte {at}")
+    );
+    assert_eq!(
+        message(json!("null-prediction")),
+        "\"prediction\" is null, not a string"
+    );
+    assert_eq!(
+        message(json!({"k": [1]})),
+        "\"prediction\" is a number, not a string"
+    );
     assert_eq!(message(json!(17)), "no \"prediction\" field");
     assert!(message(json!(14)).starts_with("bad task: validation program:"));
     let huge = lines.iter().map(|l| l.0.len()).max().unwrap();
@@ -179,7 +217,9 @@ fn every_bad_line_gets_an_error_and_every_good_line_its_score() {
         message(json!("huge")),
         format!("line of {huge} bytes is longer than {}", 16 << 20)
     );
-    assert!(message(json!("chain")).ends_with(&format!("term nested deeper than {MAX_DEPTH} levels")));
+    assert!(
+        message(json!("chain")).ends_with(&format!("term nested deeper than {MAX_DEPTH} levels"))
+    );
 }
 
 #[test]
@@ -195,19 +235,32 @@ fn the_cli_exits_0_with_every_line_back() {
         .output()
         .unwrap();
     let _ = std::fs::remove_dir_all(&dir);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     check(&parse_output(&out.stdout), &lines);
 }
 
 #[test]
 fn same_batch_same_output_with_one_or_two_workers() {
-    let lines: Vec<_> = batch().into_iter().filter(|(l, _)| l.len() < 1 << 20).collect();
+    let lines: Vec<_> = batch()
+        .into_iter()
+        .filter(|(l, _)| l.len() < 1 << 20)
+        .collect();
     let run = |workers: usize| {
         let mut config = JudgeConfig::default();
         config.worker.executable = env!("CARGO_BIN_EXE_entail").into();
         config.workers = workers;
         let mut output = Vec::new();
-        run_batch(&Judge::new(config), &joined(&lines)[..], &mut output, &|| {}).unwrap();
+        run_batch(
+            &Judge::new(config),
+            &joined(&lines)[..],
+            &mut output,
+            &|| {},
+        )
+        .unwrap();
         parse_output(&output)
             .into_iter()
             .map(|mut r| {
@@ -274,7 +327,8 @@ fn the_highest_terms_score_on_a_small_stack() {
                     result.error
                 );
                 // One level more is refused by the reader.
-                let higher = format!("eastbound(T) :- has_car(T, C), car_color(C, red), true, {body}.");
+                let higher =
+                    format!("eastbound(T) :- has_car(T, C), car_color(C, red), true, {body}.");
                 let result = task.score(&higher);
                 let error = result.error.unwrap_or_default();
                 assert!(

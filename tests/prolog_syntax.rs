@@ -131,7 +131,10 @@ fn reads_each_feature_as_the_exact_ast() {
         ("(a|b)", op2("|", a("a"), a("b"))),
         ("a *-> b", op2("*->", a("a"), a("b"))),
         ("X = f(Y)", op2("=", v("X"), c("f", vec![v("Y")]))),
-        ("a '=' b", op2("=", a("a"), a("b"))),
+        // SWI reads quoted names as operators only if they are ',' or '|'.
+        ("a ',' b", op2(",", a("a"), a("b"))),
+        ("f(a '|' b)", c("f", vec![op2("|", a("a"), a("b"))])),
+        ("'-' - a", op2("-", a("-"), a("a"))),
         ("X =.. L", op2("=..", v("X"), v("L"))),
         ("dynamic foo/1", op1("dynamic", op2("/", a("foo"), i(1)))),
         ("$a", op1("$", a("a"))),
@@ -804,6 +807,17 @@ fn swi_prolog_reads_these_sources_as_we_do() {
         "f('|')",
         "a '|' b",
         "a || b",
+        // Quoted names are operators only if they are `','` or `'|'`.
+        "a ',' b",
+        "f(a ',' b)",
+        "[a '|' b]",
+        "a '+' b",
+        "a '=' b",
+        "'-' a",
+        "'-'(a)",
+        "'-' - a",
+        "a - '-'",
+        "'dynamic' a",
         // Deep, but within the limit.
         "X = f(f(f(f(f(f(f(f(a))))))))",
     ];

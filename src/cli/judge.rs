@@ -175,7 +175,11 @@ fn answer_syntax_error(answer: &str) -> Option<SyntaxError> {
     let error = parse_program(rule).err()?;
     // `rule` is a slice of `answer`.
     let base = rule.as_ptr() as usize - answer.as_ptr() as usize;
-    Some(SyntaxError::at(answer, base + error.pos.offset, error.message))
+    Some(SyntaxError::at(
+        answer,
+        base + error.pos.offset,
+        error.message,
+    ))
 }
 
 fn print_human(result: &JudgeResult) {

@@ -85,8 +85,7 @@ pub fn run_batch(
             chunk_bytes += buffer.len();
         }
         let end = length.is_none();
-        if !chunk.is_empty() && (end || chunk.len() >= CHUNK_LINES || chunk_bytes >= CHUNK_BYTES)
-        {
+        if !chunk.is_empty() && (end || chunk.len() >= CHUNK_LINES || chunk_bytes >= CHUNK_BYTES) {
             for result in score_chunk(judge, std::mem::take(&mut chunk), on_done) {
                 correct += result.is_correct as usize;
                 partial += result.partial_score;
@@ -255,11 +254,9 @@ fn score_chunk(judge: &Judge, lines: Vec<Line>, on_done: &(dyn Fn() + Sync)) -> 
         match line {
             Line::Scorable { record, prediction } => {
                 results.push(None);
-                let key = serde_json::to_string(&(
-                    &record.validation_program,
-                    &record.evaluation_config,
-                ))
-                .unwrap_or_default();
+                let key =
+                    serde_json::to_string(&(&record.validation_program, &record.evaluation_config))
+                        .unwrap_or_default();
                 let id = record.id.clone();
                 groups
                     .entry(key)

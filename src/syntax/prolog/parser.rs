@@ -23,7 +23,6 @@ use std::collections::VecDeque;
 /// count, so no recursive walk over a term read here overflows the stack.
 pub(crate) const MAX_DEPTH: usize = 1000;
 
-
 /// What ends a term besides a token that cannot continue it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Within {
@@ -248,8 +247,9 @@ impl<'a> Parser<'a> {
             let at = next.start;
             let name = match &next.tok {
                 Tok::Name(n) => n.clone(),
-                // A quoted comma or bar is an atom, never the punctuation.
-                Tok::Quoted(n) if n != "," && n != "|" => n.clone(),
+                // SWI reads a quoted name as an operator only if it is
+                // `','` or `'|'`, and then never as punctuation.
+                Tok::Quoted(n) if n == "," || n == "|" => n.clone(),
                 Tok::Comma => ",".to_string(),
                 Tok::Bar => "|".to_string(),
                 _ => break,
@@ -416,7 +416,8 @@ impl<'a> Parser<'a> {
                 return Ok((number_term(n, true), 0, 1));
             }
         }
-        let Some((priority, kind)) = ops::prefix(&name) else {
+        // SWI never reads a quoted name as a prefix operator.
+        let Some((priority, kind)) = ops::prefix(&name).filter(|_| unquoted) else {
             return Ok((Term::Atom(name), 0, 1));
         };
         let next = self.peek()?.clone();
