@@ -35,7 +35,8 @@ const STACK_BYTES: usize = 64 << 20;
 pub struct BatchSummary {
     /// Lines read.
     pub lines: usize,
-    /// Lines that could not be read as a task plus prediction.
+    /// Lines that could not be read as a task plus prediction, or whose
+    /// task could not be loaded (`input` errors).
     pub malformed: usize,
     /// Fraction of lines with `is_correct`.
     pub accuracy: f64,
@@ -77,11 +78,7 @@ pub fn run_batch(
         let length = read_line(&mut input, &mut buffer)?;
         if let Some(length) = length {
             summary.lines += 1;
-            let line = parse_line(&buffer, length);
-            if let Line::Malformed { .. } = line {
-                summary.malformed += 1;
-            }
-            chunk.push(line);
+            chunk.push(parse_line(&buffer, length));
             chunk_bytes += buffer.len();
         }
         let end = length.is_none();
@@ -90,6 +87,7 @@ pub fn run_batch(
                 correct += result.is_correct as usize;
                 partial += result.partial_score;
                 syntax += result.syntax_valid as usize;
+                summary.malformed += (result.error_kind == Some(ErrorKind::Input)) as usize;
                 let line = serde_json::to_string(&result).map_err(std::io::Error::other)?;
                 writeln!(output, "{line}")?;
             }
