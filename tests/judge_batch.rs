@@ -426,3 +426,46 @@ fn answers_in_swi_syntax_score_as_swi_scores_them() {
         assert_eq!(swi.partial_score, score, "SWI on {rule}");
     }
 }
+
+/// `judge --task` and `--hypothesis-file` point at the file, line and
+/// column of a problem.
+#[test]
+fn single_answer_errors_name_file_line_and_column() {
+    let dir = std::env::temp_dir().join(format!("entail-judge-single-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let task = dir.join("task.json");
+    std::fs::write(&task, "{\"id\": 1,\n \"validation program\": 7,\n}").unwrap();
+    let answer = dir.join("answer.txt");
+    std::fs::write(
+        &answer,
+        "Reasoning.\n[RULE]\neastbound(T) :- has_car(T, C) car_color(C, red).\n[/RULE]",
+    )
+    .unwrap();
+    let run = |task: &std::path::Path| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_entail"))
+            .args(["judge", "--json", "--task"])
+            .arg(task)
+            .arg("--hypothesis-file")
+            .arg(&answer)
+            .output()
+            .unwrap()
+    };
+    let out = run(&task);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!(
+            "{}:2:24: invalid type: integer `7`, expected a string\n",
+            task.display()
+        )
+    );
+    let good_task = concat!(env!("CARGO_MANIFEST_DIR"), "/corpora/slr/task_l1.json");
+    let out = run(std::path::Path::new(good_task));
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(out.status.code(), Some(0));
+    let result: JudgeResult = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        result.error.unwrap(),
+        format!("{}:3:31: operator expected", answer.display())
+    );
+}

@@ -110,7 +110,7 @@ fn run_single(judge: &Judge, task_path: &PathBuf, args: &Args) -> ExitCode {
             // serde_json's message ends with " at line L column C".
             let message = e.to_string();
             let message = message.split(" at line ").next().unwrap_or_default();
-            let (line, column) = (e.line(), e.column());
+            let (line, column) = (e.line(), e.column().max(1));
             eprintln!("{}:{line}:{column}: {message}", task_path.display());
             return ExitCode::from(2);
         }
@@ -143,7 +143,7 @@ fn run_single(judge: &Judge, task_path: &PathBuf, args: &Args) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let result = task.score(&answer);
+    let mut result = task.score(&answer);
     if result.error_kind == Some(ErrorKind::Syntax) {
         let source = match &args.hypothesis_file {
             Some(path) => path.display().to_string(),
@@ -151,7 +151,7 @@ fn run_single(judge: &Judge, task_path: &PathBuf, args: &Args) -> ExitCode {
             None => "<stdin>".to_string(),
         };
         if let Some(error) = answer_syntax_error(&answer) {
-            eprintln!("{}", error.in_file(source));
+            result.error = Some(error.in_file(source).to_string());
         }
     }
     if args.json {
