@@ -354,7 +354,7 @@ fn answers_in_swi_syntax_score_as_swi_scores_them() {
         "swipl is required (apt-get install swi-prolog-nox)"
     );
     // (answer, the rule SWI is given, exact score)
-    let cases: [(&str, &str, f64); 9] = [
+    let cases: [(&str, &str, f64); 11] = [
         // A code fence inside the rule block.
         ("<think>red?</think>\n[RULE]\n```prolog\n{RED}\n```\n[/RULE]", RED, 1.0),
         // An argument above priority 999.
@@ -406,6 +406,19 @@ fn answers_in_swi_syntax_score_as_swi_scores_them() {
              sum([], 0).\nsum([H|T], S) :- sum(T, S0), S is S0 + H.",
             "",
             0.5,
+        ),
+        // Built-ins outside ISO core that SWI lets a file redefine.
+        (
+            "eastbound(T) :- findall(C, (has_car(T, C), car_color(C, red)), L), is_list(L).\n\
+             is_list([_|_]).",
+            "",
+            1.0,
+        ),
+        (
+            "eastbound(T) :- has_car(T, C), car_color(C, Col), atom_number(Col, _).\n\
+             atom_number(red, 1).",
+            "",
+            1.0,
         ),
     ];
     let lines: Vec<(Vec<u8>, Expected)> = cases

@@ -124,6 +124,15 @@ const OVERRIDABLE: &[&str] = &[
     "partition",
     "max_member",
     "min_member",
+    // Built-ins outside ISO core, which SWI also lets a user file redefine.
+    "between",
+    "msort",
+    "succ",
+    "is_list",
+    "atom_number",
+    "not",
+    "forall",
+    "ignore",
 ];
 
 /// Predicates whose mention alone makes an answer unsafe (reported as such
