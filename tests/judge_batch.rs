@@ -482,3 +482,66 @@ fn single_answer_errors_name_file_line_and_column() {
         format!("{}:3:31: operator expected", answer.display())
     );
 }
+
+/// One line of a random batch: raw bytes, a valid task with any
+/// prediction, or a JSON object with fields of any type.
+fn line_strategy() -> impl proptest::strategy::Strategy<Value = Vec<u8>> {
+    use proptest::prelude::*;
+    let raw = proptest::collection::vec(
+        any::<u8>().prop_filter("no newline", |b| *b != b'\n'),
+        0..40,
+    );
+    let prediction = prop_oneof![
+        "[a-zA-Z0-9_ (),;|.:=+*\\-\\[\\]{}'\"`\\\\%!]{0,60}".boxed(),
+        Just(RED.to_string()).boxed(),
+        "[ -~]{0,20}"
+            .prop_map(|s| format!("[RULE]```\n{RED} {s}\n```[/RULE]"))
+            .boxed(),
+    ];
+    let scalar = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(|n| json!(n)),
+        "[ -~]{0,10}".prop_map(Value::String),
+        Just(json!([1, {"a": null}])),
+    ];
+    prop_oneof![
+        raw,
+        prediction.prop_map(|p| {
+            json!({"id": "p", "validation program": program(), "prediction": p})
+                .to_string()
+                .into_bytes()
+        }),
+        (scalar.clone(), scalar).prop_map(|(program, prediction)| {
+            json!({"id": "t", "validation program": program, "prediction": prediction})
+                .to_string()
+                .into_bytes()
+        }),
+    ]
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::test_runner::Config::with_cases(48))]
+    /// Whatever the lines, each comes back once, in order, with its id when
+    /// it is a JSON object with one, and none is an internal error.
+    #[test]
+    fn random_batches_keep_every_line(lines in proptest::collection::vec(line_strategy(), 1..8)) {
+        static JUDGE: std::sync::OnceLock<Judge> = std::sync::OnceLock::new();
+        let judge = JUDGE.get_or_init(judge);
+        let mut input = lines.join(&b'\n');
+        input.extend_from_slice(b"\n");
+        input.extend_from_slice(&good("control", RED));
+        let mut output = Vec::new();
+        run_batch(judge, &input[..], &mut output, &|| {}).unwrap();
+        let results = parse_output(&output);
+        proptest::prop_assert_eq!(results.len(), lines.len() + 1);
+        for (line, result) in lines.iter().zip(&results) {
+            proptest::prop_assert_ne!(result.error_kind, Some(entail::judge::ErrorKind::Internal));
+            let id = serde_json::from_slice::<Value>(line).ok().and_then(|v| v.get("id").cloned());
+            proptest::prop_assert_eq!(&result.id, &id);
+        }
+        let control = results.last().unwrap();
+        proptest::prop_assert_eq!(control.id.clone(), Some(json!("control")));
+        proptest::prop_assert_eq!(control.partial_score, 1.0);
+    }
+}
