@@ -545,3 +545,39 @@ proptest::proptest! {
         proptest::prop_assert_eq!(control.partial_score, 1.0);
     }
 }
+
+/// More lines than one chunk holds: order and ids survive the chunk
+/// boundaries.
+#[test]
+fn a_batch_longer_than_a_chunk_keeps_its_order() {
+    let n = 9_000;
+    let mut input = Vec::new();
+    for i in 0..n {
+        let line = match i % 3 {
+            0 => {
+                let prediction = [RED, LONG, SHORT][i % 9 / 3];
+                json!({"id": i, "validation program": program(), "prediction": prediction})
+                    .to_string()
+            }
+            1 => format!("{{\"id\": {i}, \"prediction\": null}}"),
+            _ => format!("{{\"id\": {i}, \"validation program\": \"p.\", \"prediction\": \"x"),
+        };
+        input.extend_from_slice(line.as_bytes());
+        input.push(b'\n');
+    }
+    let mut output = Vec::new();
+    let summary = run_batch(&judge(), &input[..], &mut output, &|| {}).unwrap();
+    let results = parse_output(&output);
+    assert_eq!((summary.lines, summary.malformed), (n, 2 * n / 3));
+    for (i, r) in results.iter().enumerate() {
+        let score = match i % 3 {
+            0 => [1.0, 0.75, 0.5][i % 9 / 3],
+            _ => 0.0,
+        };
+        assert_eq!(
+            (r.id.clone(), r.partial_score),
+            (Some(json!(i)), score),
+            "line {i}"
+        );
+    }
+}
