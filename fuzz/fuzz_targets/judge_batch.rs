@@ -14,7 +14,7 @@
 //! the control line does not score 1.0.
 #![no_main]
 
-use entail::judge::{run_batch, Engine, Evaluator, Judge, JudgeConfig};
+use entail::judge::{run_batch, Evaluator, Judge, JudgeConfig};
 use entail::prolog::native::NativeEvaluator;
 use entail::prolog::{Background, Outcome, WorkerFailure};
 use libfuzzer_sys::fuzz_target;
@@ -44,7 +44,6 @@ fn judge() -> &'static Judge {
     static JUDGE: OnceLock<Judge> = OnceLock::new();
     JUDGE.get_or_init(|| {
         let mut config = JudgeConfig::default();
-        config.engine = Engine::Auto;
         config.inference_limit = 100_000;
         let fallback: Arc<dyn Evaluator> = Arc::new(NoFallback);
         Judge::with_evaluator(config, Arc::new(NativeEvaluator::new(fallback)))
