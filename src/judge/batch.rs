@@ -18,7 +18,7 @@ use std::sync::Mutex;
 
 /// The longest line read; the rest of a longer line is skipped unread and
 /// the line reported as an `input` error.
-pub const MAX_LINE_BYTES: usize = 16 << 20;
+const MAX_LINE_BYTES: usize = 16 << 20;
 
 /// A chunk ends after this many lines…
 const CHUNK_LINES: usize = 4096;
