@@ -131,7 +131,10 @@ fn reads_each_feature_as_the_exact_ast() {
         ("(a|b)", op2("|", a("a"), a("b"))),
         ("a *-> b", op2("*->", a("a"), a("b"))),
         ("X = f(Y)", op2("=", v("X"), c("f", vec![v("Y")]))),
-        ("a '=' b", op2("=", a("a"), a("b"))),
+        // SWI reads quoted names as operators only if they are ',' or '|'.
+        ("a ',' b", op2(",", a("a"), a("b"))),
+        ("f(a '|' b)", c("f", vec![op2("|", a("a"), a("b"))])),
+        ("'-' - a", op2("-", a("-"), a("a"))),
         ("X =.. L", op2("=..", v("X"), v("L"))),
         ("dynamic foo/1", op1("dynamic", op2("/", a("foo"), i(1)))),
         ("$a", op1("$", a("a"))),
@@ -318,7 +321,8 @@ fn reports_errors_at_the_right_place() {
         ("1.0e999", 1, 1, "float literal out of range"),
         ("x = [a,b", 1, 9, "unexpected end of file"),
         ("x = [a b]", 1, 8, "expected `,`, `|` or `]` in list"),
-        ("f(a :- b)", 1, 5, "operator priority clash"),
+        // SWI reads arguments up to 1200, but `:-` does not chain.
+        ("f(a :- b :- c)", 1, 10, "operator priority clash"),
         ("\u{2192}", 1, 1, "unexpected character"),
         ("x = )", 1, 5, "unexpected `)`"),
         ("f(,)", 1, 3, "unexpected comma"),
@@ -345,6 +349,7 @@ fn deep_nesting_is_an_error_not_a_crash() {
     let deep_lists = format!("{}{}.", "[".repeat(depth), "]".repeat(depth));
     let deep_prefix = format!("{}a.", "- ".repeat(depth));
     let long_chain = format!("{}a.", "a:".repeat(depth));
+    let long_left_chain = format!("a{}.", "+a".repeat(depth));
     let long_list = format!("[{}a].", "a,".repeat(depth));
     for src in [
         deep_parens,
@@ -352,26 +357,23 @@ fn deep_nesting_is_an_error_not_a_crash() {
         deep_lists,
         deep_prefix,
         long_chain,
+        long_left_chain,
         long_list,
     ] {
         let err = parse_program(&src).expect_err("too deep");
-        assert!(
-            err.message == "term nested too deeply" || err.message.starts_with("list longer than"),
-            "{}",
-            err.message
-        );
+        assert_eq!(err.message, "term nested deeper than 1000 levels");
     }
     // Just under the limits is fine.
     let ok = format!("{}a{}.", "f(".repeat(900), ")".repeat(900));
     assert!(parse_program(&ok).is_ok());
-    let ok = format!("[{}a].", "a,".repeat(9_000));
+    let ok = format!("[{}a].", "a,".repeat(990));
     let p = parse_program(&ok).unwrap();
     assert_eq!(p.to_string().len(), ok.len() + 1);
 }
 
 #[test]
-fn garbage_fails_fast() {
-    // 1 MB of assorted junk: must return an error (or parse) promptly.
+fn garbage_is_read_or_refused() {
+    // 1 MB of assorted junk: an error or a program, never a panic.
     let pieces = [
         "f(", "'", "[", "a", ":-", " ", "0'", "\"", ",", ")", "/*", "%", "\n", "|", "{", "-",
         "1.5", "é",
@@ -384,21 +386,21 @@ fn garbage_fails_fast() {
         state ^= state << 17;
         junk.push_str(pieces[(state % pieces.len() as u64) as usize]);
     }
-    let start = std::time::Instant::now();
     let _ = parse_program(&junk);
     let unclosed = format!("x({}", "a,".repeat(500_000));
-    assert!(parse_program(&unclosed).is_err());
+    assert_eq!(
+        parse_program(&unclosed).unwrap_err().message,
+        "unexpected end of file"
+    );
     let unterminated = format!("'{}", "a".repeat(1_000_000));
-    assert!(parse_program(&unterminated).is_err());
-    assert!(
-        start.elapsed().as_secs_f64() < 5.0,
-        "took {:?}",
-        start.elapsed()
+    assert_eq!(
+        parse_program(&unterminated).unwrap_err().message,
+        "unterminated quoted atom"
     );
 }
 
 #[test]
-fn reads_validation_programs_quickly() {
+fn reads_a_large_validation_program() {
     let mut src = String::new();
     let mut n = 0;
     while src.len() < 2_000_000 {
@@ -408,17 +410,12 @@ fn reads_validation_programs_quickly() {
         ));
         n += 1;
     }
-    let start = std::time::Instant::now();
     let program = parse_program(&src).unwrap();
-    let secs = start.elapsed().as_secs_f64();
     assert_eq!(program.sentences.len(), n);
-    let mb_per_s = src.len() as f64 / 1e6 / secs;
-    eprintln!(
-        "parsed {} bytes in {secs:.3}s: {mb_per_s:.1} MB/s",
-        src.len()
+    assert_eq!(
+        program.to_string(),
+        parse_program(&program.to_string()).unwrap().to_string()
     );
-    // Generous floor: the test profile is barely optimised and the machine shared.
-    assert!(mb_per_s > 1.0, "{mb_per_s:.2} MB/s");
 }
 
 // ---------------------------------------------------------------------------
@@ -759,4 +756,138 @@ fn scryer_prolog_reads_our_text_as_we_do() {
         mismatches.len(),
         mismatches.join("\n")
     );
+}
+
+/// Texts where SWI-Prolog 9 departs from strict ISO, read by SWI and by us:
+/// both must accept the same ones and read them as the same term.
+#[test]
+fn swi_prolog_reads_these_sources_as_we_do() {
+    let sources = [
+        // Arguments and list elements above priority 999.
+        "findall(X, p(X);q(X), L)",
+        "findall(X, p(X)->q(X);r(X), L)",
+        "f(a:-b)",
+        "f(a:-b, c)",
+        "f(:- a)",
+        "f(a, :-)",
+        "f(-, a)",
+        "f(a = b :- c)",
+        "f(a :- b ; c)",
+        "f(\\+ a :- b)",
+        "f(a-->b, c)",
+        "f(dynamic a, b)",
+        "f(a:-b:-c)",
+        "[a:-b, c]",
+        "[a;b|c]",
+        "[a|b:-c]",
+        "[a, b :- c | d]",
+        "{a:-b, c}",
+        "- (a;b)",
+        // The bar: an infix operator (1105) except between list elements.
+        "f(a|b)",
+        "f(a|b|c)",
+        "f(a , b | c)",
+        "X = (a|b)",
+        "(a|b)",
+        "a:-b|c",
+        "a:-b|c;d",
+        "a:-(b|c),d",
+        "a;b|c",
+        "a->b|c",
+        "{a|b}",
+        "[(a|b)|c]",
+        "[a|b|c]",
+        "[a|b,c]",
+        "'|'(a,b)",
+        "f('|')",
+        "a '|' b",
+        "a || b",
+        // Quoted names are operators only if they are `','` or `'|'`.
+        "a ',' b",
+        "f(a ',' b)",
+        "[a '|' b]",
+        "a '+' b",
+        "a '=' b",
+        "'-' a",
+        "'-'(a)",
+        "'-' - a",
+        "a - '-'",
+        "'dynamic' a",
+        // Deep, but within the limit.
+        "X = f(f(f(f(f(f(f(f(a))))))))",
+    ];
+    let dir = std::env::temp_dir().join(format!("entail-swi-src-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("read.pl");
+    std::fs::write(
+        &script,
+        "main :- read_term(user_input, S, []), ( S == end_of_file -> true ; \
+         catch((term_string(T, S), write_canonical(T)), _, write(error)), nl, main ).\n",
+    )
+    .unwrap();
+    // Each source as a quoted atom, so a syntax error stays on its own line.
+    let input: String = sources
+        .iter()
+        .map(|s| format!("{}.\n", entail::syntax::prolog::Term::Atom(s.to_string())))
+        .collect();
+    let mut child = std::process::Command::new("swipl")
+        .args(["-q", "-g", "main", "-t", "halt"])
+        .arg(&script)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("swipl is required for this test: apt-get install -y swi-prolog-nox");
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let theirs: Vec<&str> = stdout.lines().collect();
+    assert_eq!(theirs.len(), sources.len(), "swipl output:\n{stdout}");
+    let mut accepted = 0;
+    for (src, swi) in sources.iter().zip(theirs) {
+        let ours = parse_term(src).map_or("error".to_string(), |t| t.canonical());
+        assert_eq!(ours, swi, "{src}");
+        accepted += (swi != "error") as usize;
+    }
+    // Both kinds are exercised.
+    assert!(accepted >= 30 && accepted < sources.len(), "{accepted}");
+}
+
+#[test]
+fn higher_than_the_limit_is_an_error_at_every_shape() {
+    use entail::syntax::prolog::MAX_DEPTH;
+    let too_deep = format!("term nested deeper than {MAX_DEPTH} levels");
+    let n = MAX_DEPTH;
+    // n levels exactly read; one more does not.
+    let shapes = |k: usize| {
+        [
+            format!("1{}", "+1".repeat(k - 1)),
+            format!("{}1", "1^".repeat(k - 1)),
+            format!("{}1", "- ".repeat(k - 1)),
+            format!("{}a{}", "f(".repeat(k - 1), ")".repeat(k - 1)),
+            format!("[{}a]", "a,".repeat(k - 2)),
+            format!("`{}`", "a".repeat(k - 1)),
+            format!("{}a{}", "{".repeat(k - 1), "}".repeat(k - 1)),
+            format!("{}a{}", "[".repeat(k - 1), "]".repeat(k - 1)),
+        ]
+    };
+    for src in shapes(n) {
+        let term = parse_term(&src).unwrap_or_else(|e| panic!("{}…: {e}", &src[..20]));
+        let printed = term.to_string();
+        assert_eq!(parse_term(&printed).unwrap(), term);
+    }
+    for src in shapes(n + 1) {
+        let err = parse_term(&src).expect_err(&src[..20]);
+        assert_eq!(err.message, too_deep, "{}…", &src[..20]);
+    }
+    // The issue's 40 KB answer: 20,000 terms in one operator chain.
+    let chain = format!("eastbound(T) :- X = 1{}.", "+1".repeat(20_000));
+    assert_eq!(parse_program(&chain).unwrap_err().message, too_deep);
 }

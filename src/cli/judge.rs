@@ -1,7 +1,12 @@
 //! `entail judge`: score one answer or a JSONL batch against SLR tasks.
 
-use entail::judge::{run_batch, Engine, Isomorphic, Judge, JudgeConfig, JudgeResult, TaskRecord};
-use std::io::{BufReader, Read, Write};
+use entail::judge::{
+    extract_rule, run_batch, Engine, ErrorKind, Isomorphic, Judge, JudgeConfig, JudgeResult,
+    TaskRecord,
+};
+use entail::syntax::prolog::parse_program;
+use entail::syntax::SyntaxError;
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -92,13 +97,21 @@ pub fn run(args: Args) -> ExitCode {
 }
 
 fn run_single(judge: &Judge, task_path: &PathBuf, args: &Args) -> ExitCode {
-    let record: TaskRecord = match std::fs::read_to_string(task_path)
-        .map_err(|e| e.to_string())
-        .and_then(|text| serde_json::from_str(&text).map_err(|e| e.to_string()))
-    {
-        Ok(r) => r,
+    let text = match std::fs::read(task_path) {
+        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
         Err(e) => {
             eprintln!("entail judge: {}: {e}", task_path.display());
+            return ExitCode::from(2);
+        }
+    };
+    let record: TaskRecord = match serde_json::from_str(&text) {
+        Ok(r) => r,
+        Err(e) => {
+            // serde_json's message ends with " at line L column C".
+            let message = e.to_string();
+            let message = message.split(" at line ").next().unwrap_or_default();
+            let (line, column) = (e.line(), e.column().max(1));
+            eprintln!("{}:{line}:{column}: {message}", task_path.display());
             return ExitCode::from(2);
         }
     };
@@ -130,7 +143,17 @@ fn run_single(judge: &Judge, task_path: &PathBuf, args: &Args) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let result = task.score(&answer);
+    let mut result = task.score(&answer);
+    if result.error_kind == Some(ErrorKind::Syntax) {
+        let source = match &args.hypothesis_file {
+            Some(path) => path.display().to_string(),
+            None if args.hypothesis.is_some() => "<hypothesis>".to_string(),
+            None => "<stdin>".to_string(),
+        };
+        if let Some(error) = answer_syntax_error(&answer) {
+            result.error = Some(error.in_file(source).to_string());
+        }
+    }
     if args.json {
         match serde_json::to_string_pretty(&result) {
             Ok(text) => outln!("{text}"),
@@ -143,6 +166,20 @@ fn run_single(judge: &Judge, task_path: &PathBuf, args: &Args) -> ExitCode {
         print_human(&result);
     }
     ExitCode::SUCCESS
+}
+
+/// The reader's error on the rule in `answer`, placed in the whole answer
+/// (the rule may sit inside reasoning and a `[RULE]` block).
+fn answer_syntax_error(answer: &str) -> Option<SyntaxError> {
+    let rule = extract_rule(answer);
+    let error = parse_program(rule).err()?;
+    // `rule` is a slice of `answer`.
+    let base = rule.as_ptr() as usize - answer.as_ptr() as usize;
+    Some(SyntaxError::at(
+        answer,
+        base + error.pos.offset,
+        error.message,
+    ))
 }
 
 fn print_human(result: &JudgeResult) {
@@ -184,9 +221,7 @@ fn run_batch_file(judge: &Judge, path: &PathBuf, output: Option<&PathBuf>) -> Ex
             return ExitCode::from(2);
         }
     };
-    let lines = std::fs::read(path)
-        .map(|b| b.iter().filter(|&&c| c == b'\n').count())
-        .unwrap_or(0);
+    let lines = count_lines(path);
     let bar = crate::cli::progress::bar(lines as u64, "answers");
     let out: Box<dyn Write> = match output {
         Some(p) => match std::fs::File::create(p) {
@@ -217,4 +252,23 @@ fn run_batch_file(judge: &Judge, path: &PathBuf, output: Option<&PathBuf>) -> Ex
             ExitCode::from(1)
         }
     }
+}
+
+/// How many lines `path` has, for the progress bar (read in blocks, so a
+/// huge file is never held in memory; 0 if it cannot be read).
+fn count_lines(path: &PathBuf) -> usize {
+    let Ok(file) = std::fs::File::open(path) else {
+        return 0;
+    };
+    let mut reader = BufReader::with_capacity(1 << 16, file);
+    let mut count = 0;
+    while let Ok(block) = reader.fill_buf() {
+        if block.is_empty() {
+            break;
+        }
+        count += block.iter().filter(|&&b| b == b'\n').count();
+        let used = block.len();
+        reader.consume(used);
+    }
+    count
 }

@@ -2,8 +2,9 @@
 //!
 //! Answers mix reasoning, prose and code. The rule is looked for in this
 //! order: the text after the last `</think>`; then, within that, the last
-//! `[RULE]…[/RULE]` block; else the last fenced code block (```prolog or a
-//! plain fence); else the whole remaining text.
+//! `[RULE]…[/RULE]` block; then, within that, the last fenced code block
+//! (```prolog or a plain fence), as models often fence the rule inside
+//! the block; else what was left.
 
 /// The part of `answer` that should hold the Prolog rule.
 pub fn extract_rule(answer: &str) -> &str {
@@ -11,13 +12,8 @@ pub fn extract_rule(answer: &str) -> &str {
         Some(at) => &answer[at + "</think>".len()..],
         None => answer,
     };
-    if let Some(rule) = last_rule_block(text) {
-        return rule;
-    }
-    if let Some(code) = last_fenced_block(text) {
-        return code;
-    }
-    text
+    let text = last_rule_block(text).unwrap_or(text);
+    last_fenced_block(text).unwrap_or(text)
 }
 
 /// The content of the last complete `[RULE]…[/RULE]`.
@@ -79,5 +75,11 @@ mod tests {
         // An unclosed fence is not a block: the whole text is used.
         assert_eq!(extract_rule("```prolog\np."), "```prolog\np.");
         assert_eq!(extract_rule("```p :- q.```"), "p :- q.");
+        // A fence inside the rule block, with prose around both.
+        assert_eq!(
+            extract_rule("```\nnot this.\n```\n[RULE]\n```prolog\np :- q.\n```\n[/RULE] done"),
+            "p :- q.\n"
+        );
+        assert_eq!(extract_rule("[RULE]```p.```[/RULE]"), "p.");
     }
 }

@@ -226,6 +226,8 @@ pub enum ErrorKind {
     /// does not do as SWI-Prolog does (e.g. double-quoted strings, or
     /// floats under standard order), so it was not scored.
     EngineUnsupported,
+    /// entail itself failed on this answer (a bug, caught so the batch goes on).
+    Internal,
 }
 
 /// The verdict on one example.

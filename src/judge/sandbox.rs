@@ -143,6 +143,15 @@ const OVERRIDABLE: &[&str] = &[
     "partition",
     "max_member",
     "min_member",
+    // Built-ins outside ISO core, which SWI also lets a user file redefine.
+    "between",
+    "msort",
+    "succ",
+    "is_list",
+    "atom_number",
+    "not",
+    "forall",
+    "ignore",
 ];
 
 /// Predicates whose mention alone makes an answer unsafe (reported as such
@@ -347,6 +356,7 @@ fn is_control(name: &str, arity: usize) -> bool {
         (name, arity),
         (",", 2)
             | (";", 2)
+            | ("|", 2)
             | ("->", 2)
             | ("*->", 2)
             | ("\\+", 1)
@@ -400,6 +410,11 @@ impl Checker<'_> {
         }
         let rebuild = |new_args: Vec<Term>| Term::Compound(name.to_string(), new_args);
         match (name, arity) {
+            // SWI runs `(A | B)` in a body as `(A ; B)`.
+            ("|", 2) => Ok(Term::Compound(
+                ";".into(),
+                vec![self.goal(&args[0], called)?, self.goal(&args[1], called)?],
+            )),
             (",", 2) | (";", 2) | ("->", 2) | ("*->", 2) => Ok(rebuild(vec![
                 self.goal(&args[0], called)?,
                 self.goal(&args[1], called)?,

@@ -38,8 +38,8 @@ pub fn parse_term(src: &str) -> Result<Term, SyntaxError> {
     parser::Parser::new(src).whole_term()
 }
 
-/// How deeply terms may nest before the reader gives up with an error.
+/// The highest term the reader accepts (an atom is 1 high, a compound one
+/// more than its highest argument, so a list of n elements is n + 1 high).
+/// Anything higher is a syntax error, so recursive walks over terms read
+/// here cannot overflow the stack.
 pub const MAX_DEPTH: usize = parser::MAX_DEPTH;
-
-/// The longest list literal the reader accepts.
-pub const MAX_LIST_LENGTH: usize = parser::MAX_LIST_LENGTH;

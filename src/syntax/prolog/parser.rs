@@ -2,6 +2,15 @@
 //!
 //! Standard precedence climbing: a primary term (possibly a prefix-operator
 //! application), then a loop over infix operators whose priority fits.
+//!
+//! Arguments and list elements are read at priority 1200, as SWI-Prolog
+//! reads them (`findall(X, p(X);q(X), L)`), with the comma (and in lists
+//! the bar) ending the argument instead of acting as an operator.
+//!
+//! Every term the reader returns is at most [`MAX_DEPTH`] high (an atomic
+//! term is 1 high, a compound one more than its highest argument; a list of
+//! n elements is at least n + 1 high). Code that walks terms recursively is
+//! therefore safe on anything the reader accepts, and needs no limit of its own.
 
 use super::ast::{Program, Sentence, Term};
 use super::lexer::{Lexer, Number, Tok, Token};
@@ -9,14 +18,35 @@ use super::ops;
 use crate::syntax::{Pos, SyntaxError};
 use std::collections::VecDeque;
 
-/// Deepest nesting the reader accepts. Each level costs a few stack frames;
-/// this bound keeps a malicious input from overflowing the stack.
+/// The highest term the reader builds, and the deepest it recurses (brackets
+/// count too). Operator chains (`1+1+…+1`), nested arguments and lists all
+/// count, so no recursive walk over a term read here overflows the stack.
 pub(crate) const MAX_DEPTH: usize = 1000;
 
-/// Longest list (or chain of `|` tails) the reader builds. Lists are nested
-/// `'.'/2` terms, and dropping or comparing one recurses once per element,
-/// so unbounded lists could overflow the stack of whoever holds them.
-pub(crate) const MAX_LIST_LENGTH: usize = 10_000;
+/// What ends a term besides a token that cannot continue it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Within {
+    /// A whole clause or a bracketed term: `,` and `|` are operators.
+    Free,
+    /// An argument of a compound: `,` separates arguments.
+    Arg,
+    /// A list element or tail: `,` and `|` separate.
+    List,
+}
+
+impl Within {
+    /// Whether `tok` ends the term here rather than acting as an operator.
+    fn stops_at(self, tok: &Tok) -> bool {
+        match (self, tok) {
+            (Within::Arg | Within::List, Tok::Comma) => true,
+            (Within::List, Tok::Bar) => true,
+            _ => false,
+        }
+    }
+}
+
+/// A term read, with its priority and its height.
+type Read = (Term, u16, usize);
 
 pub(crate) struct Parser<'a> {
     src: &'a str,
@@ -68,6 +98,12 @@ impl<'a> Parser<'a> {
         SyntaxError::at(self.src, offset, message)
     }
 
+    /// The error for a term higher than [`MAX_DEPTH`].
+    fn too_deep(&self, offset: usize) -> SyntaxError {
+        let message = format!("term nested deeper than {MAX_DEPTH} levels");
+        self.error(offset, message)
+    }
+
     /// The token `n` places ahead (0 = next).
     fn peek_at(&mut self, n: usize) -> Result<&Token> {
         while self.ahead.len() <= n {
@@ -110,7 +146,7 @@ impl<'a> Parser<'a> {
             return Ok(None);
         }
         let pos = self.pos_of(first.start);
-        let term = self.term(1200)?.0;
+        let term = self.term(1200, Within::Free)?.0;
         self.expect_end()?;
         Ok(Some(match term {
             Term::Compound(name, mut args) if name == ":-" && args.len() == 1 => {
@@ -125,7 +161,7 @@ impl<'a> Parser<'a> {
 
     /// One term, optionally followed by an end token, then end of input.
     pub fn whole_term(&mut self) -> Result<Term> {
-        let term = self.term(1200)?.0;
+        let term = self.term(1200, Within::Free)?.0;
         if self.peek()?.tok == Tok::End {
             self.advance()?;
         }
@@ -176,26 +212,44 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// A term of priority at most `max`, with its priority.
-    pub fn term(&mut self, max: u16) -> Result<(Term, u16)> {
+    /// A term of priority at most `max`, with its priority and height.
+    fn term(&mut self, max: u16, within: Within) -> Result<Read> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
             let at = self.peek().map(|t| t.start).unwrap_or(self.src.len());
-            return Err(self.error(at, "term nested too deeply"));
+            return Err(self.too_deep(at));
         }
-        let result = self.term_inner(max);
+        let result = self.term_inner(max, within);
         self.depth -= 1;
         result
     }
 
-    fn term_inner(&mut self, max: u16) -> Result<(Term, u16)> {
-        let (mut left, mut left_priority) = self.primary(max)?;
+    /// `Compound(name, args)` with its height, or the error for a term
+    /// higher than [`MAX_DEPTH`] (reported at `at`).
+    fn compound(&self, name: String, args: Vec<(Term, usize)>, at: usize) -> Result<(Term, usize)> {
+        let height = 1 + args.iter().map(|a| a.1).max().unwrap_or(0);
+        if height > MAX_DEPTH {
+            return Err(self.too_deep(at));
+        }
+        Ok((
+            Term::Compound(name, args.into_iter().map(|a| a.0).collect()),
+            height,
+        ))
+    }
+
+    fn term_inner(&mut self, max: u16, within: Within) -> Result<Read> {
+        let (mut left, mut left_priority, mut left_height) = self.primary(max, within)?;
         loop {
             let next = self.peek()?;
+            if within.stops_at(&next.tok) {
+                break;
+            }
+            let at = next.start;
             let name = match &next.tok {
                 Tok::Name(n) => n.clone(),
-                // A quoted comma or bar is an atom, never the punctuation.
-                Tok::Quoted(n) if n != "," && n != "|" => n.clone(),
+                // SWI reads a quoted name as an operator only if it is
+                // `','` or `'|'`, and then never as punctuation.
+                Tok::Quoted(n) if n == "," || n == "|" => n.clone(),
                 Tok::Comma => ",".to_string(),
                 Tok::Bar => "|".to_string(),
                 _ => break,
@@ -208,11 +262,12 @@ impl<'a> Parser<'a> {
                 break;
             }
             self.advance()?;
-            let (right, _) = self.term(right_max)?;
-            left = Term::Compound(name, vec![left, right]);
+            let (right, _, right_height) = self.term(right_max, within)?;
+            (left, left_height) =
+                self.compound(name, vec![(left, left_height), (right, right_height)], at)?;
             left_priority = priority;
         }
-        Ok((left, left_priority))
+        Ok((left, left_priority, left_height))
     }
 
     /// Whether the token ends an operand, so a prefix operator before it is
@@ -230,62 +285,70 @@ impl<'a> Parser<'a> {
         )
     }
 
-    fn primary(&mut self, max: u16) -> Result<(Term, u16)> {
+    fn primary(&mut self, max: u16, within: Within) -> Result<Read> {
         let token = self.advance()?;
         match token.tok {
-            Tok::Number(n) => Ok((number_term(n, false), 0)),
-            Tok::Var(v) => Ok((Term::Var(v), 0)),
-            Tok::Str(s) => Ok((Term::Str(s), 0)),
+            Tok::Number(n) => Ok((number_term(n, false), 0, 1)),
+            Tok::Var(v) => Ok((Term::Var(v), 0, 1)),
+            Tok::Str(s) => Ok((Term::Str(s), 0, 1)),
             Tok::BackQuoted(s) => {
                 // SWI reads back-quoted text as a list of character codes.
-                let codes = s.chars().map(|c| Term::Int(i64::from(c as u32))).collect();
-                Ok((Term::list(codes, Term::Atom("[]".into())), 0))
+                let codes: Vec<Term> = s.chars().map(|c| Term::Int(i64::from(c as u32))).collect();
+                let height = codes.len() + 1;
+                if height > MAX_DEPTH {
+                    return Err(self.too_deep(token.start));
+                }
+                Ok((Term::list(codes, Term::Atom("[]".into())), 0, height))
             }
             Tok::Open => {
-                let (inner, _) = self.term(1200)?;
+                let (inner, _, height) = self.term(1200, Within::Free)?;
                 self.expect(Tok::Close, "`)`")?;
-                Ok((inner, 0))
+                Ok((inner, 0, height))
             }
             Tok::OpenList => self.list(),
             Tok::OpenCurly => {
                 if self.peek()?.tok == Tok::CloseCurly {
                     self.advance()?;
-                    return self.after_name("{}".into(), token.start, max, false);
+                    return self.after_name("{}".into(), token.start, max, false, within);
                 }
-                let (inner, _) = self.term(1200)?;
+                let inner = self.term(1200, Within::Free)?;
                 self.expect(Tok::CloseCurly, "`}`")?;
-                Ok((Term::Compound("{}".into(), vec![inner]), 0))
+                let (term, height) =
+                    self.compound("{}".into(), vec![(inner.0, inner.2)], token.start)?;
+                Ok((term, 0, height))
             }
-            Tok::Name(name) => self.after_name(name, token.start, max, true),
-            Tok::Quoted(name) => self.after_name(name, token.start, max, false),
+            Tok::Name(name) => self.after_name(name, token.start, max, true, within),
+            Tok::Quoted(name) => self.after_name(name, token.start, max, false, within),
             Tok::Comma => Err(self.error(token.start, "unexpected comma")),
             Tok::Bar => Err(self.error(token.start, "unexpected `|`")),
             _ => Err(self.unexpected(&token)),
         }
     }
 
-    fn list(&mut self) -> Result<(Term, u16)> {
+    fn list(&mut self) -> Result<Read> {
         let open = self.peek()?.clone();
         if open.tok == Tok::CloseList {
             self.advance()?;
-            return self.after_name("[]".into(), open.start, 999, false);
+            return self.after_name("[]".into(), open.start, 999, false, Within::Free);
         }
-        let mut items = Vec::new();
-        loop {
-            if items.len() >= MAX_LIST_LENGTH {
+        let mut items: Vec<(Term, usize)> = Vec::new();
+        let tail = loop {
+            // n elements make a list at least n + 1 high: fail early.
+            if items.len() + 1 >= MAX_DEPTH {
                 let at = self.peek()?.start;
-                return Err(self.error(at, format!("list longer than {MAX_LIST_LENGTH} elements")));
+                return Err(self.too_deep(at));
             }
-            items.push(self.term(999)?.0);
+            let (item, _, height) = self.term(1200, Within::List)?;
+            items.push((item, height));
             let next = self.advance()?;
             match next.tok {
                 Tok::Comma => continue,
                 Tok::Bar => {
-                    let tail = self.term(999)?.0;
+                    let (tail, _, height) = self.term(1200, Within::List)?;
                     self.expect(Tok::CloseList, "`]`")?;
-                    return Ok((Term::list(items, tail), 0));
+                    break (tail, height, next.start);
                 }
-                Tok::CloseList => return Ok((Term::list(items, Term::Atom("[]".into())), 0)),
+                Tok::CloseList => break (Term::Atom("[]".into()), 1, next.start),
                 _ => {
                     let message = match &next.tok {
                         Tok::Name(n) if ops::infix(n).is_some() => "operator priority clash",
@@ -296,7 +359,18 @@ impl<'a> Parser<'a> {
                     return Err(self.error(next.start, message));
                 }
             }
+        };
+        let (tail, tail_height, at) = tail;
+        // Cell k holds element k and the cells after it.
+        let height = items
+            .iter()
+            .rev()
+            .fold(tail_height, |rest, (_, h)| 1 + rest.max(*h));
+        if height > MAX_DEPTH {
+            return Err(self.too_deep(at));
         }
+        let items = items.into_iter().map(|(t, _)| t).collect();
+        Ok((Term::list(items, tail), 0, height))
     }
 
     /// What follows a name token: functional notation, a negative number,
@@ -307,13 +381,15 @@ impl<'a> Parser<'a> {
         name_start: usize,
         max: u16,
         unquoted: bool,
-    ) -> Result<(Term, u16)> {
+        within: Within,
+    ) -> Result<Read> {
         let next = self.peek()?;
         if next.tok == Tok::Open && !next.layout_before {
             self.advance()?;
             let mut args = Vec::new();
             loop {
-                args.push(self.term(999)?.0);
+                let (arg, _, height) = self.term(1200, Within::Arg)?;
+                args.push((arg, height));
                 let sep = self.advance()?;
                 match sep.tok {
                     Tok::Comma => continue,
@@ -330,21 +406,23 @@ impl<'a> Parser<'a> {
                     }
                 }
             }
-            return Ok((Term::Compound(name, args), 0));
+            let (term, height) = self.compound(name, args, name_start)?;
+            return Ok((term, 0, height));
         }
         if unquoted && name == "-" && !next.layout_before {
             if let Tok::Number(n) = &next.tok {
                 let n = n.clone();
                 self.advance()?;
-                return Ok((number_term(n, true), 0));
+                return Ok((number_term(n, true), 0, 1));
             }
         }
-        let Some((priority, kind)) = ops::prefix(&name) else {
-            return Ok((Term::Atom(name), 0));
+        // SWI never reads a quoted name as a prefix operator.
+        let Some((priority, kind)) = ops::prefix(&name).filter(|_| unquoted) else {
+            return Ok((Term::Atom(name), 0, 1));
         };
         let next = self.peek()?.clone();
         if Self::ends_operand(&next.tok) {
-            return Ok((Term::Atom(name), 0));
+            return Ok((Term::Atom(name), 0, 1));
         }
         // `- = x`: an infix operator after a prefix operator makes the
         // prefix operator an atom, unless the name can itself start a term
@@ -354,7 +432,7 @@ impl<'a> Parser<'a> {
                 let after = self.peek_at(1)?;
                 let functional = after.tok == Tok::Open && !after.layout_before;
                 if !functional {
-                    return Ok((Term::Atom(name), 0));
+                    return Ok((Term::Atom(name), 0, 1));
                 }
             }
         }
@@ -362,8 +440,9 @@ impl<'a> Parser<'a> {
             return Err(self.error(name_start, "operator priority clash"));
         }
         let (_, arg_max) = ops::arg_priorities(priority, kind);
-        let (arg, _) = self.term(arg_max)?;
-        Ok((Term::Compound(name, vec![arg]), priority))
+        let (arg, _, height) = self.term(arg_max, within)?;
+        let (term, height) = self.compound(name, vec![(arg, height)], name_start)?;
+        Ok((term, priority, height))
     }
 }
 
