@@ -7,6 +7,7 @@ use entail::prove::{
 };
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 /// Arguments of `entail prove`.
@@ -120,14 +121,29 @@ fn run_inner(args: &Args) -> Result<u8, ProveError> {
     })
 }
 
+/// Set by whichever prints the one report of a plain problem: the check, or
+/// the hard deadline.
+static REPORTED: AtomicBool = AtomicBool::new(false);
+
+/// Whether this caller may print the report; the loser never prints.
+fn claim_report() -> bool {
+    !REPORTED.swap(true, Ordering::SeqCst)
+}
+
 /// Z3 4.8.12 can ignore interrupts in some phases on quantified problems;
-/// a plain problem is one check, so past the timeout plus a grace period the
-/// process answers `unknown` itself and exits, as Prover9 does at max_seconds.
+/// a plain problem is one check, so a little past the timeout the process
+/// answers `unknown` itself, kills its E prover children and exits, as
+/// Prover9 does at max_seconds. Only one of this and the normal report
+/// prints (see [`claim_report`]).
 fn hard_deadline(timeout: Duration, as_json: bool) {
-    let limit = timeout + Duration::from_secs(2);
+    let limit = timeout + (timeout / 20).max(Duration::from_millis(30));
     std::thread::spawn(move || {
         std::thread::sleep(limit);
-        let reason = format!("hard deadline of {:.1}s reached", limit.as_secs_f64());
+        if !claim_report() {
+            return;
+        }
+        entail::prove::tptp::kill_children();
+        let reason = format!("hard deadline of {:.2}s reached", limit.as_secs_f64());
         if as_json {
             outln!(
                 "{}",
@@ -148,6 +164,12 @@ fn json<T: serde::Serialize>(value: &T) {
 }
 
 fn print_problem(report: &ProblemReport, as_json: bool) {
+    if !claim_report() {
+        // The hard deadline printed `unknown` and is ending the process.
+        loop {
+            std::thread::park();
+        }
+    }
     if as_json {
         return json(report);
     }
@@ -160,6 +182,9 @@ fn print_problem(report: &ProblemReport, as_json: bool) {
             }
         }
         Entailment::Unknown { reason } => outln!("unknown ({reason})"),
+    }
+    for note in &report.notes {
+        outln!("note: {note}");
     }
 }
 
