@@ -8,7 +8,7 @@ use entail::prove::{
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Arguments of `entail prove`.
 ///
@@ -68,11 +68,12 @@ pub fn run(args: Args) -> ExitCode {
 }
 
 fn run_inner(args: &Args) -> Result<u8, ProveError> {
+    let started = Instant::now();
     let timeout = args.timeout.map(|t| seconds(t, "--timeout")).transpose()?;
-    let mut prover = Prover::new(ProveOptions {
+    let options = ProveOptions {
         timeout,
         countermodels: !args.no_countermodels,
-    });
+    };
     let support_options = if args.supports {
         Some(SupportOptions {
             cap: args.supports_cap,
@@ -96,22 +97,36 @@ fn run_inner(args: &Args) -> Result<u8, ProveError> {
                     .map(Duration::from_secs),
                 _ => None,
             };
-            hard_deadline(
-                timeout
-                    .or(file_timeout)
-                    .unwrap_or(entail::prove::DEFAULT_TIMEOUT),
-                args.json,
-            );
-            let report = prover.prove_input(&input)?;
+            let limit = timeout
+                .or(file_timeout)
+                .unwrap_or(entail::prove::DEFAULT_TIMEOUT);
+            hard_deadline(started, limit, args.json);
+            // The engines get what is left of the limit, less a little for
+            // printing, so the whole run ends close to it.
+            let budget = limit
+                .saturating_sub(started.elapsed())
+                .saturating_sub(limit / 50)
+                .max(Duration::from_millis(1));
+            let mut prover = Prover::new(ProveOptions {
+                timeout: Some(budget),
+                ..options
+            });
+            let mut report = prover.prove_input(&input)?;
+            report.timeout_seconds = limit.as_secs_f64();
             print_problem(&report, args.json);
-            return Ok(match report.result {
+            let code = match report.result {
                 Entailment::Proved => 0,
                 Entailment::NotProved { .. } => 2,
                 Entailment::Unknown { .. } => 4,
-            });
+            };
+            // Skip tearing down Z3's contexts, which can take long after a
+            // hard search; the report is out.
+            let _ = std::io::Write::flush(&mut std::io::stdout());
+            std::process::exit(code);
         }
         entail::prove::StepProblem::from_step_file(&input)?
     };
+    let mut prover = Prover::new(options);
     let report = prover.check_problem(&problem, support_options.as_ref())?;
     print_check(&report, args.json);
     Ok(match report.all_good() {
@@ -135,10 +150,10 @@ fn claim_report() -> bool {
 /// answers `unknown` itself, kills its E prover children and exits, as
 /// Prover9 does at max_seconds. Only one of this and the normal report
 /// prints (see [`claim_report`]).
-fn hard_deadline(timeout: Duration, as_json: bool) {
+fn hard_deadline(started: Instant, timeout: Duration, as_json: bool) {
     let limit = timeout + (timeout / 20).max(Duration::from_millis(30));
     std::thread::spawn(move || {
-        std::thread::sleep(limit);
+        std::thread::sleep(limit.saturating_sub(started.elapsed()));
         if !claim_report() {
             return;
         }
