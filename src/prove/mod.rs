@@ -224,11 +224,12 @@ impl Prover {
         let timeout = self.engine.timeout();
         let first_order = !signature.is_propositional();
         let decided = self.race(&premises, goal.as_ref(), timeout, first_order)?;
-        let mut result = decided.result;
+        let (mut result, mut engine) = (decided.result, decided.engine);
         if production && matches!(result, Entailment::NotProved { .. }) {
             result = Entailment::Unknown {
                 reason: production_reason.to_string(),
             };
+            engine = None;
         }
         if !self.options.countermodels {
             if let Entailment::NotProved { countermodel } = &mut result {
@@ -242,7 +243,7 @@ impl Prover {
             assumptions: assumptions.len(),
             goals: goals.len(),
             timeout_seconds: timeout.as_secs_f64(),
-            engine: decided.engine.map(str::to_string),
+            engine: engine.map(str::to_string),
             notes,
         })
     }

@@ -51,7 +51,15 @@ pub fn find_model(
         }
         engine.set_timeout(left);
         engine.push();
-        let found = try_size(&mut engine, &closed, &signature, &constants, n);
+        let out_of_time = || Instant::now() >= deadline || stop.load(Ordering::Relaxed);
+        let found = try_size(
+            &mut engine,
+            &closed,
+            &signature,
+            &constants,
+            n,
+            &out_of_time,
+        );
         engine.pop();
         match found {
             Ok(Some(model)) => return Some(model),
@@ -70,7 +78,9 @@ fn try_size(
     signature: &Signature,
     constants: &[&str],
     n: usize,
+    out_of_time: &dyn Fn() -> bool,
 ) -> Result<Option<Countermodel>, ()> {
+    // Encoding a large domain takes a while; give up as soon as time is out.
     let elements: Vec<Dynamic> = (0..n)
         .map(|_| Dynamic::fresh_const("e", &engine.universe))
         .collect();
@@ -89,6 +99,9 @@ fn try_size(
             n - 1
         };
         for tuple in Tuples::new(n, arity) {
+            if out_of_time() {
+                return Err(());
+            }
             let args: Vec<&dyn Ast> = tuple.iter().map(|&i| &elements[i] as &dyn Ast).collect();
             let value = decl.apply(&args);
             let options: Vec<Bool> = elements[..=rank.min(n - 1)]
@@ -99,6 +112,9 @@ fn try_size(
         }
     }
     for f in closed {
+        if out_of_time() {
+            return Err(());
+        }
         let ground = engine
             .formula(f, &mut Vec::new(), Some(&elements))
             .map_err(|_| ())?;
