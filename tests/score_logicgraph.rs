@@ -16,16 +16,8 @@ fn manifest() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The shared corpus, or `None` (the test then skips) when it is absent.
-fn shared_root() -> Option<PathBuf> {
-    let root = manifest().join("../shared/corpora/logicgraph");
-    if root.join("Small").is_dir() {
-        Some(root)
-    } else {
-        eprintln!("skipped: no shared LogicGraph corpus at {}", root.display());
-        None
-    }
-}
+#[path = "reference/shared_corpus.rs"]
+mod shared_corpus;
 
 fn prover() -> Prover {
     Prover::new(ProveOptions {
@@ -122,7 +114,11 @@ fn score_one(prover: &mut Prover, dir: &InstanceDir, answer: &str) -> InstanceSc
 
 #[test]
 fn gold_supports_come_from_the_prover_and_match_the_minimal_supports() {
-    let Some(root) = shared_root() else { return };
+    let Some(root) = shared_corpus::logicgraph_corpus(
+        "gold_supports_come_from_the_prover_and_match_the_minimal_supports",
+    ) else {
+        return;
+    };
     let mut prover = prover();
     let instances = score::find_instances(&root).expect("finds instances");
     assert_eq!(instances.len(), 20);
@@ -165,7 +161,11 @@ fn gold_supports_come_from_the_prover_and_match_the_minimal_supports() {
 
 #[test]
 fn an_instance_answered_with_its_own_solutions_scores_one_everywhere() {
-    let Some(root) = shared_root() else { return };
+    let Some(root) = shared_corpus::logicgraph_corpus(
+        "an_instance_answered_with_its_own_solutions_scores_one_everywhere",
+    ) else {
+        return;
+    };
     let mut prover = prover();
     for dir in score::find_instances(&root).expect("finds") {
         let text = std::fs::read_to_string(dir.path.join("solutions.json")).expect("reads");
@@ -191,7 +191,11 @@ fn an_instance_answered_with_its_own_solutions_scores_one_everywhere() {
 
 #[test]
 fn half_the_solutions_give_the_independently_computed_fractions() {
-    let Some(root) = shared_root() else { return };
+    let Some(root) = shared_corpus::logicgraph_corpus(
+        "half_the_solutions_give_the_independently_computed_fractions",
+    ) else {
+        return;
+    };
     let instances = score::find_instances(&root).expect("finds");
     // A tree answer file keeping the solutions at even positions.
     let mut lines = String::new();
@@ -246,7 +250,11 @@ fn half_the_solutions_give_the_independently_computed_fractions() {
 
 #[test]
 fn corrupting_one_step_lowers_precision_by_exactly_one_over_k() {
-    let Some(root) = shared_root() else { return };
+    let Some(root) = shared_corpus::logicgraph_corpus(
+        "corrupting_one_step_lowers_precision_by_exactly_one_over_k",
+    ) else {
+        return;
+    };
     let mut prover = prover();
     for dir in score::find_instances(&root).expect("finds") {
         let mut doc = read_json(&dir.path.join("solutions.json"));
@@ -284,7 +292,11 @@ fn corrupting_one_step_lowers_precision_by_exactly_one_over_k() {
 
 #[test]
 fn invented_premises_are_invalid_and_quoted_formulas_are_ignored() {
-    let Some(root) = shared_root() else { return };
+    let Some(root) = shared_corpus::logicgraph_corpus(
+        "invented_premises_are_invalid_and_quoted_formulas_are_ignored",
+    ) else {
+        return;
+    };
     let mut prover = prover();
     let dir = score::find_instances(&root)
         .expect("finds")
@@ -470,7 +482,11 @@ fn originality_across_three_answer_files_on_the_fixture() {
 
 #[test]
 fn bad_lines_are_reported_and_the_rest_of_the_batch_is_scored() {
-    let Some(root) = shared_root() else { return };
+    let Some(root) = shared_corpus::logicgraph_corpus(
+        "bad_lines_are_reported_and_the_rest_of_the_batch_is_scored",
+    ) else {
+        return;
+    };
     let instances = score::find_instances(&root).expect("finds");
     let good = |name: &str| {
         let dir = instances.iter().find(|d| d.name == name).expect(name);
@@ -528,7 +544,11 @@ fn bad_lines_are_reported_and_the_rest_of_the_batch_is_scored() {
 
 #[test]
 fn the_cli_scores_a_tree_with_two_answer_files() {
-    let Some(root) = shared_root() else { return };
+    let Some(root) =
+        shared_corpus::logicgraph_corpus("the_cli_scores_a_tree_with_two_answer_files")
+    else {
+        return;
+    };
     let instances = score::find_instances(&root).expect("finds");
     let dir = scratch("cli");
     let mut full = String::new();
