@@ -184,7 +184,11 @@ fn first_order(bin: &std::path::Path) {
         let input = entail::syntax::prover9::parse(&std::fs::read_to_string(&path).expect("read"))
             .expect("parses");
         let formulas = |l: &str| -> Vec<Formula> {
-            input.entries(l).into_iter().map(|e| e.formula.clone()).collect()
+            input
+                .entries(l)
+                .into_iter()
+                .map(|e| e.formula.clone())
+                .collect()
         };
         let (assumptions, goals) = (formulas("assumptions"), formulas("goals"));
         let refs: Vec<&Formula> = assumptions.iter().collect();
@@ -207,7 +211,10 @@ fn first_order(bin: &std::path::Path) {
                 .output()
                 .expect("spawn eprover");
             theirs.push(t.elapsed().as_secs_f64());
-            assert!(String::from_utf8_lossy(&out.stdout).contains("SZS status Theorem"), "{name}");
+            assert!(
+                String::from_utf8_lossy(&out.stdout).contains("SZS status Theorem"),
+                "{name}"
+            );
         }
         let _ = std::fs::remove_file(&tptp_file);
     }

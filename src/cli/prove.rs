@@ -119,10 +119,7 @@ fn run_inner(args: &Args) -> Result<u8, ProveError> {
                 Entailment::NotProved { .. } => 2,
                 Entailment::Unknown { .. } => 4,
             };
-            // Skip tearing down Z3's contexts, which can take long after a
-            // hard search; the report is out.
-            let _ = std::io::Write::flush(&mut std::io::stdout());
-            std::process::exit(code);
+            exit_now(code);
         }
         entail::prove::StepProblem::from_step_file(&input)?
     };
@@ -157,7 +154,6 @@ fn hard_deadline(started: Instant, timeout: Duration, as_json: bool) {
         if !claim_report() {
             return;
         }
-        entail::prove::tptp::kill_children();
         let reason = format!("hard deadline of {:.2}s reached", limit.as_secs_f64());
         if as_json {
             outln!(
@@ -167,8 +163,19 @@ fn hard_deadline(started: Instant, timeout: Duration, as_json: bool) {
         } else {
             outln!("unknown ({reason})");
         }
-        std::process::exit(4);
+        exit_now(4);
     });
+}
+
+/// Ends the process once the report is out: E children are killed, and
+/// neither Z3's contexts nor its static state are torn down (`_exit`), which
+/// can take long after a hard search.
+fn exit_now(code: i32) -> ! {
+    entail::prove::tptp::kill_children();
+    let _ = std::io::Write::flush(&mut std::io::stdout());
+    let _ = std::io::Write::flush(&mut std::io::stderr());
+    // SAFETY: _exit(2) ends the process; every output was flushed above.
+    unsafe { libc::_exit(code) }
 }
 
 fn json<T: serde::Serialize>(value: &T) {
