@@ -12,6 +12,10 @@
 //! assumptions entail the disjunction of the goals; an empty goal list asks
 //! whether the assumptions are unsatisfiable. A timeout or Z3 `unknown` is
 //! reported as unknown and never as valid.
+//!
+//! A plain first-order problem ([`Prover::prove_input`]) is raced by Z3, E
+//! prover and a finite model search under one deadline (see `portfolio`);
+//! step checks stay on Z3 alone.
 
 pub mod logicgraph;
 mod portfolio;
