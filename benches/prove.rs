@@ -4,16 +4,24 @@
 //! 2. the same checks as a pipeline runs Prover9: one `entail prove` process
 //!    per step on a one-step file (needs `target/release/entail`: run
 //!    `cargo build --release` first; the path can be set with ENTAIL_BIN);
-//! 3. the time of all checks plus `--supports` over the 20 instances.
+//! 3. the time of all checks plus `--supports` over the 20 instances;
+//! 4. on the proved problems of `corpora/prove/fo/`, the median wall time of
+//!    one `entail prove` process per problem against one `eprover` process
+//!    per problem on our TPTP translation of it (the Prover9-style baseline).
 
-use entail::prove::{logicgraph, Premise, ProveOptions, Prover, SupportOptions};
+use entail::prove::{logicgraph, tptp, Premise, ProveOptions, Prover, SupportOptions};
 use entail::syntax::prover9::Formula;
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::Instant;
 
 fn instances() -> Vec<PathBuf> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora/logicgraph");
+    // As the tests: ENTAIL_LOGICGRAPH_CORPUS, else ../shared next to the crate.
+    let root = std::env::var_os("ENTAIL_LOGICGRAPH_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora/logicgraph")
+        });
     let mut dirs = Vec::new();
     for tier in ["Small", "Medium", "Large"] {
         for e in std::fs::read_dir(root.join(tier))
@@ -144,5 +152,78 @@ fn main() {
         "all checks + supports on {} instances: {:.1} ms",
         instances().len(),
         t.elapsed().as_secs_f64() * 1e3
+    );
+
+    first_order(&bin);
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+/// Section 4: per-problem processes, entail against E, same problems, one run.
+fn first_order(bin: &std::path::Path) {
+    if !bin.is_file() || !tptp::eprover_installed() {
+        println!("first-order: skipped (needs {} and eprover)", bin.display());
+        return;
+    }
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("corpora/prove/fo");
+    let verdicts = std::fs::read_to_string(dir.join("verdicts.txt")).expect("verdicts");
+    let proved: Vec<&str> = verdicts
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            (f.get(1) == Some(&"proved")).then(|| f[0])
+        })
+        .collect();
+    let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+    for name in &proved {
+        let path = dir.join(name);
+        let input = entail::syntax::prover9::parse(&std::fs::read_to_string(&path).expect("read"))
+            .expect("parses");
+        let formulas = |l: &str| -> Vec<Formula> {
+            input
+                .entries(l)
+                .into_iter()
+                .map(|e| e.formula.clone())
+                .collect()
+        };
+        let (assumptions, goals) = (formulas("assumptions"), formulas("goals"));
+        let refs: Vec<&Formula> = assumptions.iter().collect();
+        let problem = tptp::translate(&refs, goals.first()).expect("faithful");
+        let tptp_file = std::env::temp_dir().join(format!("entail-bench-{}.p", std::process::id()));
+        std::fs::write(&tptp_file, &problem.text).expect("write");
+        for _ in 0..3 {
+            let t = Instant::now();
+            let out = Command::new(bin)
+                .args(["prove", "--no-countermodels", "--timeout", "30"])
+                .arg(&path)
+                .output()
+                .expect("spawn");
+            ours.push(t.elapsed().as_secs_f64());
+            assert_eq!(out.status.code(), Some(0), "{name}");
+            let t = Instant::now();
+            let out = Command::new("eprover")
+                .args(["--auto", "-s", "--cpu-limit=30"])
+                .arg(&tptp_file)
+                .output()
+                .expect("spawn eprover");
+            theirs.push(t.elapsed().as_secs_f64());
+            assert!(
+                String::from_utf8_lossy(&out.stdout).contains("SZS status Theorem"),
+                "{name}"
+            );
+        }
+        let _ = std::fs::remove_file(&tptp_file);
+    }
+    let (a, b) = (median(ours), median(theirs));
+    println!(
+        "first-order: {} proved problems x 3 runs, median per problem: entail {:.1} ms, one eprover process {:.1} ms ({:.2}x)",
+        proved.len(),
+        a * 1e3,
+        b * 1e3,
+        a / b
     );
 }

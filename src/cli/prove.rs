@@ -7,7 +7,8 @@ use entail::prove::{
 };
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 /// Arguments of `entail prove`.
 ///
@@ -67,11 +68,12 @@ pub fn run(args: Args) -> ExitCode {
 }
 
 fn run_inner(args: &Args) -> Result<u8, ProveError> {
+    let started = Instant::now();
     let timeout = args.timeout.map(|t| seconds(t, "--timeout")).transpose()?;
-    let mut prover = Prover::new(ProveOptions {
+    let options = ProveOptions {
         timeout,
         countermodels: !args.no_countermodels,
-    });
+    };
     let support_options = if args.supports {
         Some(SupportOptions {
             cap: args.supports_cap,
@@ -95,22 +97,33 @@ fn run_inner(args: &Args) -> Result<u8, ProveError> {
                     .map(Duration::from_secs),
                 _ => None,
             };
-            hard_deadline(
-                timeout
-                    .or(file_timeout)
-                    .unwrap_or(entail::prove::DEFAULT_TIMEOUT),
-                args.json,
-            );
-            let report = prover.prove_input(&input)?;
+            let limit = timeout
+                .or(file_timeout)
+                .unwrap_or(entail::prove::DEFAULT_TIMEOUT);
+            hard_deadline(started, limit, args.json);
+            // The engines get what is left of the limit, less a little for
+            // printing, so the whole run ends close to it.
+            let budget = limit
+                .saturating_sub(started.elapsed())
+                .saturating_sub(limit / 50)
+                .max(Duration::from_millis(1));
+            let mut prover = Prover::new(ProveOptions {
+                timeout: Some(budget),
+                ..options
+            });
+            let mut report = prover.prove_input(&input)?;
+            report.timeout_seconds = limit.as_secs_f64();
             print_problem(&report, args.json);
-            return Ok(match report.result {
+            let code = match report.result {
                 Entailment::Proved => 0,
                 Entailment::NotProved { .. } => 2,
                 Entailment::Unknown { .. } => 4,
-            });
+            };
+            exit_now(code);
         }
         entail::prove::StepProblem::from_step_file(&input)?
     };
+    let mut prover = Prover::new(options);
     let report = prover.check_problem(&problem, support_options.as_ref())?;
     print_check(&report, args.json);
     Ok(match report.all_good() {
@@ -120,14 +133,28 @@ fn run_inner(args: &Args) -> Result<u8, ProveError> {
     })
 }
 
+/// Set by whichever prints the one report of a plain problem: the check, or
+/// the hard deadline.
+static REPORTED: AtomicBool = AtomicBool::new(false);
+
+/// Whether this caller may print the report; the loser never prints.
+fn claim_report() -> bool {
+    !REPORTED.swap(true, Ordering::SeqCst)
+}
+
 /// Z3 4.8.12 can ignore interrupts in some phases on quantified problems;
-/// a plain problem is one check, so past the timeout plus a grace period the
-/// process answers `unknown` itself and exits, as Prover9 does at max_seconds.
-fn hard_deadline(timeout: Duration, as_json: bool) {
-    let limit = timeout + Duration::from_secs(2);
+/// a plain problem is one check, so a little past the timeout the process
+/// answers `unknown` itself, kills its E prover children and exits, as
+/// Prover9 does at max_seconds. Only one of this and the normal report
+/// prints (see [`claim_report`]).
+fn hard_deadline(started: Instant, timeout: Duration, as_json: bool) {
+    let limit = timeout + (timeout / 20).max(Duration::from_millis(30));
     std::thread::spawn(move || {
-        std::thread::sleep(limit);
-        let reason = format!("hard deadline of {:.1}s reached", limit.as_secs_f64());
+        std::thread::sleep(limit.saturating_sub(started.elapsed()));
+        if !claim_report() {
+            return;
+        }
+        let reason = format!("hard deadline of {:.2}s reached", limit.as_secs_f64());
         if as_json {
             outln!(
                 "{}",
@@ -136,8 +163,19 @@ fn hard_deadline(timeout: Duration, as_json: bool) {
         } else {
             outln!("unknown ({reason})");
         }
-        std::process::exit(4);
+        exit_now(4);
     });
+}
+
+/// Ends the process once the report is out: E children are killed, and
+/// neither Z3's contexts nor its static state are torn down (`_exit`), which
+/// can take long after a hard search.
+fn exit_now(code: i32) -> ! {
+    entail::prove::tptp::kill_children();
+    let _ = std::io::Write::flush(&mut std::io::stdout());
+    let _ = std::io::Write::flush(&mut std::io::stderr());
+    // SAFETY: _exit(2) ends the process; every output was flushed above.
+    unsafe { libc::_exit(code) }
 }
 
 fn json<T: serde::Serialize>(value: &T) {
@@ -148,6 +186,12 @@ fn json<T: serde::Serialize>(value: &T) {
 }
 
 fn print_problem(report: &ProblemReport, as_json: bool) {
+    if !claim_report() {
+        // The hard deadline printed `unknown` and is ending the process.
+        loop {
+            std::thread::park();
+        }
+    }
     if as_json {
         return json(report);
     }
@@ -160,6 +204,9 @@ fn print_problem(report: &ProblemReport, as_json: bool) {
             }
         }
         Entailment::Unknown { reason } => outln!("unknown ({reason})"),
+    }
+    for note in &report.notes {
+        outln!("note: {note}");
     }
 }
 

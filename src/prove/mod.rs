@@ -12,13 +12,19 @@
 //! assumptions entail the disjunction of the goals; an empty goal list asks
 //! whether the assumptions are unsatisfiable. A timeout or Z3 `unknown` is
 //! reported as unknown and never as valid.
+//!
+//! A plain first-order problem ([`Prover::prove_input`]) is raced by Z3, E
+//! prover and a finite model search under one deadline (see `portfolio`);
+//! step checks stay on Z3 alone.
 
 pub mod logicgraph;
+mod portfolio;
 mod problem;
 mod projection;
 mod report;
 pub mod rules;
 pub mod score;
+pub mod tptp;
 
 pub use problem::{
     combined_goal, is_step_file, Premise, Solution, Step, StepProblem, ASSUMPTION_LISTS,
@@ -130,9 +136,22 @@ impl Prover {
         goal: Option<&Formula>,
         model: bool,
     ) -> Result<Entailment, ProveError> {
+        self.check_watched(premises, goal, model, false)
+    }
+
+    /// [`Prover::check`]; the watchdog runs for first-order problems, or
+    /// always with `watch`.
+    fn check_watched(
+        &mut self,
+        premises: &[&Formula],
+        goal: Option<&Formula>,
+        model: bool,
+        watch: bool,
+    ) -> Result<Entailment, ProveError> {
         let signature = Signature::of(premises.iter().copied().chain(goal))
             .map_err(|e| ProveError::new(None, e.message))?;
-        self.engine.set_watchdog(!signature.is_propositional());
+        self.engine
+            .set_watchdog(watch || !signature.is_propositional());
         let mut encoded = Vec::with_capacity(premises.len() + 1);
         for p in premises {
             encoded.push(
@@ -196,6 +215,8 @@ impl Prover {
                         assumptions: assumptions.len(),
                         goals: goals.len(),
                         timeout_seconds: self.engine.timeout().as_secs_f64(),
+                        engine: None,
+                        notes: problem::ignored_features(input),
                     });
                 }
                 return Err(ProveError::new(Some(e.pos), err.message));
@@ -204,18 +225,46 @@ impl Prover {
         let goal = combined_goal(&goals)?;
         self.use_timeout(problem::max_seconds(input));
         let premises: Vec<&Formula> = assumptions.iter().map(|e| &e.formula).collect();
-        let mut result = self.check(&premises, goal.as_ref(), self.options.countermodels)?;
+        let timeout = self.engine.timeout();
+        let first_order = !signature.is_propositional();
+        let decided = self.race(&premises, goal.as_ref(), timeout, first_order)?;
+        let (mut result, mut engine) = (decided.result, decided.engine);
         if production && matches!(result, Entailment::NotProved { .. }) {
             result = Entailment::Unknown {
                 reason: production_reason.to_string(),
             };
+            engine = None;
         }
+        if !self.options.countermodels {
+            if let Entailment::NotProved { countermodel } = &mut result {
+                *countermodel = None;
+            }
+        }
+        let mut notes = problem::ignored_features(input);
+        notes.extend(decided.notes);
         Ok(ProblemReport {
             result,
             assumptions: assumptions.len(),
             goals: goals.len(),
-            timeout_seconds: self.engine.timeout().as_secs_f64(),
+            timeout_seconds: timeout.as_secs_f64(),
+            engine: engine.map(str::to_string),
+            notes,
         })
+    }
+
+    /// [`Prover::check`] with a countermodel, under `timeout` instead of the
+    /// engine's own, with the watchdog on (it also watches the stop flag).
+    fn check_until(
+        &mut self,
+        premises: &[&Formula],
+        goal: Option<&Formula>,
+        timeout: Duration,
+    ) -> Result<Entailment, ProveError> {
+        let saved = self.engine.timeout();
+        self.engine.set_timeout(timeout);
+        let result = self.check_watched(premises, goal, true, true);
+        self.engine.set_timeout(saved);
+        result
     }
 
     /// Whether the premises are satisfiable; if not, a minimal conflicting

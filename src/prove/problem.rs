@@ -256,3 +256,37 @@ impl StepProblem {
         })
     }
 }
+
+/// What a plain problem's file asks of Prover9 that does not change the
+/// question and is not used here, said once per kind: search guidance
+/// (`hints`, `weights`, other lists), and `set(production)`.
+pub(crate) fn ignored_features(input: &Input) -> Vec<String> {
+    let mut lists = BTreeSet::new();
+    for item in input.prover9_items() {
+        match item {
+            Item::Formulas { name, .. } | Item::Terms { name, .. }
+                if name != "goals" && !ASSUMPTION_LISTS.contains(&name.as_str()) =>
+            {
+                lists.insert(name.as_str());
+            }
+            _ => {}
+        }
+    }
+    let mut notes: Vec<String> = lists
+        .into_iter()
+        .map(|name| {
+            let why = match name {
+                "hints" => "hints guide Prover9's search",
+                "weights" | "kbo_weights" => "weights guide Prover9's search",
+                _ => "only assumptions, sos, usable, demodulators and goals state the problem",
+            };
+            format!("list `{name}` is ignored: {why}")
+        })
+        .collect();
+    if input.flag("production") {
+        notes.push(
+            "set(production) is not honoured: a failed proof is reported as unknown".to_string(),
+        );
+    }
+    notes
+}

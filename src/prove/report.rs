@@ -101,6 +101,13 @@ pub struct ProblemReport {
     pub goals: usize,
     /// The per-check timeout used, in seconds.
     pub timeout_seconds: f64,
+    /// Which engine decided: `z3`, `eprover` or `model-search`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub engine: Option<String>,
+    /// What of the file was ignored or not used (hints, weights,
+    /// `set(production)`, an engine that could not run), once each.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 /// A step's verdict.

@@ -7,6 +7,7 @@
 //! reuse its solver with `push`/`pop`, because a fresh solver costs
 //! milliseconds where a scoped check costs microseconds.
 
+pub mod finite;
 mod map;
 mod model;
 mod signature;
@@ -18,7 +19,9 @@ pub use signature::{free_variables, universal_closure, EncodeError, Signature, S
 use crate::syntax::prover9::{Formula, Quantifier, Term};
 use std::collections::HashMap;
 use std::rc::Rc;
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 use z3::ast::{Ast, Bool, Dynamic};
 use z3::{FuncDecl, Params, SatResult, Solver, Sort};
 
@@ -49,6 +52,7 @@ pub struct Engine {
     closed_cache: HashMap<Formula, Bool>,
     timeout: Duration,
     watchdog: bool,
+    stop: Option<Arc<AtomicBool>>,
 }
 
 impl Engine {
@@ -63,6 +67,7 @@ impl Engine {
             closed_cache: HashMap::new(),
             timeout,
             watchdog: false,
+            stop: None,
         };
         engine.set_timeout(timeout);
         engine
@@ -85,6 +90,12 @@ impl Engine {
         self.watchdog = on;
     }
 
+    /// A flag another thread raises to end the check in progress early (it
+    /// then answers [`Sat::Unknown`]); watched only with the watchdog on.
+    pub fn set_stop(&mut self, stop: Option<Arc<AtomicBool>>) {
+        self.stop = stop;
+    }
+
     /// The per-check timeout in force.
     pub fn timeout(&self) -> Duration {
         self.timeout
@@ -100,7 +111,7 @@ impl Engine {
             .iter()
             .map(|v| (v.clone(), Dynamic::fresh_const(v, &self.universe)))
             .collect();
-        let body = self.formula(formula, &mut env)?;
+        let body = self.formula(formula, &mut env, None)?;
         let bounds: Vec<&dyn Ast> = env.iter().map(|(_, c)| c as &dyn Ast).collect();
         let closed = z3::ast::forall_const(&bounds, &[], &body);
         if self.closed_cache.len() >= CACHE_LIMIT {
@@ -144,21 +155,38 @@ impl Engine {
         };
         let result = if self.watchdog {
             // Z3's own timeout is not always honoured inside quantifier
-            // instantiation; a watchdog thread interrupts the context when
-            // the deadline passes (plus a little grace).
+            // instantiation; a watchdog thread interrupts the context at the
+            // deadline, or as soon as the stop flag is raised.
             let context = z3::Context::thread_local();
             let handle = context.handle();
-            let limit = self.timeout + Duration::from_millis(100);
+            let deadline = Instant::now() + self.timeout;
+            let stop = self.stop.clone();
             let (done, wait) = std::sync::mpsc::channel::<()>();
             std::thread::scope(|scope| {
                 scope.spawn(move || {
-                    let mut next = limit;
+                    let stopped = || stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed));
+                    loop {
+                        let left = deadline.saturating_duration_since(Instant::now());
+                        let step = match &stop {
+                            Some(_) => left.min(Duration::from_millis(5)),
+                            None => left,
+                        };
+                        match wait.recv_timeout(step) {
+                            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+                            _ => return,
+                        }
+                        if stopped() || Instant::now() >= deadline {
+                            break;
+                        }
+                    }
                     // Some Z3 phases consume an interrupt without stopping;
                     // keep interrupting until the check returns.
-                    while wait.recv_timeout(next) == Err(std::sync::mpsc::RecvTimeoutError::Timeout)
-                    {
+                    loop {
                         handle.interrupt();
-                        next = Duration::from_millis(50);
+                        match wait.recv_timeout(Duration::from_millis(20)) {
+                            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+                            _ => return,
+                        }
                     }
                 });
                 let r = run();
@@ -216,10 +244,13 @@ impl Engine {
         decl
     }
 
+    /// Encodes `formula`; with a `domain`, quantifiers expand into
+    /// conjunctions and disjunctions over its elements (ground encoding).
     fn formula(
         &mut self,
         formula: &Formula,
         env: &mut Vec<(String, Dynamic)>,
+        domain: Option<&[Dynamic]>,
     ) -> Result<Bool, EncodeError> {
         Ok(match formula {
             Formula::True => Bool::from_bool(true),
@@ -245,18 +276,41 @@ impl Engine {
                     "variable `{v}` is used as a formula"
                 )));
             }
-            Formula::Not(f) => self.formula(f, env)?.not(),
-            Formula::And(a, b) => Bool::and(&[self.formula(a, env)?, self.formula(b, env)?]),
-            Formula::Or(a, b) => Bool::or(&[self.formula(a, env)?, self.formula(b, env)?]),
-            Formula::Implies(a, b) => self.formula(a, env)?.implies(self.formula(b, env)?),
-            Formula::ImpliedBy(a, b) => self.formula(b, env)?.implies(self.formula(a, env)?),
-            Formula::Iff(a, b) => self.formula(a, env)?.iff(self.formula(b, env)?),
+            Formula::Not(f) => self.formula(f, env, domain)?.not(),
+            Formula::And(a, b) => {
+                Bool::and(&[self.formula(a, env, domain)?, self.formula(b, env, domain)?])
+            }
+            Formula::Or(a, b) => {
+                Bool::or(&[self.formula(a, env, domain)?, self.formula(b, env, domain)?])
+            }
+            Formula::Implies(a, b) => self
+                .formula(a, env, domain)?
+                .implies(self.formula(b, env, domain)?),
+            Formula::ImpliedBy(a, b) => self
+                .formula(b, env, domain)?
+                .implies(self.formula(a, env, domain)?),
+            Formula::Iff(a, b) => self
+                .formula(a, env, domain)?
+                .iff(self.formula(b, env, domain)?),
             Formula::Quant(q, var, body) => {
+                if let Some(elements) = domain {
+                    let mut parts = Vec::with_capacity(elements.len());
+                    for e in elements {
+                        env.push((var.clone(), e.clone()));
+                        let part = self.formula(body, env, domain);
+                        env.pop();
+                        parts.push(part?);
+                    }
+                    return Ok(match q {
+                        Quantifier::All => Bool::and(&parts),
+                        Quantifier::Exists => Bool::or(&parts),
+                    });
+                }
                 // A fresh constant per binding: shadowing and clashes with a
                 // constant of the same name are then impossible.
                 let bound = Dynamic::fresh_const(var, &self.universe);
                 env.push((var.clone(), bound.clone()));
-                let body = self.formula(body, env);
+                let body = self.formula(body, env, None);
                 env.pop();
                 let body = body?;
                 match q {

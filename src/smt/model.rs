@@ -1,8 +1,9 @@
 //! Finite countermodels read back from Z3 and printed the way Mace4 prints
 //! interpretations, which Prover9 users already read.
 
-use super::signature::{Signature, SymbolKind};
-use std::collections::HashMap;
+use super::signature::{universal_closure, Signature, SymbolKind};
+use crate::syntax::prover9::{Formula, Quantifier, Term};
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::rc::Rc;
 use z3::ast::{Ast, Bool, Dynamic};
@@ -10,7 +11,7 @@ use z3::{FuncDecl, Model, Sort};
 
 /// The most table cells a countermodel prints for one symbol; larger tables
 /// are left out (and `truncated` is set) rather than flooding the output.
-const MAX_CELLS: usize = 4096;
+pub(super) const MAX_CELLS: usize = 4096;
 
 /// The interpretation of one symbol: its values on every argument tuple over
 /// the domain `0..n`, in row-major order (the last argument varies fastest),
@@ -47,6 +48,96 @@ impl Countermodel {
             .filter(|t| t.arity == 0 && t.values == [1])
             .map(|t| t.symbol.as_str())
             .collect()
+    }
+}
+
+impl Countermodel {
+    /// Whether `formula`, universally closed, is true in this interpretation,
+    /// by our own evaluation (independent of the solver that found it).
+    /// `None` when a symbol it uses has no table here (e.g. a truncated one).
+    pub fn satisfies(&self, formula: &Formula) -> Option<bool> {
+        let tables = |list: &'_ [Table]| -> BTreeMap<(String, usize), Vec<usize>> {
+            list.iter()
+                .map(|t| ((t.symbol.clone(), t.arity), t.values.clone()))
+                .collect()
+        };
+        let eval = Evaluator {
+            n: self.domain_size,
+            functions: tables(&self.functions),
+            relations: tables(&self.relations),
+        };
+        if eval.n == 0 {
+            return None;
+        }
+        eval.formula(&universal_closure(formula), &mut Vec::new())
+    }
+}
+
+/// Evaluates formulas over a finite interpretation; `env` binds variables
+/// to elements, innermost last.
+struct Evaluator {
+    n: usize,
+    functions: BTreeMap<(String, usize), Vec<usize>>,
+    relations: BTreeMap<(String, usize), Vec<usize>>,
+}
+
+impl Evaluator {
+    fn cell(&self, table: &[usize], args: &[usize]) -> Option<usize> {
+        let i = args
+            .iter()
+            .try_fold(0usize, |acc, &a| acc.checked_mul(self.n)?.checked_add(a))?;
+        table.get(i).copied()
+    }
+
+    fn term(&self, term: &Term, env: &[(String, usize)]) -> Option<usize> {
+        match term {
+            Term::Var(v) => env.iter().rev().find(|(name, _)| name == v).map(|b| b.1),
+            Term::App(name, args) => {
+                let args = args
+                    .iter()
+                    .map(|a| self.term(a, env))
+                    .collect::<Option<Vec<_>>>()?;
+                let table = self.functions.get(&(name.clone(), args.len()))?;
+                self.cell(table, &args).filter(|&v| v < self.n)
+            }
+        }
+    }
+
+    fn formula(&self, formula: &Formula, env: &mut Vec<(String, usize)>) -> Option<bool> {
+        Some(match formula {
+            Formula::True => true,
+            Formula::False => false,
+            Formula::Atom(Term::App(name, args)) if name == "=" && args.len() == 2 => {
+                self.term(&args[0], env)? == self.term(&args[1], env)?
+            }
+            Formula::Atom(Term::App(name, args)) => {
+                let args = args
+                    .iter()
+                    .map(|a| self.term(a, env))
+                    .collect::<Option<Vec<_>>>()?;
+                let table = self.relations.get(&(name.clone(), args.len()))?;
+                self.cell(table, &args)? == 1
+            }
+            Formula::Atom(Term::Var(_)) => return None,
+            Formula::Not(f) => !self.formula(f, env)?,
+            Formula::And(a, b) => self.formula(a, env)? & self.formula(b, env)?,
+            Formula::Or(a, b) => self.formula(a, env)? | self.formula(b, env)?,
+            Formula::Implies(a, b) => !self.formula(a, env)? | self.formula(b, env)?,
+            Formula::ImpliedBy(a, b) => self.formula(a, env)? | !self.formula(b, env)?,
+            Formula::Iff(a, b) => self.formula(a, env)? == self.formula(b, env)?,
+            Formula::Quant(q, var, body) => {
+                let want = matches!(q, Quantifier::Exists);
+                for e in 0..self.n {
+                    env.push((var.clone(), e));
+                    let value = self.formula(body, env);
+                    env.pop();
+                    if value? == want {
+                        return Some(want);
+                    }
+                }
+                !want
+            }
+        })
     }
 }
 

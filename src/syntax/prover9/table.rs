@@ -7,9 +7,11 @@ use std::collections::BTreeMap;
 
 use super::ast::Item;
 
-/// Precedence at which `all x`/`exists x` bind: that of the default prefix `-`,
+/// Precedence at which `all x`/`exists x` bind, LADR's
+/// `declare_quantifier_precedence(750)`: `=` (700) binds tighter, so
+/// `all x f(x) = a` quantifies the equation, and `&`, `|`, `->` bind looser,
 /// so `all x p(x) -> q(x)` is `(all x p(x)) -> q(x)` (see grammar/README.md).
-pub(crate) const QUANTIFIER_PREC: u32 = 350;
+pub(crate) const QUANTIFIER_PREC: u32 = 750;
 
 /// Precedence given to a bare operator symbol used as a constant (e.g. the `'`
 /// in `lex([', f])`): it must be parenthesised as the operand of an operator.

@@ -1,0 +1,305 @@
+//! The engines behind `entail prove` on first-order problems: the finite
+//! model search finds Mace4's minimal countermodels, the E translation is
+//! faithful, the backends never contradict each other, and the CLI's
+//! verdicts on `corpora/prove/fo/` are those of Prover9 and Mace4
+//! (recorded in `corpora/prove/fo/verdicts.txt`).
+
+use entail::prove::tptp::{self, EOutcome};
+use entail::prove::{Entailment, ProveOptions, Prover};
+use entail::smt::finite::find_model;
+use entail::smt::universal_closure;
+use entail::syntax::prover9::{self, Formula, ParseOptions, Quantifier, Term};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+fn fo_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("corpora/prove/fo")
+}
+
+/// The assumptions and the (single) goal of a corpus file.
+fn problem(name: &str) -> (Vec<Formula>, Formula) {
+    let src = std::fs::read_to_string(fo_dir().join(name)).expect("corpus file");
+    let input = prover9::parse(&src).expect("parses");
+    let list = |n: &str| -> Vec<Formula> {
+        input
+            .entries(n)
+            .into_iter()
+            .map(|e| e.formula.clone())
+            .collect()
+    };
+    let goals = list("goals");
+    assert_eq!(goals.len(), 1, "{name}");
+    (list("assumptions"), goals[0].clone())
+}
+
+/// The smallest model of the assumptions and the negated goal.
+fn smallest_countermodel(name: &str) -> entail::smt::Countermodel {
+    let (mut formulas, goal) = problem(name);
+    formulas.push(Formula::Not(Box::new(universal_closure(&goal))));
+    let stop = Arc::new(AtomicBool::new(false));
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let model = find_model(&formulas, 8, deadline, &stop).expect("a model");
+    // Our evaluator confirms it independently of Z3.
+    for f in &formulas {
+        assert_eq!(model.satisfies(f), Some(true), "{name}: {f}");
+    }
+    model
+}
+
+#[test]
+fn model_search_finds_the_smallest_non_commutative_group() {
+    // Every group of order at most 5 is abelian; S3 has 6 elements.
+    let model = smallest_countermodel("group_commutative.in");
+    assert_eq!(model.domain_size, 6);
+    let text = model.to_string();
+    assert!(text.starts_with("interpretation(6, [], [\n"), "{text}");
+    // Symmetry breaking puts the first constant at element 0.
+    assert!(text.contains("    function(e, [0])"), "{text}");
+    let star = &model
+        .functions
+        .iter()
+        .find(|t| t.symbol == "*")
+        .expect("*")
+        .values;
+    let non_commuting = (0..6)
+        .flat_map(|i| (0..6).map(move |j| (i, j)))
+        .filter(|&(i, j)| star[i * 6 + j] != star[j * 6 + i])
+        .count();
+    assert!(non_commuting > 0, "{text}");
+}
+
+#[test]
+fn model_search_finds_two_and_five_element_lattices() {
+    // x ^ y = x fails in the 2-element lattice; distributivity in M3 / N5.
+    assert_eq!(smallest_countermodel("lattice_order.in").domain_size, 2);
+    assert_eq!(
+        smallest_countermodel("lattice_distributive.in").domain_size,
+        5
+    );
+    assert_eq!(
+        smallest_countermodel("quasigroup_commutative.in").domain_size,
+        3
+    );
+    assert_eq!(smallest_countermodel("band_commutative.in").domain_size, 2);
+}
+
+#[test]
+fn model_search_finds_nothing_where_every_model_is_infinite() {
+    let (mut formulas, goal) = problem("infinite_only.in");
+    formulas.push(Formula::Not(Box::new(universal_closure(&goal))));
+    let stop = Arc::new(AtomicBool::new(false));
+    let deadline = Instant::now() + Duration::from_secs(120);
+    assert_eq!(find_model(&formulas, 6, deadline, &stop), None);
+}
+
+#[test]
+fn a_wrong_countermodel_is_rejected_by_the_evaluator() {
+    let model = smallest_countermodel("band_commutative.in");
+    let (formulas, goal) = problem("band_commutative.in");
+    let table = model
+        .functions
+        .iter()
+        .position(|t| t.symbol == "*")
+        .unwrap();
+    let mut bad = model.clone();
+    bad.functions[table].values = vec![0, 0, 0, 0];
+    let ok = formulas.iter().all(|f| bad.satisfies(f) == Some(true))
+        && bad.satisfies(&goal) == Some(false);
+    assert!(
+        !ok,
+        "a constant table is commutative, so it is no countermodel"
+    );
+    // A missing table cannot be evaluated.
+    bad.functions.clear();
+    assert_eq!(bad.satisfies(&goal), None);
+}
+
+// ------------------------------------------------------------- differential
+
+fn var(v: &str) -> Term {
+    Term::Var(v.to_string())
+}
+
+fn random_term(rng: &mut ChaCha8Rng, vars: &[String], depth: u32) -> Term {
+    if depth == 0 || rng.gen_bool(0.5) {
+        if !vars.is_empty() && rng.gen_bool(0.6) {
+            return var(&vars[rng.gen_range(0..vars.len())]);
+        }
+        return Term::App(["a", "b"][rng.gen_range(0..2)].into(), vec![]);
+    }
+    match rng.gen_range(0..2) {
+        0 => Term::App("f".into(), vec![random_term(rng, vars, depth - 1)]),
+        _ => Term::App(
+            "g".into(),
+            vec![
+                random_term(rng, vars, depth - 1),
+                random_term(rng, vars, depth - 1),
+            ],
+        ),
+    }
+}
+
+fn random_formula(rng: &mut ChaCha8Rng, vars: &mut Vec<String>, depth: u32) -> Formula {
+    if depth == 0 || rng.gen_bool(0.25) {
+        let t = random_term(rng, vars, 2);
+        return match rng.gen_range(0..3) {
+            0 => Formula::Atom(Term::App("p".into(), vec![t])),
+            1 => Formula::Atom(Term::App("=".into(), vec![t, random_term(rng, vars, 2)])),
+            _ => Formula::Atom(Term::App("r".into(), vec![t, random_term(rng, vars, 1)])),
+        };
+    }
+    match rng.gen_range(0..6) {
+        0 => Formula::Not(Box::new(random_formula(rng, vars, depth - 1))),
+        1 | 2 => {
+            let v = format!("x{}", vars.len());
+            vars.push(v.clone());
+            let body = random_formula(rng, vars, depth - 1);
+            vars.pop();
+            let q = if rng.gen_bool(0.6) {
+                Quantifier::All
+            } else {
+                Quantifier::Exists
+            };
+            Formula::Quant(q, v, Box::new(body))
+        }
+        k => {
+            let a = Box::new(random_formula(rng, vars, depth - 1));
+            let b = Box::new(random_formula(rng, vars, depth - 1));
+            match k {
+                3 => Formula::And(a, b),
+                4 => Formula::Or(a, b),
+                _ => Formula::Implies(a, b),
+            }
+        }
+    }
+}
+
+#[test]
+fn backends_never_contradict_each_other() {
+    if !tptp::eprover_installed() {
+        println!("SKIP backends_never_contradict_each_other: eprover is not installed");
+        return;
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(16);
+    let mut prover = Prover::new(ProveOptions {
+        timeout: Some(Duration::from_secs(2)),
+        countermodels: true,
+    });
+    let (mut e_proved, mut models, mut z3_proved, mut z3_refuted) = (0, 0, 0, 0);
+    for case in 0..60 {
+        let premises: Vec<Formula> = (0..rng.gen_range(1..4))
+            .map(|_| random_formula(&mut rng, &mut Vec::new(), 4))
+            .collect();
+        let goal = random_formula(&mut rng, &mut Vec::new(), 3);
+        let refs: Vec<&Formula> = premises.iter().collect();
+        let z3 = prover.entails(&premises, &goal).expect("checks");
+        let translation = tptp::translate(&refs, Some(&goal)).expect("faithful");
+        let stop = AtomicBool::new(false);
+        let e = tptp::run_eprover(
+            &translation,
+            Instant::now() + Duration::from_secs(10),
+            &stop,
+        );
+        let mut searched = premises.clone();
+        searched.push(Formula::Not(Box::new(universal_closure(&goal))));
+        let model = find_model(
+            &searched,
+            4,
+            Instant::now() + Duration::from_secs(10),
+            &Arc::new(AtomicBool::new(false)),
+        );
+        let context = format!("case {case}: {premises:?} |- {goal}");
+        if let Some(m) = &model {
+            models += 1;
+            for p in &premises {
+                assert_eq!(m.satisfies(p), Some(true), "{context}");
+            }
+            assert_eq!(m.satisfies(&goal), Some(false), "{context}");
+            assert_ne!(e, EOutcome::Proved, "E proved a refuted goal: {context}");
+            assert!(!matches!(z3, Entailment::Proved), "{context}");
+        }
+        match &z3 {
+            Entailment::Proved => {
+                z3_proved += 1;
+                assert_ne!(e, EOutcome::Refuted, "{context}");
+            }
+            Entailment::NotProved { countermodel } => {
+                z3_refuted += 1;
+                assert_ne!(e, EOutcome::Proved, "{context}");
+                if let Some(cm) = countermodel {
+                    assert_eq!(cm.satisfies(&goal), Some(false), "{context}");
+                }
+            }
+            Entailment::Unknown { .. } => {}
+        }
+        if e == EOutcome::Proved {
+            e_proved += 1;
+        }
+    }
+    println!(
+        "60 random problems: Z3 proved {z3_proved}, refuted {z3_refuted}; E proved {e_proved}; model search found {models} countermodels"
+    );
+    assert!(e_proved > 5 && models > 5, "the sample decides too little");
+}
+
+// ------------------------------------------------------------------ the CLI
+
+#[test]
+fn cli_verdicts_match_prover9_and_mace4_on_the_fo_corpus() {
+    if !tptp::eprover_installed() {
+        println!(
+            "SKIP cli_verdicts_match_prover9_and_mace4_on_the_fo_corpus: eprover is not installed"
+        );
+        return;
+    }
+    let verdicts = std::fs::read_to_string(fo_dir().join("verdicts.txt")).expect("verdicts");
+    let mut checked = 0;
+    for line in verdicts
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let (name, expected) = (fields[0], fields[1]);
+        let timeout = fields.get(2).copied().unwrap_or("60");
+        let out = Command::new(env!("CARGO_BIN_EXE_entail"))
+            .args(["prove", "--json", "--timeout", timeout])
+            .arg(fo_dir().join(name))
+            .output()
+            .expect("runs");
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{name}: one JSON document expected ({e})"));
+        let status = report["status"].as_str().unwrap_or("");
+        // `unknown` is expected only where no proof and no finite model exist.
+        assert_eq!(status, expected, "{name}: {report}");
+        if expected == "not_proved" {
+            let size = report["countermodel"]["domain_size"].as_u64();
+            assert!(
+                size.is_some(),
+                "{name}: a countermodel comes with not_proved"
+            );
+        }
+        checked += 1;
+    }
+    assert!(checked >= 12);
+}
+
+#[test]
+fn quantified_equations_from_prover9_files_are_read_and_proved() {
+    // The goal `all B all C union(B,C) = union(C,B)` used to be refused.
+    let src = std::fs::read_to_string(fo_dir().join("set_union.in")).expect("file");
+    let input = prover9::parse(&src).expect("parses as Prover9 reads it");
+    let goal = &input.entries("goals")[0].formula;
+    let expected = prover9::parse_formula(
+        "all B (all C (union(B,C) = union(C,B)))",
+        &ParseOptions {
+            prolog_style_variables: true,
+        },
+    )
+    .expect("parses");
+    assert_eq!(goal, &expected);
+}
