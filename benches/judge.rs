@@ -160,20 +160,15 @@ fn main() {
             ..Default::default()
         };
         let task = auto.task(&record).expect("task loads");
-        let program = task.program();
-        let goals: Vec<String> = program
-            .examples
-            .iter()
-            .map(|e| e.goal_renamed.clone())
-            .collect();
+        let naming = &task.renamings()[0];
         let hypothesis = "eastbound(T):-eastbound(T).\n";
         let start = Instant::now();
         let reps = 10;
         for _ in 0..reps {
             let outcome = entail::prolog::native::run_native(
-                program.background_renamed.text(),
+                naming.background.text(),
                 hypothesis,
-                &goals,
+                &naming.goals,
                 auto.config().inference_limit,
             );
             assert!(outcome.is_err(), "a loop must fall back");
