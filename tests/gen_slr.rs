@@ -392,6 +392,25 @@ fn every_level_yields_valid_tasks() {
     }
 }
 
+/// Labels sit on random train numbers: whether a train's number (its
+/// position in the file) is even agrees with its label about half the
+/// time (always, when labels alternated).
+#[test]
+fn labels_are_not_tied_to_train_numbers() {
+    let (text, _) = generate(vec![3, 8, 14], 6, 12, PromptStyle::Prolog, 2);
+    let (mut agree, mut total) = (0, 0);
+    for task in parse_tasks(&text) {
+        for (i, (label, _)) in trains(&task.validation_program).iter().enumerate() {
+            agree += ((i % 2 == 0) == (label == "eastbound")) as usize;
+            total += 1;
+        }
+    }
+    let rate = agree as f64 / total as f64;
+    println!("even train number agrees with eastbound for {agree} of {total} trains");
+    assert!(total >= 150, "{total}");
+    assert!((0.4..=0.6).contains(&rate), "{agree} of {total}");
+}
+
 #[test]
 fn field_names_are_the_slr_bench_ones() {
     let (text, _) = generate(vec![2], 1, 3, PromptStyle::Prolog, 1);
