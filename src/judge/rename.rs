@@ -319,3 +319,20 @@ fn fnv(words: &[u64]) -> u64 {
     }
     hash.finish()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::is_task_constant;
+
+    #[test]
+    fn task_constants_are_the_reference_patterns() {
+        for yes in ["train0", "train07", "car3_12", "car0_1"] {
+            assert!(is_task_constant(yes), "{yes}");
+        }
+        for no in [
+            "train", "trainx", "car3", "car_1", "car3_", "mytrain0", "red", "car3_1x",
+        ] {
+            assert!(!is_task_constant(no), "{no}");
+        }
+    }
+}
