@@ -124,9 +124,8 @@ impl Naming {
         // Every task constant grouped by train number, and every other name
         // the task uses (which a drawn name must avoid).
         let mut blocks: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
-        let mut taken: BTreeSet<String> = [&program.positive, &program.negative]
+        let mut vocabulary: BTreeSet<&str> = [program.positive.as_str(), &program.negative]
             .into_iter()
-            .cloned()
             .collect();
         for term in clauses.iter().chain(goals.iter().copied()) {
             visit(term, &mut |name, is_atom| match train_of(name) {
@@ -134,17 +133,21 @@ impl Naming {
                     blocks.entry(train).or_default().insert(name);
                 }
                 _ => {
-                    taken.insert(name.to_string());
+                    vocabulary.insert(name);
                 }
             });
         }
 
         let mut names = BTreeMap::new();
+        let mut drawn: BTreeSet<String> = BTreeSet::new();
         let mut fresh = |rng: &mut ChaCha8Rng| loop {
             let name: String = (0..NAME_LETTERS)
                 .map(|_| char::from(b'a' + rng.gen_range(0..26u8)))
                 .collect();
-            if !RESERVED.contains(&name.as_str()) && taken.insert(name.clone()) {
+            if !RESERVED.contains(&name.as_str())
+                && !vocabulary.contains(name.as_str())
+                && drawn.insert(name.clone())
+            {
                 return name;
             }
         };
@@ -179,7 +182,10 @@ impl Naming {
             first
         };
 
-        let rename = |atom: &str| names.get(atom).cloned();
+        let rename = |atom: &str| match train_of(atom) {
+            Some(_) => names.get(atom).cloned(),
+            None => None,
+        };
         let mut background: Vec<Term> = Vec::with_capacity(clauses.len());
         let mut start = 0;
         while start < clauses.len() {
