@@ -100,6 +100,32 @@ fn trains(program: &str) -> Vec<(String, BTreeSet<Atom>)> {
     out
 }
 
+/// The size of a maximum matching of left nodes to right nodes (`edges[l]`
+/// lists the right nodes left node `l` may take), by augmenting paths.
+fn perfect_matching(edges: &[Vec<usize>], right: usize) -> usize {
+    fn augment(
+        l: usize,
+        edges: &[Vec<usize>],
+        seen: &mut [bool],
+        owner: &mut [Option<usize>],
+    ) -> bool {
+        for &r in &edges[l] {
+            if !seen[r] {
+                seen[r] = true;
+                if owner[r].map_or(true, |o| augment(o, edges, seen, owner)) {
+                    owner[r] = Some(l);
+                    return true;
+                }
+            }
+        }
+        false
+    }
+    let mut owner = vec![None; right];
+    (0..edges.len())
+        .filter(|&l| augment(l, edges, &mut vec![false; right], &mut owner))
+        .count()
+}
+
 /// The grammar of the issue, checked per car from the printed facts.
 fn grammar_violations(program: &str, active: &BTreeSet<String>) -> Vec<String> {
     let mut cars: BTreeMap<String, BTreeMap<String, Vec<String>>> = BTreeMap::new();
@@ -314,24 +340,35 @@ fn every_level_yields_valid_tasks() {
         );
         if task.curriculum_level <= 5 {
             assert_eq!(task.rule_sampling, "uniform");
-            for pair in examples.chunks(2) {
-                assert_eq!(pair[0].0, "eastbound");
-                assert_eq!(pair[1].0, "westbound");
-                let changed: BTreeSet<&String> = pair[0]
-                    .1
-                    .symmetric_difference(&pair[1].1)
-                    .map(|atom| &atom.0)
-                    .collect();
-                assert!(!changed.is_empty());
-                for predicate in changed {
-                    assert!(
-                        task.ground_truth_rule.contains(&format!("{predicate}(")),
-                        "{}: mirror pair differs in {predicate}, not in {}",
-                        task.id,
-                        task.ground_truth_rule
-                    );
-                }
-            }
+            // Trains are shuffled, so pairs are found again: every positive
+            // has its own negative differing only in the rule's predicates.
+            let is_mirror = |p: &BTreeSet<Atom>, n: &BTreeSet<Atom>| {
+                let changed: BTreeSet<&String> =
+                    p.symmetric_difference(n).map(|atom| &atom.0).collect();
+                !changed.is_empty()
+                    && changed
+                        .iter()
+                        .all(|q| task.ground_truth_rule.contains(&format!("{q}(")))
+            };
+            let side = |label: &str| -> Vec<&BTreeSet<Atom>> {
+                examples
+                    .iter()
+                    .filter(|(l, _)| l == label)
+                    .map(|(_, f)| f)
+                    .collect()
+            };
+            let (pos, neg) = (side("eastbound"), side("westbound"));
+            let edges: Vec<Vec<usize>> = pos
+                .iter()
+                .map(|p| (0..neg.len()).filter(|&n| is_mirror(p, neg[n])).collect())
+                .collect();
+            assert_eq!(
+                perfect_matching(&edges, neg.len()),
+                pos.len(),
+                "{}: no mirror pairing under {}",
+                task.id,
+                task.ground_truth_rule
+            );
         }
         let expected_cars: Vec<String> = facts(&task.validation_program)
             .into_iter()
@@ -355,6 +392,25 @@ fn every_level_yields_valid_tasks() {
         )));
         assert_eq!(language.labels.positive, "eastbound");
     }
+}
+
+/// Labels sit on random train numbers: whether a train's number (its
+/// position in the file) is even agrees with its label about half the
+/// time (always, when labels alternated).
+#[test]
+fn labels_are_not_tied_to_train_numbers() {
+    let (text, _) = generate(vec![3, 8, 14], 6, 12, PromptStyle::Prolog, 2);
+    let (mut agree, mut total) = (0, 0);
+    for task in parse_tasks(&text) {
+        for (i, (label, _)) in trains(&task.validation_program).iter().enumerate() {
+            agree += ((i % 2 == 0) == (label == "eastbound")) as usize;
+            total += 1;
+        }
+    }
+    let rate = agree as f64 / total as f64;
+    println!("even train number agrees with eastbound for {agree} of {total} trains");
+    assert!(total >= 150, "{total}");
+    assert!((0.4..=0.6).contains(&rate), "{agree} of {total}");
 }
 
 #[test]
@@ -661,9 +717,12 @@ fn a_user_language_drives_names_labels_and_grammar() {
             "{}",
             task.ground_truth_rule
         );
-        assert!(task
-            .validation_program
-            .starts_with("accepted(crate0).\nin_crate(crate0, box0_1).\n"));
+        let first = task.validation_program.lines().take(2).collect::<Vec<_>>();
+        assert!(
+            first == ["accepted(crate0).", "in_crate(crate0, box0_1)."]
+                || first == ["rejected(crate0).", "in_crate(crate0, box0_1)."],
+            "{first:?}"
+        );
         assert!(task.prompt.contains("Crate crate0 holds box box0_1."));
         assert_eq!(
             task.evaluation_config.negative_predicate.as_deref(),

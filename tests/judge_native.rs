@@ -40,6 +40,7 @@ fn native_scryer_and_swipl_agree_on_the_differential_pairs() {
         baseline::swipl_available(),
         "swipl is required (apt-get install swi-prolog-nox)"
     );
+    // Rules that never look inside constants: see judge_differential.rs.
     let pairs = slr_gen::differential_pairs();
     assert_eq!(pairs.len(), 540);
     let auto = judge(Engine::Auto);

@@ -19,6 +19,13 @@ Examples:
   entail judge --task task.json --hypothesis-file answer.txt --json
   model_output | entail judge --task task.json -
   entail judge --batch corpora/slr/predictions.jsonl --output results.jsonl --workers 2
+  entail judge --task task.json --hypothesis-file answer.txt --isomorphic both --renamings 8
+
+Task constants (train<N>, car<N>_<M>) get opaque names drawn from --seed and the task,
+and the trains' fact blocks a random order, so no label can be read from a name or from
+fact order. --renamings K scores under K independent renamings and reports the lowest.
+With --isomorphic both the result also has the score on the original names, and
+\"shortcut\": true when the answer is correct there but not under renaming.
 
 A task is a JSON object with \"validation program\" (or \"validation_program\"), and
 optionally \"evaluation_config\": {\"positive_predicate\", \"negative_predicate\"} and \"id\".
@@ -58,9 +65,15 @@ pub struct Args {
     #[arg(long, default_value_t = 2048)]
     memory_mb: u64,
     /// `renamed` (default) scores with task constants renamed; `both` also
-    /// scores with the original names.
+    /// scores with the original names and reports `shortcut`.
     #[arg(long, default_value = "renamed", value_parser = ["renamed", "both"])]
     isomorphic: String,
+    /// Independent renamings to score each answer under; the lowest score counts.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1000))]
+    renamings: u64,
+    /// Seed of the renamings (the same seed gives the same names).
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
     /// `auto` (default) runs hypotheses natively and hands anything the
     /// native evaluator is not sure of to scryer workers; `scryer` uses the
     /// workers only.
@@ -80,6 +93,8 @@ pub fn run(args: Args) -> ExitCode {
     } else {
         Isomorphic::Renamed
     };
+    config.renamings = args.renamings as usize;
+    config.seed = args.seed;
     config.engine = if args.engine == "scryer" {
         Engine::Scryer
     } else {
@@ -209,6 +224,9 @@ fn print_human(result: &JudgeResult) {
             original.is_correct,
             original.partial_score
         );
+    }
+    if result.shortcut == Some(true) {
+        outln!("shortcut:      correct on the original names only");
     }
     outln!("time:          {:.1} ms", result.time_ms);
 }

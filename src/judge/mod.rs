@@ -5,9 +5,11 @@
 //! [`Task::score`]. Scoring follows the SLR reference judge: the positive
 //! label predicate (default `eastbound`) is what the answer defines; an
 //! example is correct when a positive succeeds or a negative fails;
-//! `partial_score` = correct / examples; `is_correct` = all correct. Task
-//! constants are renamed (`train0` → `mytrain0`) and the label facts are not
-//! loaded, so an answer cannot name specific trains or read the labels.
+//! `partial_score` = correct / examples; `is_correct` = all correct. The label
+//! facts are not loaded, and task constants get opaque names drawn from
+//! [`JudgeConfig::seed`] (`train0` → e.g. `qhzkwa`, see [`Naming`]) with the
+//! trains' fact blocks in random order, so an answer can neither name
+//! specific trains nor read a label from a name or from fact order.
 //!
 //! ```no_run
 //! use entail::judge::{Judge, JudgeConfig, TaskRecord};
@@ -58,14 +60,16 @@
 mod batch;
 mod extract;
 mod pool;
+mod rename;
 mod sandbox;
 mod task;
 
 pub use batch::{run_batch, BatchSummary};
 pub use extract::extract_rule;
 pub use pool::WorkerPool;
+pub use rename::{is_task_constant, Naming};
 pub use sandbox::{sanitize, Rejection};
-pub use task::{rename_constant, Example, Label, TaskProgram};
+pub use task::{Example, Label, TaskProgram};
 
 use crate::prolog::native::{NativeEvaluator, NativeStats};
 use crate::prolog::{Background, Outcome, WorkerConfig, WorkerFailure};
@@ -142,6 +146,12 @@ pub struct JudgeConfig {
     pub inference_limit: u64,
     /// Whether to score the original names too.
     pub isomorphic: Isomorphic,
+    /// Seeds the renamings of task constants: the same seed gives the same
+    /// names for the same task, on any number of threads.
+    pub seed: u64,
+    /// Independent renamings each answer is scored under; the result is
+    /// the lowest-scoring one (at least 1).
+    pub renamings: usize,
     /// Which engine runs the hypotheses.
     pub engine: Engine,
 }
@@ -155,6 +165,8 @@ impl Default for JudgeConfig {
             workers: 1,
             inference_limit: 5_000_000,
             isomorphic: Isomorphic::Renamed,
+            seed: 0,
+            renamings: 1,
             engine: Engine::Auto,
         }
     }
@@ -265,6 +277,11 @@ pub struct JudgeResult {
     /// With `--isomorphic both`: the scores on the task's original names.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub original_names: Option<Box<JudgeResult>>,
+    /// With `--isomorphic both`: whether the answer is correct on the
+    /// original names but not on renamed ones, i.e. it reads names or fact
+    /// order rather than the trains.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shortcut: Option<bool>,
 }
 
 impl JudgeResult {
@@ -285,6 +302,7 @@ impl JudgeResult {
             error: Some(error),
             time_ms: 0.0,
             original_names: None,
+            shortcut: None,
         }
     }
 }
@@ -362,10 +380,14 @@ impl Judge {
     /// ([`TaskProgram::from_program`]): generators label candidates this
     /// way without printing and re-reading them.
     pub fn task_from_program(&self, program: TaskProgram) -> Task<'_> {
+        let renamings = (0..self.config.renamings.max(1) as u64)
+            .map(|k| Naming::renamed(&program, self.config.seed, k))
+            .collect();
         Task {
             judge: self,
             id: None,
             program: Arc::new(program),
+            renamings,
         }
     }
 }
@@ -375,6 +397,8 @@ pub struct Task<'j> {
     judge: &'j Judge,
     id: Option<serde_json::Value>,
     program: Arc<TaskProgram>,
+    /// The [`JudgeConfig::renamings`] namings answers are scored under.
+    renamings: Vec<Naming>,
 }
 
 impl Task<'_> {
@@ -383,21 +407,44 @@ impl Task<'_> {
         &self.program
     }
 
+    /// The renamed namings answers are scored under.
+    pub fn renamings(&self) -> &[Naming] {
+        &self.renamings
+    }
+
     /// Scores one answer (raw model output). Never fails: problems with the
-    /// answer are reported in the result.
+    /// answer are reported in the result. With several renamings the
+    /// lowest-scoring one is reported (the first of equals).
     pub fn score(&self, answer: &str) -> JudgeResult {
         let start = Instant::now();
-        let mut result = self.score_on(answer, true);
+        let mut result: Option<JudgeResult> = None;
+        for naming in &self.renamings {
+            let next = self.score_on(answer, naming);
+            if result
+                .as_ref()
+                .map_or(true, |r| next.partial_score < r.partial_score)
+            {
+                result = Some(next);
+            }
+            // Nothing is lower than 0: the other renamings cannot change it.
+            if result.as_ref().is_some_and(|r| r.partial_score == 0.0) {
+                break;
+            }
+        }
+        let mut result = result.unwrap_or_else(|| {
+            JudgeResult::failed(self.id.clone(), false, ErrorKind::Input, "no naming".into())
+        });
         if self.judge.config.isomorphic == Isomorphic::Both {
-            let mut original = self.score_on(answer, false);
+            let mut original = self.score_on(answer, &Naming::original(&self.program));
             original.time_ms = 0.0;
+            result.shortcut = Some(original.is_correct && !result.is_correct);
             result.original_names = Some(Box::new(original));
         }
         result.time_ms = start.elapsed().as_secs_f64() * 1000.0;
         result
     }
 
-    fn score_on(&self, answer: &str, renamed: bool) -> JudgeResult {
+    fn score_on(&self, answer: &str, naming: &Naming) -> JudgeResult {
         let id = self.id.clone();
         let rule = extract_rule(answer);
         if rule.trim().is_empty() {
@@ -423,21 +470,10 @@ impl Task<'_> {
                 return JudgeResult::failed(id, true, ErrorKind::Unsafe, m)
             }
         };
-        let background = if renamed {
-            &self.program.background_renamed
-        } else {
-            &self.program.background_original
-        };
-        let goals: Vec<Term> = self
-            .program
-            .examples
-            .iter()
-            .map(|e| e.goal(renamed))
-            .collect();
         let outcome = self.judge.evaluator.evaluate(
-            background,
+            &naming.background,
             &hypothesis,
-            &goals,
+            &naming.goals,
             self.judge.config.inference_limit,
         );
         let verdicts = |predicted: &[bool]| -> Vec<ExampleResult> {

@@ -1,11 +1,12 @@
 //! Turning a task record into what the engine loads: the background clauses
-//! (labels removed, grouped by predicate, constants renamed) and the examples.
+//! (labels removed, grouped by predicate) and the examples. Renamings of
+//! the constants are drawn from it in [`super::rename`].
 
+use super::rename::Fnv;
 use super::JudgeError;
 use crate::prolog::Background;
 use crate::syntax::prolog::{parse_program, Program, Sentence, Term};
 use std::collections::{BTreeMap, BTreeSet};
-use std::hash::{Hash, Hasher};
 
 /// Whether an example is labelled positive or negative.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -24,36 +25,30 @@ pub struct Example {
     pub atom: String,
     /// Its label.
     pub label: Label,
-    /// The example's atom under the positive label with task constants
-    /// renamed, e.g. `eastbound(mytrain0)`.
-    pub goal_renamed: Term,
-    /// The same atom with the task's own names.
-    pub goal_original: Term,
+    /// The example's atom under the positive label, with the task's own
+    /// names, e.g. `eastbound(train0)`.
+    pub goal: Term,
 }
 
 impl Example {
-    /// The goal the judge runs for this example, for every engine. The
-    /// reference collects `setof(E, ((pos(E), eastbound(E)) ; (neg(E), \+
-    /// eastbound(E))), Es)`: a positive example enumerates *all* solutions
-    /// (a later clause that loops or raises spoils the answer), a negative
-    /// one stops at the first. So a positive example runs
-    /// `findall(x, Atom, [_|_])` and a negative one `Atom`; either succeeds
-    /// exactly when the answer predicts the positive label. (No named
-    /// variable: a scryer worker runs all goals in one query.)
-    pub fn goal(&self, renamed: bool) -> Term {
-        let atom = if renamed {
-            &self.goal_renamed
-        } else {
-            &self.goal_original
-        };
+    /// The goal the judge runs for this example, for every engine, given
+    /// its atom under the naming being scored ([`Example::goal`], renamed
+    /// or not). The reference collects `setof(E, ((pos(E), eastbound(E)) ;
+    /// (neg(E), \+ eastbound(E))), Es)`: a positive example enumerates
+    /// *all* solutions (a later clause that loops or raises spoils the
+    /// answer), a negative one stops at the first. So a positive example
+    /// runs `findall(x, Atom, [_|_])` and a negative one `Atom`; either
+    /// succeeds exactly when the answer predicts the positive label. (No
+    /// named variable: a scryer worker runs all goals in one query.)
+    pub fn run_goal(&self, atom: Term) -> Term {
         match self.label {
-            Label::Neg => atom.clone(),
+            Label::Neg => atom,
             Label::Pos => {
                 let anonymous = || Term::Var("_".into());
                 let non_empty = Term::Compound(".".into(), vec![anonymous(), anonymous()]);
                 Term::Compound(
                     "findall".into(),
-                    vec![Term::Atom("x".into()), atom.clone(), non_empty],
+                    vec![Term::Atom("x".into()), atom, non_empty],
                 )
             }
         }
@@ -71,38 +66,13 @@ pub struct TaskProgram {
     pub arity: usize,
     /// The examples in task order.
     pub examples: Vec<Example>,
-    /// Background with constants renamed (the default scoring).
-    pub background_renamed: Background,
-    /// Background with the task's own names (`--isomorphic both`).
+    /// Background with the task's own names, as the task orders it.
     pub background_original: Background,
+    /// A hash of the whole program, the same on every platform: what
+    /// renamings are keyed by.
+    pub content_hash: u64,
     /// Name/arity of every background predicate.
     pub background_predicates: BTreeSet<(String, usize)>,
-}
-
-/// Renames one constant the way the reference judge does, so that rules
-/// naming specific trains or cars cannot match: `train<digits>` →
-/// `mytrain<digits>`, `car<digits>_<digits>` → `mycar<digits>_<digits>`.
-pub fn rename_constant(atom: &str) -> Option<String> {
-    let all_digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    if let Some(rest) = atom.strip_prefix("train") {
-        if all_digits(rest) {
-            return Some(format!("my{atom}"));
-        }
-    }
-    if let Some(rest) = atom.strip_prefix("car") {
-        if let Some((a, b)) = rest.split_once('_') {
-            if all_digits(a) && all_digits(b) {
-                return Some(format!("my{atom}"));
-            }
-        }
-    }
-    None
-}
-
-/// `term` with every renamable atom renamed (atoms only: functor names and
-/// numbers stay as they are).
-fn rename_term(term: &Term) -> Term {
-    term.rename_atoms(&rename_constant)
 }
 
 impl TaskProgram {
@@ -169,8 +139,7 @@ impl TaskProgram {
                 examples.push(Example {
                     atom: head.to_string(),
                     label,
-                    goal_renamed: rename_term(&goal_original),
-                    goal_original,
+                    goal: goal_original,
                 });
                 continue;
             }
@@ -189,24 +158,26 @@ impl TaskProgram {
             )));
         }
         let clauses: Vec<Term> = groups.into_iter().flatten().collect();
-        // Keyed by the clauses: the same task gets the same key, and no
-        // clause needs printing (only a scryer worker reads text).
-        let mut hasher = std::collections::hash_map::DefaultHasher::new();
-        (&clauses, positive, negative).hash(&mut hasher);
-        let key = |renamed: bool| {
-            let mut hasher = hasher.clone();
-            renamed.hash(&mut hasher);
-            hasher.finish()
-        };
-        let original = Background::new(key(false), clauses);
-        let renamed = original.renamed(key(true), rename_constant);
+        // Keyed by the clauses and examples: the same task gets the same
+        // key, and no clause needs printing (only a scryer worker reads text).
+        let mut hash = Fnv::new();
+        hash.text(positive);
+        hash.text(negative);
+        for clause in &clauses {
+            hash.term(clause);
+        }
+        for example in &examples {
+            hash.bytes(&[example.label as u8]);
+            hash.term(&example.goal);
+        }
+        let content_hash = hash.finish();
         Ok(TaskProgram {
             positive: positive.to_string(),
             negative: negative.to_string(),
             arity: arity.unwrap_or(1),
             examples,
-            background_renamed: renamed,
-            background_original: original,
+            background_original: Background::new(content_hash, clauses),
+            content_hash,
             background_predicates: group_of.into_keys().collect(),
         })
     }

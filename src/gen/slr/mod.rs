@@ -7,8 +7,11 @@
 //! labelled positive, and each example's `predicted` is its label under the
 //! rule. Candidates fill the positive and negative quotas (stratified
 //! rejection sampling); a rule that cannot fill them within a bound is
-//! replaced, and the statistics say how often. Every finished task is scored
-//! once more by the judge, and kept only if the rule scores 1.0.
+//! replaced, and the statistics say how often. The examples are then put in
+//! a uniformly random order before trains are numbered and written, so
+//! neither a train's number nor the position of its facts says anything
+//! about its label. Every finished task is scored once more by the judge,
+//! and kept only if the rule scores 1.0.
 //!
 //! Cost: loading facts into the judge's engine dominates (≈14 µs per fact,
 //! plus ≈2 µs for the judge's parse), so each item draws one candidate pool,
@@ -29,6 +32,7 @@ use crate::syntax::Pos;
 use curriculum::{BackgroundSampling, Level};
 use language::Language;
 use prompt::PromptStyle;
+use rand::seq::SliceRandom;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use rule::{Rule, CONSTRUCTS};
@@ -599,10 +603,12 @@ impl<'l> LevelContext<'l> {
     ) -> Result<Option<SlrTask>, GenError> {
         let stream = (split.code() << 40) | (u64::from(self.level.level) << 32) | index;
         let mut rng = item_rng(seed, stream);
-        let Some((rule, examples)) = self.sample_task(judge, &mut rng, stats) else {
+        let Some((rule, mut examples)) = self.sample_task(judge, &mut rng, stats) else {
             stats.items_failed += 1;
             return Ok(None);
         };
+        // Train numbers and fact order follow this order: it must carry no label.
+        examples.shuffle(&mut rng);
         let id = format!("slr-{}-l{}-{index}", split.name(), self.level.level);
         let task = self.record(id, seed, &rule, &examples, style);
         let record = TaskRecord {
