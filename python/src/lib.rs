@@ -30,7 +30,7 @@ pub(crate) fn seconds(value: f64, what: &str) -> PyResult<Duration> {
 /// Serves scryer requests on stdin/stdout until stdin closes, then ends the
 /// process: the body of `python -m entail._worker`.
 #[pyfunction]
-fn serve_worker() -> ! {
+fn serve_worker() {
     let code = entail::prolog::serve_worker();
     std::process::exit(if code == std::process::ExitCode::SUCCESS {
         0

@@ -10,6 +10,7 @@ from entail import rewards
 
 SHORT_RED = "eastbound(T) :- has_car(T, C), car_color(C, red)."
 ANY_CAR = "eastbound(T) :- has_car(T, _)."
+CIRCLE = "pos_example(T) :- has_wagon(T, W), load(W, circle, _)."
 
 
 @pytest.fixture(scope="module")
@@ -52,7 +53,7 @@ def fake_grpo_call(reward_func, rows, completions):
 
 
 def test_trl_strings_and_chat_messages(rows):
-    texts = [SHORT_RED, ANY_CAR, "[RULE]pos_example(T) :- has_wagon(T, W), load(W, circle, _).[/RULE]", "nonsense"]
+    texts = [SHORT_RED, ANY_CAR, f"[RULE]{CIRCLE}[/RULE]", "nonsense"]
     want = expected(rows, texts)
     assert want[0] == 1.0 and want[2] == 1.0 and want[3] == 0.0
     assert fake_grpo_call(rewards.trl_slr, rows, texts) == want
@@ -77,7 +78,7 @@ def test_trl_without_the_column_says_which(rows):
 def test_verl_compute_score_in_a_fake_reward_manager(rows):
     """verl's naive reward manager: one call per response, `score` is the
     reward, every other key is logged and must be present for every item."""
-    items = [(rows[0], SHORT_RED), (rows[0], ANY_CAR), (rows[1], ANY_CAR)]
+    items = [(rows[0], SHORT_RED), (rows[0], ANY_CAR), (rows[1], CIRCLE)]
     extra = {}
     scores = []
     for k, (row, response) in enumerate(items):
@@ -91,8 +92,8 @@ def test_verl_compute_score_in_a_fake_reward_manager(rows):
         scores.append(out["score"])
         for key, value in out.items():
             extra.setdefault(key, []).append(value)
-    assert scores == [1.0, 0.5, 0.5]
-    assert extra["acc"] == [1.0, 0.0, 0.0]
+    assert scores == [1.0, 0.5, 1.0]
+    assert extra["acc"] == [1.0, 0.0, 1.0]
     assert all(len(v) == len(items) for v in extra.values())
     batch = rewards.verl_slr_batch(
         data_sources=["slr_bench"] * 3,
