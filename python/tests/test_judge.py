@@ -234,3 +234,15 @@ def test_ctrl_c_stops_a_long_batch():
     stats = judge.native_stats()
     assert 0 < stats["native_answers"] + stats["fallbacks"] < n
     assert judge.score("eastbound(T) :- has_car(T, _).", program)["is_correct"]
+
+
+def test_workers_run_this_package_whatever_the_directory(tmp_path, monkeypatch, root):
+    """A stray `entail` package in the current directory is never what the
+    scryer workers run."""
+    stray = tmp_path / "entail"
+    stray.mkdir()
+    (stray / "__init__.py").write_text("raise SystemExit('the stray package ran')\n")
+    monkeypatch.chdir(tmp_path)
+    record = json.loads((root / "corpora/slr/task_l1.json").read_text())
+    result = entail.Judge(workers=1, engine="scryer").score(SHORT_RED, record)
+    assert result["error_kind"] is None and result["is_correct"]
