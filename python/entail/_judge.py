@@ -87,7 +87,9 @@ class Judge:
         ``references`` may also be one reference for every prediction. Each
         distinct task is parsed once. A bad item (an unreadable reference,
         an answer that loops) gets an ``error_kind`` in its result; only
-        arguments of the wrong type raise. Ctrl-C stops the batch.
+        arguments of the wrong type raise. Ctrl-C raises KeyboardInterrupt
+        once the answers under way finish (each is capped by ``timeout``);
+        the rest are never started. ``progress=True`` draws a tqdm bar.
         """
         predictions = _predictions(predictions)
         tasks, task_of = _tasks(references, len(predictions))
