@@ -124,6 +124,9 @@ def test_bad_items_get_an_error_kind_and_the_batch_goes_on():
     assert "missing field" in results[1]["error"]
     assert results[3]["is_correct"] is True and results[3]["partial_score"] == 1.0
     assert results[4]["partial_score"] == 0.0
+    # Text that is not valid Unicode (a lone surrogate) is an answer like any other.
+    odd = entail.Judge(workers=1).score("eastbound(T) :- has_car(T, \ud800).", program)
+    assert odd["error_kind"] is not None and odd["partial_score"] == 0.0
 
 
 @pytest.mark.parametrize(
