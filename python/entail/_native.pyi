@@ -1,0 +1,77 @@
+"""Types of the Rust extension; the public API wraps it (see `entail`)."""
+
+from typing import Any, Callable, Dict, List, Optional, Tuple
+
+class NativeJudge:
+    def __init__(
+        self,
+        workers: int,
+        inference_limit: int,
+        timeout: float,
+        memory_mb: int,
+        isomorphic: str,
+        engine: str,
+        worker_command: List[str],
+    ) -> None: ...
+    def score_batch(
+        self,
+        tasks: List[str],
+        task_of: List[int],
+        predictions: List[str],
+        progress: Optional[Callable[[int], Any]] = None,
+    ) -> List[Dict[str, Any]]: ...
+    def native_stats(self) -> Optional[Dict[str, Any]]: ...
+
+def serve_worker() -> None: ...
+def prove(
+    text: Optional[str],
+    directory: Optional[str],
+    timeout: Optional[float],
+    supports: bool,
+    supports_cap: int,
+    supports_timeout: float,
+    instantiated: bool,
+    countermodels: bool,
+) -> Dict[str, Any]: ...
+def gen_slr(
+    levels: Tuple[int, int],
+    count: int,
+    seed: int,
+    split: str,
+    prompt: str,
+    language: Optional[str],
+    threads: int,
+    worker_command: List[str],
+) -> str: ...
+def gen_logicon(
+    k: Tuple[int, int],
+    count: int,
+    seed: int,
+    variant: str,
+    max_distance: int,
+    atoms: Tuple[int, int],
+    graph_nodes: int,
+    max_connectives: int,
+    threads: int,
+) -> str: ...
+def gen_divlogic(
+    kind: str,
+    count: int,
+    seed: int,
+    rotations: bool,
+    min_premises: int,
+    max_premises: int,
+) -> str: ...
+def gen_logicgraph(
+    output: str,
+    tier: str,
+    paths: Optional[Tuple[int, int]],
+    depth: Tuple[int, int],
+    forms: List[str],
+    distractors: int,
+    max_atoms: int,
+    count: int,
+    seed: int,
+    prompt: bool,
+    threads: int,
+) -> None: ...

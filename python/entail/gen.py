@@ -1,0 +1,192 @@
+"""Benchmark generators: the items ``entail gen`` writes, as Python dicts.
+
+Each function takes the command's options (same names, same defaults) and
+returns what the command writes for them: for the same arguments and seed,
+the dicts equal the command's JSONL lines (for `logicgraph`, its files).
+The output never depends on ``threads``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+
+from entail import _native, _worker
+from entail._judge import _cores
+
+Range = Union[int, Tuple[int, int], str]
+
+
+def _range(name: str, value: Range) -> Tuple[int, int]:
+    """``3``, ``(2, 5)``, ``"2..5"`` or ``"2-5"`` as an inclusive pair."""
+    if isinstance(value, str):
+        for sep in ("..=", "..", "-"):
+            if sep in value:
+                low, high = value.split(sep, 1)
+                return _range(name, (int(low), int(high)))
+        return _range(name, int(value))
+    if isinstance(value, int) and not isinstance(value, bool):
+        return _range(name, (value, value))
+    if (
+        isinstance(value, (tuple, list))
+        and len(value) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
+        if value[0] < 0 or value[0] > value[1]:
+            raise ValueError(f"{name}: empty or negative range {value[0]}..{value[1]}")
+        return (value[0], value[1])
+    raise TypeError(f"{name} must be an int, a (low, high) pair or a str like '2..5'")
+
+
+def _count(name: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+    if value < 0:
+        raise ValueError(f"{name} must not be negative")
+    return value
+
+
+def _threads(threads: Optional[int]) -> int:
+    return _cores() if threads is None else max(1, _count("threads", threads))
+
+
+def _jsonl(text: str) -> List[Dict[str, Any]]:
+    return [json.loads(line) for line in text.splitlines() if line]
+
+
+def slr(
+    *,
+    level: Optional[int] = None,
+    levels: Range = (1, 20),
+    count: int = 10,
+    seed: int = 0,
+    split: str = "train",
+    prompt: str = "prolog",
+    language: Union[None, str, "os.PathLike[str]", Dict[str, Any]] = None,
+    threads: Optional[int] = None,
+) -> List[Dict[str, Any]]:
+    """SLR tasks (``entail gen slr``): ``count`` per level, each labelled by
+    the judge and kept only if its own rule scores 1.0. ``language`` is a
+    language file's path or its parsed JSON (default: trains)."""
+    low_high = _range("level", level) if level is not None else _range("levels", levels)
+    if isinstance(language, dict):
+        language = json.dumps(language)
+    elif language is not None:
+        language = Path(language).read_text(encoding="utf-8")
+    text = _native.gen_slr(
+        low_high,
+        _count("count", count),
+        _count("seed", seed),
+        split,
+        prompt,
+        language,
+        _threads(threads),
+        _worker.command(),
+    )
+    return _jsonl(text)
+
+
+def logicon(
+    *,
+    k: Range = (2, 5),
+    count: int = 100,
+    seed: int = 0,
+    variant: str = "plain",
+    max_distance: int = 6,
+    atoms: Range = (2, 5),
+    graph_nodes: int = 14,
+    max_connectives: int = 4,
+    threads: Optional[int] = None,
+) -> List[Dict[str, Any]]:
+    """LogiConBench consistency samples (``entail gen logicon``), labelled by
+    exact truth tables."""
+    text = _native.gen_logicon(
+        _range("k", k),
+        _count("count", count),
+        _count("seed", seed),
+        variant,
+        _count("max_distance", max_distance),
+        _range("atoms", atoms),
+        _count("graph_nodes", graph_nodes),
+        _count("max_connectives", max_connectives),
+        _threads(threads),
+    )
+    return _jsonl(text)
+
+
+def divlogic(
+    *,
+    type: str = "mixed",
+    count: int = 100,
+    seed: int = 0,
+    rotations: bool = False,
+    min_premises: int = 3,
+    max_premises: int = 5,
+) -> List[Dict[str, Any]]:
+    """DivLogicEval questions (``entail gen divlogic``): ``type`` is
+    ``3c1e``, ``3e1c``, ``missing`` or ``mixed``; ``rotations`` gives the
+    four circular rotations of each question."""
+    text = _native.gen_divlogic(
+        type,
+        _count("count", count),
+        _count("seed", seed),
+        bool(rotations),
+        _count("min_premises", min_premises),
+        _count("max_premises", max_premises),
+    )
+    return _jsonl(text)
+
+
+_LOGICGRAPH_FILES = ("question", "complete", "solutions", "verify_true")
+
+
+def logicgraph(
+    *,
+    tier: str = "small",
+    paths: Optional[Range] = None,
+    depth: Range = (2, 12),
+    forms: Union[str, Sequence[str]] = "MP,MT,HS,DS,CD,RAA,DE",
+    distractors: int = 0,
+    max_atoms: int = 40,
+    count: int = 10,
+    seed: int = 0,
+    prompt: bool = False,
+    threads: Optional[int] = None,
+) -> List[Dict[str, Any]]:
+    """LogicGraph instances (``entail gen logicgraph``), each checked by the
+    prover. One dict per instance: ``id`` (``test_1`` …) and the parsed
+    ``question``, ``complete``, ``solutions`` and ``verify_true`` files, and
+    with ``prompt=True`` the ``prompt`` text."""
+    if isinstance(forms, str):
+        forms = [f.strip() for f in forms.split(",") if f.strip()]
+    forms = list(forms)
+    if not forms or not all(isinstance(f, str) for f in forms):
+        raise ValueError("forms must name at least one of MP, MT, HS, DS, CD, RAA, DE")
+    count = _count("count", count)
+    with tempfile.TemporaryDirectory(prefix="entail-logicgraph-") as out:
+        _native.gen_logicgraph(
+            out,
+            tier,
+            None if paths is None else _range("paths", paths),
+            _range("depth", depth),
+            forms,
+            _count("distractors", distractors),
+            _count("max_atoms", max_atoms),
+            count,
+            _count("seed", seed),
+            bool(prompt),
+            _threads(threads),
+        )
+        instances = []
+        for i in range(count):
+            directory = Path(out) / f"test_{i + 1}"
+            instance: Dict[str, Any] = {"id": directory.name}
+            for name in _LOGICGRAPH_FILES:
+                instance[name] = json.loads((directory / f"{name}.json").read_text())
+            if prompt:
+                instance["prompt"] = (directory / "prompt.txt").read_text()
+            instances.append(instance)
+        return instances

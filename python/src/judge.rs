@@ -1,0 +1,271 @@
+//! The judge for Python: a batch of answers scored on all cores with the GIL
+//! released, Ctrl-C honoured between answers.
+
+use crate::value::to_python;
+use entail::judge::{
+    Engine, ErrorKind, Isomorphic, Judge, JudgeConfig, JudgeResult, Task, TaskRecord,
+};
+use entail::prolog::WorkerConfig;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyString;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{mpsc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+/// How often a running batch takes the GIL to look for Ctrl-C and move the
+/// progress bar.
+const POLL: Duration = Duration::from_millis(100);
+
+/// Points `worker` at `command`: the program and its leading arguments,
+/// after which the worker's own arguments follow.
+///
+/// The library's `WorkerConfig` takes one executable today, so a command
+/// with arguments (`python -m entail._worker`) is run through a small
+/// launcher script, written once per process in a private directory.
+pub fn set_worker_command(worker: &mut WorkerConfig, command: &[String]) -> PyResult<()> {
+    match command {
+        [] => Err(PyValueError::new_err("the worker command is empty")),
+        [program] => {
+            worker.executable = program.into();
+            Ok(())
+        }
+        _ => {
+            worker.executable = launcher(command)?;
+            Ok(())
+        }
+    }
+}
+
+/// A `/bin/sh` script that runs `command` with the script's own arguments.
+fn launcher(command: &[String]) -> PyResult<PathBuf> {
+    use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+    static MADE: Mutex<Vec<(Vec<String>, PathBuf)>> = Mutex::new(Vec::new());
+    let mut made = MADE.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, path)) = made.iter().find(|(c, _)| c == command) {
+        return Ok(path.clone());
+    }
+    let quote = |s: &String| format!("'{}'", s.replace('\'', r"'\''"));
+    let words: Vec<String> = command.iter().map(quote).collect();
+    let script = format!("#!/bin/sh\nexec {} \"$@\"\n", words.join(" "));
+    let io =
+        |e: std::io::Error| PyValueError::new_err(format!("cannot write the worker launcher: {e}"));
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    let dir = std::env::temp_dir().join(format!(
+        "entail-python-{}-{stamp}-{}",
+        std::process::id(),
+        made.len()
+    ));
+    std::fs::DirBuilder::new()
+        .mode(0o700)
+        .create(&dir)
+        .map_err(io)?;
+    let path = dir.join("worker");
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o700)
+        .open(&path)
+        .map_err(io)?;
+    std::io::Write::write_all(&mut file, script.as_bytes()).map_err(io)?;
+    made.push((command.to_vec(), path.clone()));
+    Ok(path)
+}
+
+/// A judge and its pool of scryer workers.
+#[pyclass(frozen, module = "entail._native")]
+pub struct NativeJudge {
+    judge: Judge,
+}
+
+#[pymethods]
+impl NativeJudge {
+    #[new]
+    #[pyo3(signature = (workers, inference_limit, timeout, memory_mb, isomorphic, engine, worker_command))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        workers: usize,
+        inference_limit: u64,
+        timeout: f64,
+        memory_mb: u64,
+        isomorphic: &str,
+        engine: &str,
+        worker_command: Vec<String>,
+    ) -> PyResult<NativeJudge> {
+        let mut config = JudgeConfig {
+            workers: workers.max(1),
+            inference_limit,
+            isomorphic: match isomorphic {
+                "renamed" => Isomorphic::Renamed,
+                "both" => Isomorphic::Both,
+                other => {
+                    return Err(PyValueError::new_err(format!(
+                        "isomorphic must be 'renamed' or 'both', not {other:?}"
+                    )))
+                }
+            },
+            engine: match engine {
+                "auto" => Engine::Auto,
+                "scryer" => Engine::Scryer,
+                other => {
+                    return Err(PyValueError::new_err(format!(
+                        "engine must be 'auto' or 'scryer', not {other:?}"
+                    )))
+                }
+            },
+            ..JudgeConfig::default()
+        };
+        config.worker.eval_timeout = crate::seconds(timeout, "timeout")?;
+        config.worker.memory_limit_bytes = memory_mb.saturating_mul(1 << 20);
+        set_worker_command(&mut config.worker, &worker_command)?;
+        Ok(NativeJudge {
+            judge: Judge::new(config),
+        })
+    }
+
+    /// Scores `predictions[i]` against the task `tasks[task_of[i]]` (a task
+    /// record as JSON text) and returns one result dict per prediction.
+    /// `progress`, if given, is called with the number of answers finished
+    /// since its last call.
+    #[pyo3(signature = (tasks, task_of, predictions, progress=None))]
+    fn score_batch(
+        &self,
+        py: Python<'_>,
+        tasks: Vec<String>,
+        task_of: Vec<usize>,
+        predictions: Vec<Bound<'_, PyString>>,
+        progress: Option<Py<PyAny>>,
+    ) -> PyResult<Vec<Py<PyAny>>> {
+        if task_of.len() != predictions.len() || task_of.iter().any(|&t| t >= tasks.len()) {
+            return Err(PyValueError::new_err("task_of does not fit the tasks"));
+        }
+        let predictions: Vec<String> = predictions
+            .iter()
+            .map(|p| p.to_string_lossy().into_owned())
+            .collect();
+        let results = py.detach(|| run(&self.judge, &tasks, &task_of, &predictions, progress))?;
+        results
+            .iter()
+            .map(|r| {
+                let value =
+                    serde_json::to_value(r).map_err(|e| PyValueError::new_err(e.to_string()))?;
+                to_python(py, &value)
+            })
+            .collect()
+    }
+
+    /// How many evaluations the native engine answered and how many it
+    /// handed to scryer, by reason (`None` with `engine="scryer"`).
+    fn native_stats(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        match self.judge.native_stats() {
+            None => Ok(py.None()),
+            Some(stats) => to_python(
+                py,
+                &serde_json::json!({
+                    "native_answers": stats.native_answers,
+                    "fallbacks": stats.fallbacks,
+                    "fallback_kinds": stats.fallback_kinds,
+                }),
+            ),
+        }
+    }
+}
+
+/// Scores every prediction on the judge's worker count of threads. Answers
+/// are taken in task order, so a task is parsed once, by the first thread
+/// to need it, and its background stays loaded in the workers.
+fn run(
+    judge: &Judge,
+    tasks: &[String],
+    task_of: &[usize],
+    predictions: &[String],
+    progress: Option<Py<PyAny>>,
+) -> PyResult<Vec<JudgeResult>> {
+    let n = predictions.len();
+    let parsed: Vec<OnceLock<Result<Task<'_>, String>>> =
+        tasks.iter().map(|_| OnceLock::new()).collect();
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by_key(|&i| task_of[i]);
+    let next = AtomicUsize::new(0);
+    let cancel = AtomicBool::new(false);
+    let slots: Mutex<Vec<Option<JudgeResult>>> = Mutex::new(vec![None; n]);
+    let threads = judge.config().workers.clamp(1, n.max(1));
+    let (finished, finishes) = mpsc::channel::<()>();
+    let mut interrupted: Option<PyErr> = None;
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let finished = finished.clone();
+            let (parsed, order, next, cancel, slots) = (&parsed, &order, &next, &cancel, &slots);
+            scope.spawn(move || loop {
+                if cancel.load(Ordering::Relaxed) {
+                    break;
+                }
+                let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                    break;
+                };
+                let task = parsed[task_of[i]].get_or_init(|| {
+                    serde_json::from_str::<TaskRecord>(&tasks[task_of[i]])
+                        .map_err(|e| format!("reference: {e}"))
+                        .and_then(|record| judge.task(&record).map_err(|e| e.to_string()))
+                });
+                let result = match task {
+                    Ok(task) => task.score(&predictions[i]),
+                    Err(e) => JudgeResult::failed(None, false, ErrorKind::Input, e.clone()),
+                };
+                slots.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(result);
+                let _ = finished.send(());
+            });
+        }
+        drop(finished);
+        // This thread watches: Ctrl-C stops the batch after the answers
+        // under way, and the progress callback hears how far it got.
+        let (mut done, mut reported) = (0usize, 0usize);
+        let mut last_poll = Instant::now();
+        while done < n {
+            match finishes.recv_timeout(POLL) {
+                Ok(()) => done += 1,
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            }
+            if done == n {
+                if progress.is_none() {
+                    break;
+                }
+            } else if last_poll.elapsed() < POLL {
+                continue;
+            }
+            last_poll = Instant::now();
+            let polled = Python::attach(|py| -> PyResult<()> {
+                py.check_signals()?;
+                if let Some(callback) = &progress {
+                    if done > reported {
+                        callback.call1(py, (done - reported,))?;
+                    }
+                }
+                Ok(())
+            });
+            reported = done;
+            if let Err(e) = polled {
+                cancel.store(true, Ordering::Relaxed);
+                interrupted = Some(e);
+                break;
+            }
+        }
+    });
+    if let Some(e) = interrupted {
+        return Err(e);
+    }
+    let slots = slots.into_inner().unwrap_or_else(|e| e.into_inner());
+    Ok(slots
+        .into_iter()
+        .map(|r| {
+            r.unwrap_or_else(|| {
+                JudgeResult::failed(None, false, ErrorKind::Resource, "not scored".into())
+            })
+        })
+        .collect())
+}

@@ -1,0 +1,304 @@
+//! `entail._native`: the Rust side of the `entail` Python package.
+//!
+//! A thin layer over the `entail` library: argument checking and the
+//! friendly API live in Python (`python/entail/`); this module turns typed
+//! arguments into the library's configurations, runs the work with the GIL
+//! released, and hands results back as plain Python values.
+
+mod judge;
+mod value;
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use std::time::Duration;
+
+/// Generators and the judge build and drop millions of small terms; the
+/// `entail` binary uses mimalloc for the same reason.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+/// A duration from seconds, or a `ValueError` naming `what`.
+pub(crate) fn seconds(value: f64, what: &str) -> PyResult<Duration> {
+    Duration::try_from_secs_f64(value)
+        .ok()
+        .filter(|d| !d.is_zero())
+        .ok_or_else(|| {
+            PyValueError::new_err(format!("{what} must be a positive number of seconds"))
+        })
+}
+
+/// Serves scryer requests on stdin/stdout until stdin closes, then ends the
+/// process: the body of `python -m entail._worker`.
+#[pyfunction]
+fn serve_worker() {
+    let code = entail::prolog::serve_worker();
+    std::process::exit(if code == std::process::ExitCode::SUCCESS {
+        0
+    } else {
+        2
+    })
+}
+
+/// Checks a Prover9 problem, a step file (`text`) or a LogicGraph instance
+/// directory (`directory`) and returns the `entail prove --json` report.
+#[pyfunction]
+#[pyo3(signature = (text, directory, timeout, supports, supports_cap, supports_timeout, instantiated, countermodels))]
+#[allow(clippy::too_many_arguments)]
+fn prove(
+    py: Python<'_>,
+    text: Option<String>,
+    directory: Option<String>,
+    timeout: Option<f64>,
+    supports: bool,
+    supports_cap: usize,
+    supports_timeout: f64,
+    instantiated: bool,
+    countermodels: bool,
+) -> PyResult<Py<PyAny>> {
+    use entail::prove::{is_step_file, logicgraph, ProveOptions, Prover, StepProblem};
+    let timeout = timeout.map(|t| seconds(t, "timeout")).transpose()?;
+    let support_options = if supports {
+        Some(entail::prove::SupportOptions {
+            cap: supports_cap,
+            timeout: seconds(supports_timeout, "supports_timeout")?,
+        })
+    } else {
+        None
+    };
+    let report = py.detach(move || -> Result<serde_json::Value, String> {
+        let mut prover = Prover::new(ProveOptions {
+            timeout,
+            countermodels,
+        });
+        let json = |r: Result<serde_json::Value, serde_json::Error>| r.map_err(|e| e.to_string());
+        let problem = match (&text, &directory) {
+            (_, Some(dir)) => logicgraph::load(std::path::Path::new(dir), instantiated)
+                .map_err(|e| e.in_file(dir.clone()).to_string())?,
+            (Some(text), None) => {
+                let input = entail::syntax::prover9::parse(text)
+                    .map_err(|e| entail::prove::ProveError::from(e).to_string())?;
+                if !is_step_file(&input) {
+                    let report = prover.prove_input(&input).map_err(|e| e.to_string())?;
+                    return json(serde_json::to_value(report));
+                }
+                StepProblem::from_step_file(&input).map_err(|e| e.to_string())?
+            }
+            (None, None) => return Err("give a text or a directory".into()),
+        };
+        let report = prover
+            .check_problem(&problem, support_options.as_ref())
+            .map_err(|e| e.to_string())?;
+        json(serde_json::to_value(report))
+    });
+    match report {
+        Ok(value) => value::to_python(py, &value),
+        Err(message) => Err(PyValueError::new_err(message)),
+    }
+}
+
+/// `entail gen slr`'s JSONL for the same arguments.
+#[pyfunction]
+#[pyo3(signature = (levels, count, seed, split, prompt, language, threads, worker_command))]
+#[allow(clippy::too_many_arguments)]
+fn gen_slr(
+    py: Python<'_>,
+    levels: (u32, u32),
+    count: u64,
+    seed: u64,
+    split: &str,
+    prompt: &str,
+    language: Option<String>,
+    threads: usize,
+    worker_command: Vec<String>,
+) -> PyResult<String> {
+    use entail::gen::slr::{self, language::Language, prompt::PromptStyle, Config, Split};
+    let bad = |m: String| PyValueError::new_err(m);
+    let language = match language {
+        None => Language::trains(),
+        Some(text) => Language::from_json(&text).map_err(|e| bad(format!("language: {e}")))?,
+    };
+    if levels.0 < 1 || levels.1 > 20 || levels.0 > levels.1 {
+        return Err(bad(format!(
+            "levels {}-{}: need 1 <= low <= high <= 20",
+            levels.0, levels.1
+        )));
+    }
+    let config = Config {
+        seed,
+        levels: (levels.0..=levels.1).collect(),
+        count,
+        split: Split::from_name(split).ok_or_else(|| bad(format!("unknown split {split:?}")))?,
+        prompt: PromptStyle::from_name(prompt)
+            .ok_or_else(|| bad(format!("unknown prompt style {prompt:?}")))?,
+        language,
+    };
+    let mut judge_config = entail::judge::JudgeConfig {
+        workers: threads.max(1),
+        ..Default::default()
+    };
+    judge::set_worker_command(&mut judge_config.worker, &worker_command)?;
+    py.detach(move || {
+        let judge = entail::judge::Judge::new(judge_config);
+        let mut out = Vec::new();
+        slr::generate(&judge, &config, threads.max(1), &mut out, &|| {})
+            .map_err(|e| e.to_string())?;
+        String::from_utf8(out).map_err(|e| e.to_string())
+    })
+    .map_err(bad)
+}
+
+/// `entail gen logicon`'s JSONL for the same arguments.
+#[pyfunction]
+#[pyo3(signature = (k, count, seed, variant, max_distance, atoms, graph_nodes, max_connectives, threads))]
+#[allow(clippy::too_many_arguments)]
+fn gen_logicon(
+    py: Python<'_>,
+    k: (usize, usize),
+    count: u64,
+    seed: u64,
+    variant: &str,
+    max_distance: usize,
+    atoms: (usize, usize),
+    graph_nodes: usize,
+    max_connectives: usize,
+    threads: usize,
+) -> PyResult<String> {
+    use entail::gen::logicon::{self, Config, Variant};
+    let config = Config {
+        seed,
+        count,
+        k_min: k.0,
+        k_max: k.1,
+        max_distance,
+        min_atoms: atoms.0,
+        max_atoms: atoms.1,
+        graph_nodes,
+        max_connectives,
+        variant: Variant::from_name(variant)
+            .ok_or_else(|| PyValueError::new_err(format!("unknown variant {variant:?}")))?,
+    };
+    py.detach(move || {
+        let mut out = Vec::new();
+        logicon::write_jsonl(&config, &mut out, threads.max(1), &|_| {})
+            .map_err(|e| e.to_string())?;
+        String::from_utf8(out).map_err(|e| e.to_string())
+    })
+    .map_err(PyValueError::new_err)
+}
+
+/// `entail gen divlogic`'s JSONL for the same arguments.
+#[pyfunction]
+#[pyo3(signature = (kind, count, seed, rotations, min_premises, max_premises))]
+fn gen_divlogic(
+    py: Python<'_>,
+    kind: &str,
+    count: u64,
+    seed: u64,
+    rotations: bool,
+    min_premises: usize,
+    max_premises: usize,
+) -> PyResult<String> {
+    use entail::gen::divlogic::{self, Config, QuestionType, TypeChoice};
+    let types = match kind {
+        "mixed" => TypeChoice::Mixed,
+        name => TypeChoice::Only(
+            QuestionType::ALL
+                .into_iter()
+                .find(|t| t.name() == name)
+                .ok_or_else(|| PyValueError::new_err(format!("unknown type {name:?}")))?,
+        ),
+    };
+    let config = Config {
+        types,
+        count,
+        seed,
+        rotations,
+        min_premises,
+        max_premises,
+    };
+    py.detach(move || {
+        let mut out = Vec::new();
+        for index in 0..config.count {
+            let q = divlogic::question(&config, index).map_err(|e| e.to_string())?;
+            let lines = if config.rotations {
+                (0..divlogic::OPTIONS)
+                    .map(|k| divlogic::rotate(&q, k))
+                    .collect()
+            } else {
+                vec![q]
+            };
+            divlogic::write_jsonl(&lines, &mut out).map_err(|e| e.to_string())?;
+        }
+        String::from_utf8(out).map_err(|e| e.to_string())
+    })
+    .map_err(PyValueError::new_err)
+}
+
+/// `entail gen logicgraph` into `output` (the same tree the CLI writes).
+#[pyfunction]
+#[pyo3(signature = (output, tier, paths, depth, forms, distractors, max_atoms, count, seed, prompt, threads))]
+#[allow(clippy::too_many_arguments)]
+fn gen_logicgraph(
+    py: Python<'_>,
+    output: String,
+    tier: &str,
+    paths: Option<(usize, usize)>,
+    depth: (usize, usize),
+    forms: Vec<String>,
+    distractors: usize,
+    max_atoms: usize,
+    count: u64,
+    seed: u64,
+    prompt: bool,
+    threads: usize,
+) -> PyResult<()> {
+    use entail::gen::logicgraph::{self, Config, Form, Tier};
+    let bad = |m: String| PyValueError::new_err(m);
+    let tier = Tier::parse(tier).ok_or_else(|| bad(format!("unknown tier {tier:?}")))?;
+    let mut config = Config::for_tier(tier);
+    if let Some(p) = paths {
+        config.paths = p;
+    }
+    config.depth = depth;
+    config.forms = Vec::new();
+    for name in &forms {
+        let form = Form::parse(name).ok_or_else(|| {
+            bad(format!(
+                "unknown form {name:?} (expected MP, MT, HS, DS, CD, RAA, DE)"
+            ))
+        })?;
+        if !config.forms.contains(&form) {
+            config.forms.push(form);
+        }
+    }
+    config.distractors = distractors;
+    config.max_atoms = max_atoms;
+    config.validate().map_err(|e| bad(e.to_string()))?;
+    py.detach(move || {
+        logicgraph::generate_to_dir(
+            &config,
+            seed,
+            count,
+            std::path::Path::new(&output),
+            prompt,
+            threads.max(1),
+            &|| {},
+        )
+        .map(|_| ())
+        .map_err(|e| e.to_string())
+    })
+    .map_err(bad)
+}
+
+/// The extension module.
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<judge::NativeJudge>()?;
+    m.add_function(wrap_pyfunction!(serve_worker, m)?)?;
+    m.add_function(wrap_pyfunction!(prove, m)?)?;
+    m.add_function(wrap_pyfunction!(gen_slr, m)?)?;
+    m.add_function(wrap_pyfunction!(gen_logicon, m)?)?;
+    m.add_function(wrap_pyfunction!(gen_divlogic, m)?)?;
+    m.add_function(wrap_pyfunction!(gen_logicgraph, m)?)?;
+    Ok(())
+}

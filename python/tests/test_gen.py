@@ -1,0 +1,69 @@
+"""`entail.gen.*` return exactly what `entail gen` writes for the same
+arguments and seed, whatever the thread count."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+import entail
+from conftest import jsonl, run_cli
+
+
+def test_slr_equals_cli(entail_bin):
+    cli = jsonl(run_cli(entail_bin, "gen", "slr", "--levels", "1-20", "--count", "1",
+                        "--seed", "5", "--threads", "2"))
+    ours = entail.gen.slr(levels=(1, 20), count=1, seed=5, threads=1)
+    assert len(ours) == 20 and ours == cli
+    nl = jsonl(run_cli(entail_bin, "gen", "slr", "--level", "7", "--count", "2",
+                       "--seed", "1", "--prompt", "nl", "--split", "test"))
+    assert entail.gen.slr(level=7, count=2, seed=1, prompt="nl", split="test") == nl
+
+
+def test_logicon_equals_cli(entail_bin):
+    cli = jsonl(run_cli(entail_bin, "gen", "logicon", "--k", "2..5", "--count", "40",
+                        "--seed", "9", "--variant", "hard"))
+    assert entail.gen.logicon(k="2..5", count=40, seed=9, variant="hard", threads=1) == cli
+    assert entail.gen.logicon(k=(2, 5), count=40, seed=9, variant="hard", threads=2) == cli
+
+
+def test_divlogic_equals_cli(entail_bin):
+    for args, kwargs in [
+        (["--type", "mixed", "--count", "30", "--seed", "4"], dict(type="mixed", count=30, seed=4)),
+        (["--type", "missing", "--count", "5", "--seed", "1", "--rotations"],
+         dict(type="missing", count=5, seed=1, rotations=True)),
+    ]:
+        cli = jsonl(run_cli(entail_bin, "gen", "divlogic", *args))
+        assert entail.gen.divlogic(**kwargs) == cli
+
+
+def test_logicgraph_equals_cli_files(entail_bin, tmp_path):
+    run_cli(entail_bin, "gen", "logicgraph", "--tier", "small", "--count", "3", "--seed", "2",
+            "--prompt", "--output", str(tmp_path))
+    ours = entail.gen.logicgraph(tier="small", count=3, seed=2, prompt=True, threads=1)
+    assert [i["id"] for i in ours] == ["test_1", "test_2", "test_3"]
+    for instance in ours:
+        d = tmp_path / instance["id"]
+        for name in ("question", "complete", "solutions", "verify_true"):
+            assert instance[name] == json.loads((d / f"{name}.json").read_text())
+        assert instance["prompt"] == (d / "prompt.txt").read_text()
+
+
+@pytest.mark.parametrize(
+    "call, error",
+    [
+        (lambda: entail.gen.logicon(k=(5, 2)), ValueError),
+        (lambda: entail.gen.logicon(k=9), ValueError),
+        (lambda: entail.gen.logicon(count="3"), TypeError),
+        (lambda: entail.gen.logicon(variant="easy"), ValueError),
+        (lambda: entail.gen.divlogic(type="4c"), ValueError),
+        (lambda: entail.gen.slr(level=21), ValueError),
+        (lambda: entail.gen.slr(split="dev"), ValueError),
+        (lambda: entail.gen.slr(language={"not": "a language"}), ValueError),
+        (lambda: entail.gen.logicgraph(forms="XX"), ValueError),
+        (lambda: entail.gen.logicgraph(tier="huge"), ValueError),
+    ],
+)
+def test_bad_arguments_raise(call, error):
+    with pytest.raises(error):
+        call()
