@@ -23,7 +23,9 @@ fn program() -> String {
 
 fn judge() -> Judge {
     let mut config = JudgeConfig::default();
-    config.worker.executable = env!("CARGO_BIN_EXE_entail").into();
+    config.worker.command = Some(entail::prolog::WorkerCommand::new(env!(
+        "CARGO_BIN_EXE_entail-worker"
+    )));
     Judge::new(config)
 }
 
@@ -251,7 +253,9 @@ fn same_batch_same_output_with_one_or_two_workers() {
         .collect();
     let run = |workers: usize| {
         let mut config = JudgeConfig::default();
-        config.worker.executable = env!("CARGO_BIN_EXE_entail").into();
+        config.worker.command = Some(entail::prolog::WorkerCommand::new(env!(
+            "CARGO_BIN_EXE_entail-worker"
+        )));
         config.workers = workers;
         let mut output = Vec::new();
         run_batch(

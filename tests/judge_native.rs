@@ -507,7 +507,7 @@ fn legitimate_answers_need_far_fewer_steps_than_the_budget() {
             .program()
             .examples
             .iter()
-            .map(|e| e.goal(false).to_text(999))
+            .map(|e| e.run_goal(e.goal.clone()).to_text(999))
             .collect();
         let background: String = program
             .lines()

@@ -17,7 +17,9 @@ use std::sync::OnceLock;
 
 fn judge_with(isomorphic: Isomorphic, seed: u64, renamings: usize) -> Judge {
     let mut config = JudgeConfig::default();
-    config.worker.executable = env!("CARGO_BIN_EXE_entail").into();
+    config.worker.command = Some(entail::prolog::WorkerCommand::new(env!(
+        "CARGO_BIN_EXE_entail-worker"
+    )));
     config.isomorphic = isomorphic;
     config.seed = seed;
     config.renamings = renamings;
@@ -314,7 +316,9 @@ fn renaming_is_deterministic_per_seed_and_differs_across_tasks() {
             "{original} left in the background"
         );
     }
-    assert_eq!(goals_a[0], format!("eastbound({})", names_a["train0"]));
+    let first_goal = goals_a[0].to_text(999);
+    let renamed_atom = format!("eastbound({})", names_a["train0"]);
+    assert!(first_goal.contains(&renamed_atom), "{first_goal}");
 }
 
 /// Cars keep the reference's standard order within each train (text order

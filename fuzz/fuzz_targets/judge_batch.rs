@@ -17,6 +17,7 @@
 use entail::judge::{run_batch, Evaluator, Judge, JudgeConfig};
 use entail::prolog::native::NativeEvaluator;
 use entail::prolog::{Background, Outcome, WorkerFailure};
+use entail::syntax::prolog::Term;
 use libfuzzer_sys::fuzz_target;
 use std::sync::{Arc, OnceLock};
 
@@ -32,8 +33,8 @@ impl Evaluator for NoFallback {
     fn evaluate(
         &self,
         _: &Background,
-        _: &str,
-        _: &[String],
+        _: &[Term],
+        _: &[Term],
         _: u64,
     ) -> Result<Outcome, WorkerFailure> {
         Err(WorkerFailure::Spawn("no fallback while fuzzing".into()))

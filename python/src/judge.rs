@@ -5,11 +5,10 @@ use crate::value::to_python;
 use entail::judge::{
     Engine, ErrorKind, Isomorphic, Judge, JudgeConfig, JudgeResult, Task, TaskRecord,
 };
-use entail::prolog::WorkerConfig;
+use entail::prolog::{WorkerCommand, WorkerConfig};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
@@ -18,62 +17,17 @@ use std::time::{Duration, Instant};
 /// progress bar.
 const POLL: Duration = Duration::from_millis(100);
 
-/// Points `worker` at `command`: the program and its leading arguments,
-/// after which the worker's own arguments follow.
-///
-/// The library's `WorkerConfig` takes one executable today, so a command
-/// with arguments (`python -m entail._worker`) is run through a small
-/// launcher script, written once per process in a private directory.
+/// Points `worker` at `command`: the program and its leading arguments
+/// (the interpreter running `entail._worker`).
 pub fn set_worker_command(worker: &mut WorkerConfig, command: &[String]) -> PyResult<()> {
-    match command {
-        [] => Err(PyValueError::new_err("the worker command is empty")),
-        [program] => {
-            worker.executable = program.into();
-            Ok(())
-        }
-        _ => {
-            worker.executable = launcher(command)?;
-            Ok(())
-        }
-    }
-}
-
-/// A `/bin/sh` script that runs `command` with the script's own arguments.
-fn launcher(command: &[String]) -> PyResult<PathBuf> {
-    use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
-    static MADE: Mutex<Vec<(Vec<String>, PathBuf)>> = Mutex::new(Vec::new());
-    let mut made = MADE.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((_, path)) = made.iter().find(|(c, _)| c == command) {
-        return Ok(path.clone());
-    }
-    let quote = |s: &String| format!("'{}'", s.replace('\'', r"'\''"));
-    let words: Vec<String> = command.iter().map(quote).collect();
-    let script = format!("#!/bin/sh\nexec {} \"$@\"\n", words.join(" "));
-    let io =
-        |e: std::io::Error| PyValueError::new_err(format!("cannot write the worker launcher: {e}"));
-    let stamp = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos())
-        .unwrap_or(0);
-    let dir = std::env::temp_dir().join(format!(
-        "entail-python-{}-{stamp}-{}",
-        std::process::id(),
-        made.len()
-    ));
-    std::fs::DirBuilder::new()
-        .mode(0o700)
-        .create(&dir)
-        .map_err(io)?;
-    let path = dir.join("worker");
-    let mut file = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o700)
-        .open(&path)
-        .map_err(io)?;
-    std::io::Write::write_all(&mut file, script.as_bytes()).map_err(io)?;
-    made.push((command.to_vec(), path.clone()));
-    Ok(path)
+    let [program, args @ ..] = command else {
+        return Err(PyValueError::new_err("the worker command is empty"));
+    };
+    worker.command = Some(WorkerCommand {
+        program: program.into(),
+        args: args.iter().map(Into::into).collect(),
+    });
+    Ok(())
 }
 
 /// A judge and its pool of scryer workers.
