@@ -219,14 +219,7 @@ fn gen_divlogic(
     py.detach(move || {
         let mut out = Vec::new();
         for index in 0..config.count {
-            let q = divlogic::question(&config, index).map_err(|e| e.to_string())?;
-            let lines = if config.rotations {
-                (0..divlogic::OPTIONS)
-                    .map(|k| divlogic::rotate(&q, k))
-                    .collect()
-            } else {
-                vec![q]
-            };
+            let lines = divlogic::item_records(&config, index).map_err(|e| e.to_string())?;
             divlogic::write_jsonl(&lines, &mut out).map_err(|e| e.to_string())?;
         }
         String::from_utf8(out).map_err(|e| e.to_string())

@@ -109,14 +109,7 @@ enum Failure {
 /// `--count` and `| head` stops the run early.
 fn stream(config: &Config, mut out: impl Write, mut progress: impl FnMut()) -> Result<(), Failure> {
     for index in 0..config.count {
-        let q = divlogic::question(config, index).map_err(Failure::Gen)?;
-        let lines = if config.rotations {
-            (0..divlogic::OPTIONS)
-                .map(|k| divlogic::rotate(&q, k))
-                .collect()
-        } else {
-            vec![q]
-        };
+        let lines = divlogic::item_records(config, index).map_err(Failure::Gen)?;
         divlogic::write_jsonl(&lines, &mut out).map_err(Failure::Io)?;
         progress();
     }

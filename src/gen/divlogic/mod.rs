@@ -244,6 +244,17 @@ pub fn question(config: &Config, index: u64) -> Result<Question, GenError> {
     })
 }
 
+/// The records item `index` of a run writes: its question, or with
+/// `config.rotations` the question under each of the [`OPTIONS`] rotations.
+pub fn item_records(config: &Config, index: u64) -> Result<Vec<Question>, GenError> {
+    let q = question(config, index)?;
+    Ok(if config.rotations {
+        (0..OPTIONS).map(|k| rotate(&q, k)).collect()
+    } else {
+        vec![q]
+    })
+}
+
 /// Rotation `k` of a question: option `j` is the original option `(j + k) % 4`.
 pub fn rotate(q: &Question, k: usize) -> Question {
     let k = k % OPTIONS;
