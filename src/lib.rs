@@ -21,4 +21,5 @@ pub mod prolog;
 pub mod prove;
 pub mod smt;
 pub mod syntax;
+pub mod table;
 pub mod truth;

@@ -1,0 +1,218 @@
+//! Records as Parquet tables, for the commands that write or read JSON
+//! Lines: a generator's tasks, `judge --batch` results and inputs.
+//!
+//! One way for all of them: a command produces its JSON Lines as it always
+//! does, and [`ParquetSink`] turns that stream into a Parquet file whose
+//! columns are the records' keys, named exactly as in the JSON (so
+//! SLR-Bench's `validation program` stays `validation program`), with nested
+//! objects and arrays as struct and list columns. [`parquet_lines`] turns a
+//! Parquet file back into JSON Lines for a command that reads them.
+//!
+//! Column types are inferred from every record, not a prefix: the lines are
+//! spooled to a temporary file and read twice (once to infer, once to
+//! write), so memory stays bounded however many records there are, and a
+//! field that is `null` in the first thousand records and a string later
+//! still gets a string column.
+
+use arrow_array::RecordBatch;
+use arrow_json::reader::infer_json_schema;
+use arrow_json::ReaderBuilder;
+use arrow_schema::{DataType, Field, Schema};
+use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder};
+use parquet::arrow::ArrowWriter;
+use parquet::basic::Compression;
+use parquet::file::properties::WriterProperties;
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
+use std::sync::Arc;
+
+/// Rows per record batch, read or written.
+const BATCH_ROWS: usize = 4096;
+
+/// The on-disk format of a command's records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Format {
+    /// One JSON object per line.
+    #[default]
+    Jsonl,
+    /// An Apache Parquet file, one row per record.
+    Parquet,
+}
+
+/// Whether `bytes` (the start of a file) are a Parquet file's magic number.
+pub fn is_parquet(bytes: &[u8]) -> bool {
+    bytes.starts_with(b"PAR1")
+}
+
+/// An `io::Write` that takes JSON Lines and, on [`ParquetSink::finish`],
+/// writes them as one Parquet file to the wrapped writer.
+pub struct ParquetSink<W: Write + Send> {
+    spool: BufWriter<File>,
+    out: W,
+}
+
+impl<W: Write + Send> ParquetSink<W> {
+    /// A sink that will write its Parquet file to `out`.
+    pub fn new(out: W) -> io::Result<ParquetSink<W>> {
+        Ok(ParquetSink {
+            spool: BufWriter::new(tempfile::tempfile()?),
+            out,
+        })
+    }
+
+    /// Infers the columns from every record and writes the file. Zero
+    /// records give a valid file with no columns and no rows.
+    pub fn finish(self) -> io::Result<W> {
+        let mut spool = self.spool.into_inner().map_err(|e| e.into_error())?;
+        spool.seek(SeekFrom::Start(0))?;
+        let (schema, _) = infer_json_schema(BufReader::new(&spool), None).map_err(invalid)?;
+        let schema = Arc::new(without_null_columns(schema));
+        spool.seek(SeekFrom::Start(0))?;
+        let reader = ReaderBuilder::new(schema.clone())
+            .with_batch_size(BATCH_ROWS)
+            .with_coerce_primitive(true)
+            .build(BufReader::new(spool))
+            .map_err(invalid)?;
+        let properties = WriterProperties::builder()
+            .set_compression(Compression::SNAPPY)
+            .build();
+        let mut writer =
+            ArrowWriter::try_new(self.out, schema, Some(properties)).map_err(invalid)?;
+        for batch in reader {
+            writer.write(&batch.map_err(invalid)?).map_err(invalid)?;
+        }
+        writer.into_inner().map_err(invalid)
+    }
+}
+
+impl<W: Write + Send> Write for ParquetSink<W> {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.spool.write(bytes)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.spool.flush()
+    }
+}
+
+/// A column that was `null` in every record has no type of its own; it is
+/// written as a string column of nulls, which every Parquet reader takes.
+fn without_null_columns(schema: Schema) -> Schema {
+    let fields: Vec<Field> = schema
+        .fields()
+        .iter()
+        .map(|field| match field.data_type() {
+            DataType::Null => Field::new(field.name(), DataType::Utf8, true),
+            _ => field.as_ref().clone(),
+        })
+        .collect();
+    Schema::new(fields)
+}
+
+fn invalid(error: impl std::error::Error + Send + Sync + 'static) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, error)
+}
+
+/// The rows of a Parquet file as JSON Lines, read a batch at a time. Null
+/// values are written out (`"error": null`), as our own JSON Lines have them.
+pub fn parquet_lines(file: File) -> io::Result<impl BufRead> {
+    let reader = ParquetRecordBatchReaderBuilder::try_new(file)
+        .map_err(invalid)?
+        .with_batch_size(BATCH_ROWS)
+        .build()
+        .map_err(invalid)?;
+    Ok(BufReader::new(ParquetJsonLines {
+        batches: reader,
+        buffer: Vec::new(),
+        position: 0,
+    }))
+}
+
+/// [`parquet_lines`]' reader: one batch's JSON Lines at a time.
+struct ParquetJsonLines {
+    batches: ParquetRecordBatchReader,
+    buffer: Vec<u8>,
+    position: usize,
+}
+
+impl ParquetJsonLines {
+    fn lines_of(batch: &RecordBatch, buffer: &mut Vec<u8>) -> io::Result<()> {
+        let mut writer = arrow_json::WriterBuilder::new()
+            .with_explicit_nulls(true)
+            .build::<_, arrow_json::writer::LineDelimited>(buffer);
+        writer.write(batch).map_err(invalid)?;
+        writer.finish().map_err(invalid)
+    }
+}
+
+impl Read for ParquetJsonLines {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        while self.position == self.buffer.len() {
+            self.buffer.clear();
+            self.position = 0;
+            match self.batches.next() {
+                None => return Ok(0),
+                Some(batch) => Self::lines_of(&batch.map_err(invalid)?, &mut self.buffer)?,
+            }
+        }
+        let n = out.len().min(self.buffer.len() - self.position);
+        out[..n].copy_from_slice(&self.buffer[self.position..self.position + n]);
+        self.position += n;
+        Ok(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{json, Value};
+
+    fn round_trip(records: &[Value]) -> Vec<Value> {
+        let mut sink = ParquetSink::new(Vec::new()).expect("spool");
+        for record in records {
+            writeln!(sink, "{record}").expect("spooled");
+        }
+        let bytes = sink.finish().expect("written");
+        assert!(is_parquet(&bytes));
+        let mut file = tempfile::tempfile().expect("temp file");
+        file.write_all(&bytes).expect("written");
+        file.seek(SeekFrom::Start(0)).expect("rewound");
+        parquet_lines(file)
+            .expect("read")
+            .lines()
+            .map(|line| serde_json::from_str(&line.expect("line")).expect("json"))
+            .collect()
+    }
+
+    #[test]
+    fn records_come_back_with_their_names_types_and_nulls() {
+        let records = vec![
+            json!({"id": 0, "validation program": "eastbound(train0).", "error": null,
+                   "partial_score": 0.5, "is_correct": false,
+                   "evaluation_config": {"positive_predicate": "eastbound"},
+                   "examples": [{"atom": "eastbound(train0)", "correct": true}]}),
+            json!({"id": 1, "validation program": "westbound(train1).", "error": "timeout",
+                   "partial_score": 1.0, "is_correct": true,
+                   "evaluation_config": {"positive_predicate": "eastbound"},
+                   "examples": []}),
+        ];
+        assert_eq!(round_trip(&records), records);
+    }
+
+    #[test]
+    fn a_column_null_until_late_still_gets_its_type() {
+        let mut records: Vec<Value> = (0..5000).map(|i| json!({"id": i, "error": null})).collect();
+        records.push(json!({"id": 5000, "error": "runtime"}));
+        let back = round_trip(&records);
+        assert_eq!(back.len(), records.len());
+        assert_eq!(back[5000], records[5000]);
+        assert_eq!(back[0], records[0]);
+    }
+
+    #[test]
+    fn mixed_ids_become_strings_and_no_records_is_a_valid_file() {
+        let back = round_trip(&[json!({"id": 3}), json!({"id": "slr-7"})]);
+        assert_eq!(back, vec![json!({"id": "3"}), json!({"id": "slr-7"})]);
+        assert!(round_trip(&[]).is_empty());
+    }
+}
