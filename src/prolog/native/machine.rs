@@ -260,6 +260,8 @@ struct Collector {
 /// hypothesis layer.
 pub(crate) struct Machine<'a> {
     base: &'a Db,
+    /// The compiled library, beneath the base.
+    library: &'a Db,
     hyp: &'a Db,
     pub(crate) atoms: Atoms<'a>,
     builtins: &'a FastMap<(u32, u32), Builtin>,
@@ -285,6 +287,7 @@ fn error(detail: &str) -> Fallback {
 impl<'a> Machine<'a> {
     pub(crate) fn new(
         base: &'a Db,
+        library: &'a Db,
         hyp: &'a Db,
         atoms: Atoms<'a>,
         builtins: &'a FastMap<(u32, u32), Builtin>,
@@ -294,6 +297,7 @@ impl<'a> Machine<'a> {
     ) -> Machine<'a> {
         Machine {
             base,
+            library,
             hyp,
             atoms,
             builtins,
@@ -315,11 +319,12 @@ impl<'a> Machine<'a> {
         }
     }
 
+    /// Layer 0 is the hypothesis, 1 the background, 2 the library.
     fn db(&self, layer: u8) -> &'a Db {
-        if layer == 0 {
-            self.hyp
-        } else {
-            self.base
+        match layer {
+            0 => self.hyp,
+            1 => self.base,
+            _ => self.library,
         }
     }
 
@@ -456,6 +461,8 @@ impl<'a> Machine<'a> {
             (0u8, p)
         } else if let Some(p) = self.base.pred(name, arity) {
             (1u8, p)
+        } else if let Some(p) = self.library.pred(name, arity) {
+            (2u8, p)
         } else {
             return Err(Fallback::new(
                 "unknown",
