@@ -28,13 +28,18 @@
 //! position of their facts notices the change, and that is the shortcut.
 
 use super::task::TaskProgram;
+use crate::prolog::native::FastHasher;
 use crate::prolog::{Background, Renaming};
 use crate::syntax::prolog::Term;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::hash::BuildHasherDefault;
 use std::sync::Arc;
+
+/// A set asked only for membership, keyed by task text (trusted input).
+type FastSet<T> = HashSet<T, BuildHasherDefault<FastHasher>>;
 
 /// Letters in every drawn name: 26^6 ≈ 3·10⁸ names, so a task's few hundred
 /// constants rarely need a second draw.
@@ -127,10 +132,10 @@ impl Naming {
         // the task uses (which a drawn name must avoid).
         // (Only membership is asked of the hash sets, never their order.)
         let mut blocks: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
-        let mut vocabulary: HashSet<&str> = [program.positive.as_str(), &program.negative]
+        let mut vocabulary: FastSet<&str> = [program.positive.as_str(), &program.negative]
             .into_iter()
             .collect();
-        let mut seen: HashSet<(&str, bool)> = HashSet::new();
+        let mut seen: FastSet<(&str, bool)> = FastSet::default();
         for term in clauses.iter().chain(goals.iter().copied()) {
             visit(term, &mut |name, is_atom| {
                 if !seen.insert((name, is_atom)) {
@@ -181,15 +186,7 @@ impl Naming {
         let mut order: Vec<&str> = blocks.keys().copied().collect();
         order.shuffle(&mut rng);
         let rank: BTreeMap<&str, usize> = order.iter().enumerate().map(|(i, t)| (*t, i)).collect();
-        let owner = |term: &Term| {
-            let mut first = None;
-            visit(term, &mut |name, is_atom| {
-                if first.is_none() && is_atom {
-                    first = train_of(name).and_then(|t| rank.get(t).copied());
-                }
-            });
-            first
-        };
+        let owner = |term: &Term| first_constant(term).and_then(|t| rank.get(t).copied());
 
         // The load order: inside each predicate's run of clauses, the slots
         // of owned clauses take the owned clauses in block rank order.
@@ -256,6 +253,16 @@ fn visit<'t>(term: &'t Term, f: &mut impl FnMut(&'t str, bool)) {
             }
         }
         _ => {}
+    }
+}
+
+/// The train of the first task constant in `term` (depth first, left to
+/// right): the train block a background clause belongs to.
+fn first_constant(term: &Term) -> Option<&str> {
+    match term {
+        Term::Atom(a) => train_of(a),
+        Term::Compound(_, args) => args.iter().find_map(first_constant),
+        _ => None,
     }
 }
 

@@ -53,6 +53,7 @@ use machine::{builtin_table, Builtin, Machine};
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
+pub(crate) use term::FastHasher;
 use term::{AtomTable, Atoms, Cell, FastMap, Intern};
 
 /// The library predicates the native engine runs as Prolog.
@@ -138,7 +139,7 @@ impl Base {
         let mut cells = Vec::new();
         // Each distinct atom is renamed and interned once, and the checks
         // on a predicate run once per run of its clauses.
-        let mut ids: HashMap<&str, u32> = HashMap::new();
+        let mut ids: FastMap<&str, u32> = FastMap::default();
         let mut last: Option<((&str, usize), (u32, u32))> = None;
         for clause in background.loaded() {
             let (head, is_fact) = match clause {
@@ -283,7 +284,7 @@ fn decided(stop: Fallback, verdicts: Vec<bool>) -> Result<Outcome, Fallback> {
 fn flat_cells<'t>(
     args: &'t [Term],
     background: &Background,
-    ids: &mut HashMap<&'t str, u32>,
+    ids: &mut FastMap<&'t str, u32>,
     atoms: &mut AtomTable,
     cells: &mut Vec<Cell>,
 ) -> bool {
@@ -514,7 +515,7 @@ mod tests {
 
     #[test]
     fn prelude_parses_and_compiles() {
-        assert!(Base::new(&[], None).is_ok());
+        assert!(Base::new(&Background::new(0, Vec::new())).is_ok());
     }
 
     #[test]
