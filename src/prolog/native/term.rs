@@ -211,10 +211,19 @@ pub(crate) struct Store {
 }
 
 impl Store {
-    pub(crate) fn new(work_limit: u64, heap_limit: usize) -> Store {
+    /// A store over `heap` and `trail`, empty vectors whose capacity an
+    /// earlier evaluation may have left.
+    pub(crate) fn new(
+        work_limit: u64,
+        heap_limit: usize,
+        mut heap: Vec<Cell>,
+        trail: Vec<u32>,
+    ) -> Store {
+        heap.clear();
+        heap.reserve(1 << 12);
         Store {
-            heap: Vec::with_capacity(1 << 12),
-            trail: Vec::new(),
+            heap,
+            trail,
             work: 0,
             work_limit,
             heap_limit,
