@@ -324,6 +324,7 @@ impl Drop for Machine<'_> {
 }
 
 impl<'a> Machine<'a> {
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
         base: &'a Db,
         library: &'a Db,

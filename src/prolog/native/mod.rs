@@ -140,7 +140,7 @@ impl Base {
         // Each distinct atom is renamed and interned once, and the checks
         // on a predicate run once per run of its clauses.
         let mut ids: FastMap<&str, u32> = FastMap::default();
-        let mut last: Option<((&str, usize), (u32, u32))> = None;
+        let mut last: Option<(&str, usize, u32)> = None;
         for clause in background.loaded() {
             let (head, is_fact) = match clause {
                 Term::Compound(neck, args) if neck == ":-" && args.len() == 2 => (&args[0], false),
@@ -150,7 +150,9 @@ impl Base {
                 return Err(Fallback::new("unsupported", format!("clause head {head}")));
             };
             let key = match last {
-                Some((predicate, key)) if predicate == (name, arity) => key,
+                Some((last_name, last_arity, id)) if (last_name, last_arity) == (name, arity) => {
+                    (id, arity as u32)
+                }
                 _ => {
                     // A background that defines a built-in or library name
                     // would mean something else here than in scryer.
@@ -161,7 +163,7 @@ impl Base {
                             format!("background defines {name}/{arity}"),
                         ));
                     }
-                    last = Some(((name, arity), key));
+                    last = Some((name, arity, key.0));
                     key
                 }
             };

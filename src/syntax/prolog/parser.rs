@@ -223,10 +223,10 @@ impl<'a> Parser<'a> {
             return None;
         }
         i += 2;
-        if !bytes
-            .get(i)
-            .map_or(true, |b| matches!(b, b' ' | b'\n' | b'\t' | b'\r' | b'%'))
-        {
+        if !matches!(
+            bytes.get(i),
+            None | Some(b' ' | b'\n' | b'\t' | b'\r' | b'%')
+        ) {
             return None;
         }
         self.lexer.skip(i);
