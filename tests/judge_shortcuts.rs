@@ -306,7 +306,7 @@ fn renaming_is_deterministic_per_seed_and_differs_across_tasks() {
         "car_color",
     ];
     let mut seen = BTreeSet::new();
-    for (original, name) in &names_a {
+    for (original, name) in names_a.iter() {
         assert!(is_task_constant(original));
         assert!(name.bytes().all(|b| b.is_ascii_lowercase()), "{name}");
         assert!(!vocabulary.contains(&name.as_str()), "{name}");

@@ -28,12 +28,18 @@
 //! position of their facts notices the change, and that is the shortcut.
 
 use super::task::TaskProgram;
-use crate::prolog::Background;
+use crate::prolog::native::FastHasher;
+use crate::prolog::{Background, Renaming};
 use crate::syntax::prolog::Term;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::hash::BuildHasherDefault;
+use std::sync::Arc;
+
+/// A set asked only for membership, keyed by task text (trusted input).
+type FastSet<T> = HashSet<T, BuildHasherDefault<FastHasher>>;
 
 /// Letters in every drawn name: 26^6 ≈ 3·10⁸ names, so a task's few hundred
 /// constants rarely need a second draw.
@@ -98,7 +104,7 @@ pub struct Naming {
     /// ([`super::Example::run_goal`]).
     pub goals: Vec<Term>,
     /// Original constant → its name here (empty for the original naming).
-    pub names: BTreeMap<String, String>,
+    pub names: Arc<BTreeMap<String, String>>,
 }
 
 impl Naming {
@@ -111,7 +117,7 @@ impl Naming {
                 .iter()
                 .map(|e| e.run_goal(e.goal.clone()))
                 .collect(),
-            names: BTreeMap::new(),
+            names: Arc::default(),
         }
     }
 
@@ -124,17 +130,24 @@ impl Naming {
 
         // Every task constant grouped by train number, and every other name
         // the task uses (which a drawn name must avoid).
+        // (Only membership is asked of the hash sets, never their order.)
         let mut blocks: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
-        let mut vocabulary: BTreeSet<&str> = [program.positive.as_str(), &program.negative]
+        let mut vocabulary: FastSet<&str> = [program.positive.as_str(), &program.negative]
             .into_iter()
             .collect();
+        let mut seen: FastSet<(&str, bool)> = FastSet::default();
         for term in clauses.iter().chain(goals.iter().copied()) {
-            visit(term, &mut |name, is_atom| match train_of(name) {
-                Some(train) if is_atom => {
-                    blocks.entry(train).or_default().insert(name);
+            visit(term, &mut |name, is_atom| {
+                if !seen.insert((name, is_atom)) {
+                    return;
                 }
-                _ => {
-                    vocabulary.insert(name);
+                match train_of(name) {
+                    Some(train) if is_atom => {
+                        blocks.entry(train).or_default().insert(name);
+                    }
+                    _ => {
+                        vocabulary.insert(name);
+                    }
                 }
             });
         }
@@ -173,21 +186,11 @@ impl Naming {
         let mut order: Vec<&str> = blocks.keys().copied().collect();
         order.shuffle(&mut rng);
         let rank: BTreeMap<&str, usize> = order.iter().enumerate().map(|(i, t)| (*t, i)).collect();
-        let owner = |term: &Term| {
-            let mut first = None;
-            visit(term, &mut |name, is_atom| {
-                if first.is_none() && is_atom {
-                    first = train_of(name).and_then(|t| rank.get(t).copied());
-                }
-            });
-            first
-        };
+        let owner = |term: &Term| first_constant(term).and_then(|t| rank.get(t).copied());
 
-        let rename = |atom: &str| match train_of(atom) {
-            Some(_) => names.get(atom).cloned(),
-            None => None,
-        };
-        let mut background: Vec<Term> = Vec::with_capacity(clauses.len());
+        // The load order: inside each predicate's run of clauses, the slots
+        // of owned clauses take the owned clauses in block rank order.
+        let mut order: Vec<u32> = Vec::with_capacity(clauses.len());
         let mut start = 0;
         while start < clauses.len() {
             let predicate = head(&clauses[start]).name_arity();
@@ -196,28 +199,35 @@ impl Naming {
                     .iter()
                     .take_while(|c| head(c).name_arity() == predicate)
                     .count();
-            let group = &clauses[start..end];
-            let owners: Vec<Option<usize>> = group.iter().map(&owner).collect();
-            let mut owned: Vec<usize> = (0..group.len()).filter(|&i| owners[i].is_some()).collect();
+            let owners: Vec<Option<usize>> = clauses[start..end].iter().map(&owner).collect();
+            let mut owned: Vec<usize> =
+                (0..owners.len()).filter(|&i| owners[i].is_some()).collect();
             owned.sort_by_key(|&i| owners[i]);
             let mut next_owned = owned.into_iter();
-            for (i, clause) in group.iter().enumerate() {
-                let from = match owners[i] {
-                    Some(_) => next_owned.next().map_or(clause, |j| &group[j]),
-                    None => clause,
+            for (i, slot) in owners.iter().enumerate() {
+                let from = match slot {
+                    Some(_) => next_owned.next().unwrap_or(i),
+                    None => i,
                 };
-                background.push(from.rename_atoms(&rename));
+                order.push((start + from) as u32);
             }
             start = end;
         }
+        let names = Arc::new(names);
+        let rename = |atom: &str| names.get(atom).cloned();
+        let goals = program
+            .examples
+            .iter()
+            .map(|e| e.run_goal(e.goal.rename_atoms(&rename)))
+            .collect();
         let key = fnv(&[program.content_hash, seed, index, 1]);
+        let renaming = Renaming {
+            names: names.clone(),
+            order,
+        };
         Naming {
-            background: Background::new(key, background),
-            goals: program
-                .examples
-                .iter()
-                .map(|e| e.run_goal(e.goal.rename_atoms(&rename)))
-                .collect(),
+            background: program.background_original.renamed(key, renaming),
+            goals,
             names,
         }
     }
@@ -243,6 +253,16 @@ fn visit<'t>(term: &'t Term, f: &mut impl FnMut(&'t str, bool)) {
             }
         }
         _ => {}
+    }
+}
+
+/// The train of the first task constant in `term` (depth first, left to
+/// right): the train block a background clause belongs to.
+fn first_constant(term: &Term) -> Option<&str> {
+    match term {
+        Term::Atom(a) => train_of(a),
+        Term::Compound(_, args) => args.iter().find_map(first_constant),
+        _ => None,
     }
 }
 

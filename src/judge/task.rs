@@ -96,6 +96,7 @@ impl TaskProgram {
         // appearance: scryer drops earlier clauses of a discontiguous predicate.
         let mut group_of: BTreeMap<(String, usize), usize> = BTreeMap::new();
         let mut groups: Vec<Vec<Term>> = Vec::new();
+        let mut last: Option<(String, usize, usize)> = None;
         for sentence in parsed.sentences {
             if matches!(sentence, Sentence::Directive { .. }) {
                 return Err(JudgeError::Task(
@@ -143,11 +144,20 @@ impl TaskProgram {
                 });
                 continue;
             }
-            let key = (name.to_string(), n);
-            let index = *group_of.entry(key).or_insert_with(|| {
-                groups.push(Vec::new());
-                groups.len() - 1
-            });
+            // Clauses of one predicate mostly come together: look the group
+            // up only when the predicate changes.
+            let index = match &last {
+                Some((last_name, last_n, index)) if last_name == name && *last_n == n => *index,
+                _ => {
+                    let key = (name.to_string(), n);
+                    let index = *group_of.entry(key).or_insert_with(|| {
+                        groups.push(Vec::new());
+                        groups.len() - 1
+                    });
+                    last = Some((name.to_string(), n, index));
+                    index
+                }
+            };
             if let Sentence::Clause { term, .. } = sentence {
                 groups[index].push(term);
             }

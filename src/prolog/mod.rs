@@ -9,12 +9,11 @@
 //! crash.
 //! [`Engine`] is the machine wrapper the worker uses.
 
+mod background;
 mod engine;
 pub mod native;
 mod worker;
 
+pub use background::{Background, Renaming};
 pub use engine::{print_term, Engine, EngineError, Outcome, STDLIB};
-pub use worker::{
-    serve_worker, AtomRenaming, Background, Worker, WorkerCommand, WorkerConfig, WorkerFailure,
-    WORKER_BINARY,
-};
+pub use worker::{serve_worker, Worker, WorkerCommand, WorkerConfig, WorkerFailure, WORKER_BINARY};

@@ -10,15 +10,13 @@
 //! the request sent once more; an answer that kills it twice is a crash.
 
 use super::engine::{Engine, Outcome};
-use crate::syntax::prolog::{Sentence, Term};
-use crate::syntax::Pos;
+use super::Background;
 use std::ffi::OsString;
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, ExitCode, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 /// The name of the worker executable built with the crate.
@@ -138,82 +136,6 @@ pub enum WorkerFailure {
     /// Scryer would not answer this as SWI-Prolog does, so it was not run.
     #[error("scryer cannot run this as SWI-Prolog does: {0}")]
     Unsupported(String),
-}
-
-/// A task background: trusted clauses, and a key that identifies them so an
-/// engine reloads only when the task changes. The native engine reads the
-/// clauses; the text a scryer worker loads is printed on first use only.
-///
-/// A background may rename atoms on the way into the engine
-/// ([`Background::renamed`]): the judge scores on renamed constants, and
-/// the renamed view shares the clauses instead of copying them.
-#[derive(Debug, Clone)]
-pub struct Background {
-    key: u64,
-    clauses: Arc<[Term]>,
-    renaming: Option<AtomRenaming>,
-    text: Arc<OnceLock<String>>,
-}
-
-/// Maps an atom to its new name, or `None` to keep it.
-pub type AtomRenaming = fn(&str) -> Option<String>;
-
-impl Background {
-    /// `clauses`, identified by `key`: engines cache by key, so equal keys
-    /// must mean equal clauses (e.g. a hash of the text they came from).
-    pub fn new(key: u64, clauses: Vec<Term>) -> Background {
-        Background {
-            key,
-            clauses: clauses.into(),
-            renaming: None,
-            text: Arc::new(OnceLock::new()),
-        }
-    }
-
-    /// The same clauses with atoms renamed by `renaming`, under a new `key`.
-    pub fn renamed(&self, key: u64, renaming: AtomRenaming) -> Background {
-        Background {
-            key,
-            clauses: self.clauses.clone(),
-            renaming: Some(renaming),
-            text: Arc::new(OnceLock::new()),
-        }
-    }
-
-    /// What identifies the clauses.
-    pub fn key(&self) -> u64 {
-        self.key
-    }
-
-    /// The clauses, in load order, before renaming.
-    pub fn clauses(&self) -> &[Term] {
-        &self.clauses
-    }
-
-    /// How atoms are renamed when loaded, if they are.
-    pub fn renaming(&self) -> Option<AtomRenaming> {
-        self.renaming
-    }
-
-    /// The clauses printed one per line, as scryer loads them.
-    pub fn text(&self) -> &str {
-        self.text.get_or_init(|| {
-            let mut text = String::new();
-            for term in self.clauses.iter() {
-                let term = match self.renaming {
-                    Some(rename) => term.rename_atoms(&rename),
-                    None => term.clone(),
-                };
-                let clause = Sentence::Clause {
-                    term,
-                    pos: Pos::default(),
-                };
-                text.push_str(&clause.to_string());
-                text.push('\n');
-            }
-            text
-        })
-    }
 }
 
 #[derive(serde::Serialize, serde::Deserialize)]

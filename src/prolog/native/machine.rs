@@ -15,6 +15,7 @@ use super::term::{
     LESS, LIST_NAME, MINUS, NIL, NOT, SOFT_ARROW, TRUE, X,
 };
 use super::Fallback;
+use std::cell::RefCell;
 use std::cmp::Ordering;
 use std::collections::HashSet;
 
@@ -260,6 +261,8 @@ struct Collector {
 /// hypothesis layer.
 pub(crate) struct Machine<'a> {
     base: &'a Db,
+    /// The compiled library, beneath the base.
+    library: &'a Db,
     hyp: &'a Db,
     pub(crate) atoms: Atoms<'a>,
     builtins: &'a FastMap<(u32, u32), Builtin>,
@@ -282,9 +285,49 @@ fn error(detail: &str) -> Fallback {
     Fallback::new("error", detail)
 }
 
+/// The vectors a machine grows, kept per thread between evaluations, so
+/// that an evaluation neither regrows them nor faults in fresh pages.
+#[derive(Default)]
+struct Spare {
+    heap: Vec<Cell>,
+    trail: Vec<u32>,
+    frames: Vec<Frame>,
+    cps: Vec<ChoicePoint>,
+}
+
+thread_local! {
+    static SPARE: RefCell<Spare> = RefCell::new(Spare::default());
+}
+
+/// Bytes each kept vector may hold on to between evaluations, so one huge
+/// evaluation does not keep its memory for ever.
+const SPARE_BYTES: usize = 8 << 20;
+
+/// `v` emptied, its capacity cut to [`SPARE_BYTES`].
+fn spare<T>(mut v: Vec<T>) -> Vec<T> {
+    v.clear();
+    v.shrink_to(SPARE_BYTES / std::mem::size_of::<T>().max(1));
+    v
+}
+
+impl Drop for Machine<'_> {
+    fn drop(&mut self) {
+        let kept = Spare {
+            heap: spare(std::mem::take(&mut self.store.heap)),
+            trail: spare(std::mem::take(&mut self.store.trail)),
+            frames: spare(std::mem::take(&mut self.frames)),
+            cps: spare(std::mem::take(&mut self.cps)),
+        };
+        // During thread teardown the pool may be gone: then nothing is kept.
+        let _ = SPARE.try_with(|s| *s.borrow_mut() = kept);
+    }
+}
+
 impl<'a> Machine<'a> {
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
         base: &'a Db,
+        library: &'a Db,
         hyp: &'a Db,
         atoms: Atoms<'a>,
         builtins: &'a FastMap<(u32, u32), Builtin>,
@@ -292,8 +335,10 @@ impl<'a> Machine<'a> {
         total_limit: u64,
         heap_limit: usize,
     ) -> Machine<'a> {
+        let spare = SPARE.with(RefCell::take);
         Machine {
             base,
+            library,
             hyp,
             atoms,
             builtins,
@@ -302,9 +347,11 @@ impl<'a> Machine<'a> {
                     .saturating_mul(super::WORK_PER_STEP)
                     .saturating_add(1 << 20),
                 heap_limit,
+                spare.heap,
+                spare.trail,
             ),
-            frames: Vec::new(),
-            cps: Vec::new(),
+            frames: spare.frames,
+            cps: spare.cps,
             cont: NONE,
             collectors: Vec::new(),
             steps: 0,
@@ -315,11 +362,12 @@ impl<'a> Machine<'a> {
         }
     }
 
+    /// Layer 0 is the hypothesis, 1 the background, 2 the library.
     fn db(&self, layer: u8) -> &'a Db {
-        if layer == 0 {
-            self.hyp
-        } else {
-            self.base
+        match layer {
+            0 => self.hyp,
+            1 => self.base,
+            _ => self.library,
         }
     }
 
@@ -456,6 +504,8 @@ impl<'a> Machine<'a> {
             (0u8, p)
         } else if let Some(p) = self.base.pred(name, arity) {
             (1u8, p)
+        } else if let Some(p) = self.library.pred(name, arity) {
+            (2u8, p)
         } else {
             return Err(Fallback::new(
                 "unknown",

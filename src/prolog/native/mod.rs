@@ -46,13 +46,14 @@ mod machine;
 mod order;
 mod term;
 
-use crate::prolog::{AtomRenaming, Background, Outcome};
+use crate::prolog::{Background, Outcome};
 use crate::syntax::prolog::{parse_program, parse_term, Program, Sentence, Term};
 use compile::{compile_term, Db};
 use machine::{builtin_table, Builtin, Machine};
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
+pub(crate) use term::FastHasher;
 use term::{AtomTable, Atoms, Cell, FastMap, Intern};
 
 /// The library predicates the native engine runs as Prolog.
@@ -105,11 +106,21 @@ impl std::fmt::Display for Fallback {
     }
 }
 
-/// A parsed background with the library, ready for many evaluations.
+/// A parsed background over the library, ready for many evaluations.
 struct Base {
+    /// The background's atoms, numbered after the library's.
+    atoms: AtomTable,
+    /// The background's clauses only: the library is looked up beneath.
+    db: Db,
+    library: &'static Library,
+}
+
+/// The built-ins and the compiled prelude, made once and shared by every
+/// base (generators make a base per batch of candidates).
+struct Library {
     atoms: AtomTable,
     db: Db,
-    builtins: Arc<FastMap<(u32, u32), Builtin>>,
+    builtins: FastMap<(u32, u32), Builtin>,
 }
 
 fn prelude() -> Result<&'static Program, Fallback> {
@@ -122,11 +133,15 @@ fn prelude() -> Result<&'static Program, Fallback> {
 
 impl Base {
     /// The library plus `clauses`, compiled and indexed.
-    fn new(clauses: &[Term], renaming: Option<AtomRenaming>) -> Result<Base, Fallback> {
-        let library = Base::library()?;
-        let (mut atoms, mut db) = (library.atoms.clone(), library.db.clone());
+    fn new(background: &Background) -> Result<Base, Fallback> {
+        let library = Library::get()?;
+        let (mut atoms, mut db) = (AtomTable::empty(Some(&library.atoms)), Db::default());
         let mut cells = Vec::new();
-        for clause in clauses {
+        // Each distinct atom is renamed and interned once, and the checks
+        // on a predicate run once per run of its clauses.
+        let mut ids: FastMap<&str, u32> = FastMap::default();
+        let mut last: Option<(&str, usize, u32)> = None;
+        for clause in background.loaded() {
             let (head, is_fact) = match clause {
                 Term::Compound(neck, args) if neck == ":-" && args.len() == 2 => (&args[0], false),
                 other => (other, true),
@@ -134,49 +149,31 @@ impl Base {
             let Some((name, arity)) = head.name_arity() else {
                 return Err(Fallback::new("unsupported", format!("clause head {head}")));
             };
-            // A background that defines a built-in or library name would
-            // mean something else here than in scryer.
-            let key = (atoms.intern(name), arity as u32);
-            if library.builtins.contains_key(&key) || library.db.index.contains_key(&key) {
-                return Err(Fallback::new(
-                    "unsupported",
-                    format!("background defines {name}/{arity}"),
-                ));
-            }
-            if is_fact && flat_cells(head.args(), renaming, &mut atoms, &mut cells) {
+            let key = match last {
+                Some((last_name, last_arity, id)) if (last_name, last_arity) == (name, arity) => {
+                    (id, arity as u32)
+                }
+                _ => {
+                    // A background that defines a built-in or library name
+                    // would mean something else here than in scryer.
+                    let key = (atoms.intern(name), arity as u32);
+                    if library.builtins.contains_key(&key) || library.db.index.contains_key(&key) {
+                        return Err(Fallback::new(
+                            "unsupported",
+                            format!("background defines {name}/{arity}"),
+                        ));
+                    }
+                    last = Some((name, arity, key.0));
+                    key
+                }
+            };
+            if is_fact && flat_cells(head.args(), background, &mut ids, &mut atoms, &mut cells) {
                 db.add_fact(key.0, &cells);
             } else {
-                match renaming {
-                    Some(rename) => db.add_clause(&clause.rename_atoms(&rename), &mut atoms)?,
-                    None => db.add_clause(clause, &mut atoms)?,
-                }
+                db.add_clause(&background.renamed_clause(clause), &mut atoms)?;
             }
         }
-        Ok(Base {
-            atoms,
-            db,
-            builtins: library.builtins.clone(),
-        })
-    }
-
-    /// The built-ins and the compiled library, compiled once: every base
-    /// starts as a copy (generators make a base per batch of candidates).
-    fn library() -> Result<&'static Base, Fallback> {
-        static LIBRARY: OnceLock<Result<Base, Fallback>> = OnceLock::new();
-        LIBRARY
-            .get_or_init(|| {
-                let mut atoms = AtomTable::new();
-                let builtins = Arc::new(builtin_table(&mut atoms));
-                let mut db = Db::default();
-                db.add_sentences(&prelude()?.sentences, &mut atoms)?;
-                Ok(Base {
-                    atoms,
-                    db,
-                    builtins,
-                })
-            })
-            .as_ref()
-            .map_err(Clone::clone)
+        Ok(Base { atoms, db, library })
     }
 
     /// Runs each goal once over this base plus the hypothesis clauses,
@@ -194,7 +191,10 @@ impl Base {
             hyp.add_clause(clause, &mut atoms)?;
         }
         for key in hyp.index.keys() {
-            if self.db.index.contains_key(key) || self.builtins.contains_key(key) {
+            if self.db.index.contains_key(key)
+                || self.library.db.index.contains_key(key)
+                || self.library.builtins.contains_key(key)
+            {
                 return Err(Fallback::new(
                     "unsupported",
                     "hypothesis redefines a background or library predicate",
@@ -209,9 +209,10 @@ impl Base {
         }
         let mut machine = Machine::new(
             &self.db,
+            &self.library.db,
             &hyp,
             atoms,
-            &self.builtins,
+            &self.library.builtins,
             step_limit,
             MAX_TOTAL_STEPS,
             HEAP_LIMIT,
@@ -233,6 +234,26 @@ impl Base {
             };
         }
         Ok(Outcome::Verdicts(verdicts))
+    }
+}
+
+impl Library {
+    fn get() -> Result<&'static Library, Fallback> {
+        static LIBRARY: OnceLock<Result<Library, Fallback>> = OnceLock::new();
+        LIBRARY
+            .get_or_init(|| {
+                let mut atoms = AtomTable::new();
+                let builtins = builtin_table(&mut atoms);
+                let mut db = Db::default();
+                db.add_sentences(&prelude()?.sentences, &mut atoms)?;
+                Ok(Library {
+                    atoms,
+                    db,
+                    builtins,
+                })
+            })
+            .as_ref()
+            .map_err(Clone::clone)
     }
 }
 
@@ -262,19 +283,24 @@ fn decided(stop: Fallback, verdicts: Vec<bool>) -> Result<Outcome, Fallback> {
 /// `has_car(mytrain0, mycar0_1)`: when every one of `args` (at least one)
 /// is an atom or an integer, their cells go into `cells` (atoms renamed)
 /// and the fact is stored without the general compiler.
-fn flat_cells(
-    args: &[Term],
-    renaming: Option<AtomRenaming>,
+fn flat_cells<'t>(
+    args: &'t [Term],
+    background: &Background,
+    ids: &mut FastMap<&'t str, u32>,
     atoms: &mut AtomTable,
     cells: &mut Vec<Cell>,
 ) -> bool {
     cells.clear();
     for arg in args {
         cells.push(match arg {
-            Term::Atom(a) => match renaming.and_then(|rename| rename(a)) {
-                Some(renamed) => Cell::Atom(atoms.intern(&renamed)),
-                None => Cell::Atom(atoms.intern(a)),
-            },
+            Term::Atom(a) => Cell::Atom(match ids.get(a.as_str()) {
+                Some(&id) => id,
+                None => {
+                    let id = atoms.intern(background.rename(a).unwrap_or(a));
+                    ids.insert(a, id);
+                    id
+                }
+            }),
             Term::Int(i) => Cell::Int(*i),
             _ => return false,
         });
@@ -326,7 +352,7 @@ pub fn run_native_counted(
         .iter()
         .map(|g| parse_term(g).map_err(|e| Fallback::new("syntax", format!("goal: {e}"))))
         .collect::<Result<Vec<Term>, Fallback>>()?;
-    Base::new(&parse(background)?, None)?.run(
+    Base::new(&Background::new(0, parse(background)?))?.run(
         &hypothesis,
         &goals,
         step_limit(inference_limit),
@@ -448,12 +474,9 @@ impl<F: ?Sized> NativeEvaluator<F> {
     fn base(&self, background: &Background) -> Arc<Result<Base, Fallback>> {
         {
             let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some(i) = cache.iter().position(|e| {
-                // The key decides; comparing the clauses guards against a
-                // caller whose keys collide (pointer-equal in the usual case).
-                let (a, b) = (e.background.clauses(), background.clauses());
-                e.background.key() == background.key() && (std::ptr::eq(a, b) || a == b)
-            }) {
+            // The key decides; comparing the clauses guards against a
+            // caller whose keys collide.
+            if let Some(i) = cache.iter().position(|e| e.background.same_as(background)) {
                 if let Some(entry) = cache.remove(i) {
                     let base = entry.base.clone();
                     cache.push_front(entry);
@@ -462,7 +485,7 @@ impl<F: ?Sized> NativeEvaluator<F> {
             }
         }
         // Compiled outside the lock, so other threads keep evaluating.
-        let base = Arc::new(Base::new(background.clauses(), background.renaming()));
+        let base = Arc::new(Base::new(background));
         let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
         cache.push_front(CacheEntry {
             background: background.clone(),
@@ -494,7 +517,7 @@ mod tests {
 
     #[test]
     fn prelude_parses_and_compiles() {
-        assert!(Base::new(&[], None).is_ok());
+        assert!(Base::new(&Background::new(0, Vec::new())).is_ok());
     }
 
     #[test]

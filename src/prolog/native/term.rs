@@ -62,6 +62,9 @@ pub(crate) fn is_string_tag(name: u32, arity: u32) -> bool {
 /// Names to ids and back.
 #[derive(Debug, Clone)]
 pub(crate) struct AtomTable {
+    /// The table this one extends (the compiled library's), shared instead
+    /// of copied: its atoms keep their ids, this table's come after them.
+    parent: Option<&'static AtomTable>,
     names: Vec<Box<str>>,
     /// Names come from answers too, so they keep the standard (keyed) hasher.
     ids: HashMap<Box<str>, u32>,
@@ -70,32 +73,54 @@ pub(crate) struct AtomTable {
 impl AtomTable {
     /// A table holding [`KNOWN_ATOMS`] at their fixed ids.
     pub(crate) fn new() -> AtomTable {
-        let mut table = AtomTable {
-            names: Vec::new(),
-            ids: HashMap::new(),
-        };
+        let mut table = AtomTable::empty(None);
         for name in KNOWN_ATOMS {
             table.intern(name);
         }
         table
     }
 
+    /// A table with no atoms of its own over `parent`.
+    pub(crate) fn empty(parent: Option<&'static AtomTable>) -> AtomTable {
+        AtomTable {
+            parent,
+            names: Vec::new(),
+            ids: HashMap::new(),
+        }
+    }
+
+    fn offset(&self) -> u32 {
+        self.parent.map_or(0, AtomTable::len)
+    }
+
     pub(crate) fn len(&self) -> u32 {
-        self.names.len() as u32
+        self.offset() + self.names.len() as u32
     }
 
     pub(crate) fn lookup(&self, name: &str) -> Option<u32> {
-        self.ids.get(name).copied()
+        if let Some(id) = self.parent.and_then(|p| p.lookup(name)) {
+            return Some(id);
+        }
+        self.ids.get(name).map(|&id| self.offset() + id)
+    }
+
+    /// The name of atom `id`, if this table has it.
+    fn name(&self, id: u32) -> Option<&str> {
+        let offset = self.offset();
+        match self.parent {
+            Some(parent) if id < offset => parent.name(id),
+            _ => self.names.get((id - offset) as usize).map(|s| &**s),
+        }
     }
 
     fn intern(&mut self, name: &str) -> u32 {
-        if let Some(&id) = self.ids.get(name) {
+        if let Some(id) = self.lookup(name) {
             return id;
         }
         let id = self.names.len() as u32;
         self.names.push(name.into());
         self.ids.insert(name.into(), id);
-        id
+        self.offset() + id
     }
 }
 
@@ -127,10 +152,7 @@ impl<'a> Atoms<'a> {
     pub(crate) fn new(base: &'a AtomTable) -> Atoms<'a> {
         Atoms {
             base,
-            local: AtomTable {
-                names: Vec::new(),
-                ids: HashMap::new(),
-            },
+            local: AtomTable::empty(None),
             local_bytes: 0,
         }
     }
@@ -152,15 +174,12 @@ impl<'a> Atoms<'a> {
 
     pub(crate) fn name(&self, id: u32) -> &str {
         let n = self.base.len();
-        if id < n {
-            &self.base.names[id as usize]
+        let name = if id < n {
+            self.base.name(id)
         } else {
-            self.local
-                .names
-                .get((id - n) as usize)
-                .map(|s| &**s)
-                .unwrap_or("")
-        }
+            self.local.name(id - n)
+        };
+        name.unwrap_or("")
     }
 }
 
@@ -192,10 +211,19 @@ pub(crate) struct Store {
 }
 
 impl Store {
-    pub(crate) fn new(work_limit: u64, heap_limit: usize) -> Store {
+    /// A store over `heap` and `trail`, empty vectors whose capacity an
+    /// earlier evaluation may have left.
+    pub(crate) fn new(
+        work_limit: u64,
+        heap_limit: usize,
+        mut heap: Vec<Cell>,
+        trail: Vec<u32>,
+    ) -> Store {
+        heap.clear();
+        heap.reserve(1 << 12);
         Store {
-            heap: Vec::with_capacity(1 << 12),
-            trail: Vec::new(),
+            heap,
+            trail,
             work: 0,
             work_limit,
             heap_limit,

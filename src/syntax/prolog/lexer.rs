@@ -220,6 +220,18 @@ impl<'a> Lexer<'a> {
         }
     }
 
+    /// The offset of the text not yet read, and that text.
+    pub fn rest(&self) -> (usize, &'a str) {
+        let end = self.inner.span().end;
+        (end, &self.src[end..])
+    }
+
+    /// Skips the next `n` bytes of [`Lexer::rest`], which the caller has
+    /// read itself (at most its length).
+    pub fn skip(&mut self, n: usize) {
+        self.inner.bump(n);
+    }
+
     /// Whether a `.` ending at `end` is the end token.
     fn end_follows(&self, end: usize) -> bool {
         match self.src[end..].chars().next() {

@@ -56,6 +56,9 @@ pub(crate) struct Parser<'a> {
     /// The last position computed; sentence positions are found by scanning
     /// forward from it, keeping a whole program linear in its length.
     cursor: Pos,
+    /// Whether [`Parser::flat_fact`] may read sentences (off only in tests
+    /// that compare it with the general reader).
+    flat_facts: bool,
 }
 
 type Result<T> = std::result::Result<T, SyntaxError>;
@@ -72,6 +75,7 @@ impl<'a> Parser<'a> {
                 line: 1,
                 col: 1,
             },
+            flat_facts: true,
         }
     }
 
@@ -141,6 +145,12 @@ impl<'a> Parser<'a> {
 
     /// One sentence, or `None` at end of input.
     pub fn sentence(&mut self) -> Result<Option<Sentence>> {
+        if self.flat_facts && self.ahead.is_empty() {
+            if let Some((start, term)) = self.flat_fact() {
+                let pos = self.pos_of(start);
+                return Ok(Some(Sentence::Clause { term, pos }));
+            }
+        }
         let first = self.peek()?.clone();
         if first.tok == Tok::Eof {
             return Ok(None);
@@ -157,6 +167,70 @@ impl<'a> Parser<'a> {
             }
             term => Sentence::Clause { term, pos },
         }))
+    }
+
+    /// Task backgrounds are mostly flat ground facts (`car_num(car0_1, 1).`):
+    /// one is read here straight from the text, with the term and position
+    /// the general reader gives it, and the lexer moved past it. Anything
+    /// else (comments, quotes, variables, operators, floats, digit groups,
+    /// big numbers, non-ASCII, other layout) is left to the general reader.
+    fn flat_fact(&mut self) -> Option<(usize, Term)> {
+        let (offset, rest) = self.lexer.rest();
+        let bytes = rest.as_bytes();
+        let mut i = bytes
+            .iter()
+            .take_while(|b| matches!(b, b' ' | b'\n'))
+            .count();
+        let start = i;
+        let name = lower_word(bytes, &mut i)?;
+        if bytes.get(i) != Some(&b'(') {
+            return None;
+        }
+        i += 1;
+        let mut args = Vec::new();
+        loop {
+            while bytes.get(i) == Some(&b' ') {
+                i += 1;
+            }
+            let arg = match bytes.get(i)? {
+                b'0'..=b'9' => {
+                    let from = i;
+                    while bytes.get(i).is_some_and(u8::is_ascii_digit) {
+                        i += 1;
+                    }
+                    Term::Int(rest[from..i].parse().ok()?)
+                }
+                _ => {
+                    let word = lower_word(bytes, &mut i)?;
+                    if ops::is_any_operator(word) {
+                        return None;
+                    }
+                    Term::Atom(word.to_string())
+                }
+            };
+            args.push(arg);
+            while bytes.get(i) == Some(&b' ') {
+                i += 1;
+            }
+            match bytes.get(i)? {
+                b',' => i += 1,
+                b')' => break,
+                _ => return None,
+            }
+        }
+        // `).` then layout or the end: the end token.
+        if bytes.get(i + 1) != Some(&b'.') {
+            return None;
+        }
+        i += 2;
+        if !matches!(
+            bytes.get(i),
+            None | Some(b' ' | b'\n' | b'\t' | b'\r' | b'%')
+        ) {
+            return None;
+        }
+        self.lexer.skip(i);
+        Some((offset + start, Term::Compound(name.to_string(), args)))
     }
 
     /// One term, optionally followed by an end token, then end of input.
@@ -462,5 +536,149 @@ fn number_term(n: Number, negative: bool) -> Term {
                 Err(_) => Term::BigInt(negated),
             }
         }
+    }
+}
+
+/// An ASCII word starting with a lower-case letter at `bytes[*i]`, which
+/// the general lexer reads as one name: `*i` moves past it. `None` if a
+/// non-ASCII character continues it (the lexer's words are Unicode).
+fn lower_word<'s>(bytes: &'s [u8], i: &mut usize) -> Option<&'s str> {
+    let from = *i;
+    if !bytes.get(from)?.is_ascii_lowercase() {
+        return None;
+    }
+    let mut end = from + 1;
+    while bytes
+        .get(end)
+        .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
+    {
+        end += 1;
+    }
+    if bytes.get(end).is_some_and(|b| !b.is_ascii()) {
+        return None;
+    }
+    *i = end;
+    std::str::from_utf8(&bytes[from..end]).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Parser;
+    use rand::seq::SliceRandom;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// The program with and without the flat-fact reader: sentences,
+    /// positions and errors, printed.
+    fn both(src: &str) -> (String, String) {
+        let read = |flat: bool| {
+            let mut parser = Parser::new(src);
+            parser.flat_facts = flat;
+            match parser.program() {
+                Ok(program) => program
+                    .sentences
+                    .iter()
+                    .map(|s| format!("{s:?}"))
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+                Err(e) => format!("error {e} at {:?}", e.pos),
+            }
+        };
+        (read(true), read(false))
+    }
+
+    /// Random texts made of flat facts and near misses: every one reads
+    /// exactly as the general reader reads it, error or not.
+    #[test]
+    fn flat_facts_read_as_the_general_reader_reads_them() {
+        const LEAD: &[&str] = &["", " ", "\n", "  \n", "\t", "% c\n", "/* c */", "\r\n"];
+        const NAMES: &[&str] = &[
+            "has_car", "car_num", "f", "is", "mod", "dynamic", "x_Y9", "é", "aé", "Var", "_",
+            "'q'", "[]", "g(a)", "a.b", "-", "1",
+        ];
+        const ARGS: &[&str] = &[
+            "train0",
+            "car0_1",
+            "red",
+            "0",
+            "7",
+            "007",
+            "1_000",
+            "0'a",
+            "0x1F",
+            "1.5",
+            "1e5",
+            "1e",
+            "99999999999999999999",
+            "9223372036854775807",
+            "9223372036854775808",
+            "is",
+            "mod",
+            "rem",
+            "-",
+            "-1",
+            "X",
+            "_",
+            "'a b'",
+            "\"s\"",
+            "[]",
+            "[a]",
+            "f(a)",
+            "a+b",
+            "é",
+            "tré",
+            "",
+            "a b",
+            "0000000000000000000001",
+        ];
+        const SEPS: &[&str] = &[",", ", ", " ,", " , ", ",\n", ",,", ";", "|"];
+        const ENDS: &[&str] = &[
+            ").", ").\n", ") .", ").%c", ").a", ")..", ")", ").\t", ")).", "].", ")\n.",
+        ];
+        let mut rng = ChaCha8Rng::seed_from_u64(17);
+        for case in 0..20_000 {
+            let mut src = String::new();
+            for _ in 0..rng.gen_range(1..4) {
+                src.push_str(LEAD.choose(&mut rng).unwrap());
+                src.push_str(NAMES.choose(&mut rng).unwrap());
+                src.push_str(if rng.gen_bool(0.9) { "(" } else { " (" });
+                for k in 0..rng.gen_range(1..4) {
+                    if k > 0 {
+                        src.push_str(SEPS.choose(&mut rng).unwrap());
+                    }
+                    if rng.gen_bool(0.3) {
+                        src.push(' ');
+                    }
+                    src.push_str(ARGS.choose(&mut rng).unwrap());
+                }
+                src.push_str(ENDS.choose(&mut rng).unwrap());
+                if rng.gen_bool(0.7) {
+                    src.push('\n');
+                }
+            }
+            let (fast, general) = both(&src);
+            assert_eq!(fast, general, "case {case}: {src:?}");
+        }
+    }
+
+    /// The shipped task corpora read the same both ways.
+    #[test]
+    fn corpora_read_alike_with_and_without_flat_facts() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpora/slr");
+        let mut programs = 0;
+        for file in ["golden.jsonl", "predictions.jsonl"] {
+            let text = std::fs::read_to_string(root.join(file)).unwrap();
+            for line in text.lines() {
+                let record: serde_json::Value = serde_json::from_str(line).unwrap();
+                for key in ["validation program", "validation_program", "prediction"] {
+                    if let Some(src) = record.get(key).and_then(|v| v.as_str()) {
+                        let (fast, general) = both(src);
+                        assert_eq!(fast, general, "{src}");
+                        programs += 1;
+                    }
+                }
+            }
+        }
+        assert!(programs >= 14, "{programs}");
     }
 }
