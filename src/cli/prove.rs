@@ -144,9 +144,8 @@ fn claim_report() -> bool {
 
 /// Z3 4.8.12 can ignore interrupts in some phases on quantified problems;
 /// a plain problem is one check, so at the timeout (the engines stop at 95%
-/// of it) the process
-/// answers `unknown` itself, kills its E prover children and exits, as
-/// Prover9 does at max_seconds. Only one of this and the normal report
+/// of it) the process answers `unknown` itself, kills its E prover children
+/// and exits, as Prover9 does at max_seconds. Only one of this and the normal report
 /// prints (see [`claim_report`]).
 fn hard_deadline(started: Instant, limit: Duration, as_json: bool) {
     std::thread::spawn(move || {

@@ -1,11 +1,11 @@
 //! Checking proofs with Z3: entailment, step files, LogicGraph instances,
 //! global derivability, consistency and minimal supports.
 //!
-//! A [`Prover`] owns one Z3 [`Engine`] and reuses its solver for every check
-//! (scoped with push/pop, or switched by indicator literals), which is what
-//! makes thousands of step checks per second possible. Z3 state is
-//! thread-local, so a `Prover` stays on the thread that made it; use one per
-//! worker thread.
+//! A [`Prover`] owns one Z3 [`Engine`], made on first use, and reuses its
+//! solver for every check (scoped with push/pop, or switched by indicator
+//! literals), which is what makes thousands of step checks per second
+//! possible. Z3 state is thread-local, so a `Prover` stays on the thread
+//! that made it; use one per worker thread.
 //!
 //! Semantics are Prover9's: free variables of assumptions are universally
 //! closed; each goal is universally closed and the problem asks whether the
@@ -13,9 +13,10 @@
 //! whether the assumptions are unsatisfiable. A timeout or Z3 `unknown` is
 //! reported as unknown and never as valid.
 //!
-//! A plain first-order problem ([`Prover::prove_input`]) is raced by Z3, E
-//! prover and a finite model search under one deadline (see `portfolio`);
-//! step checks stay on Z3 alone.
+//! A plain problem ([`Prover::prove_input`]) is first tried without any
+//! engine (see `quick`); if that does not settle it, a first-order one is
+//! raced by Z3, E prover and a finite model search under one deadline (see
+//! `portfolio`). Step checks stay on Z3 alone.
 
 pub mod logicgraph;
 mod portfolio;
