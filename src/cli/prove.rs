@@ -101,11 +101,11 @@ fn run_inner(args: &Args) -> Result<u8, ProveError> {
                 .or(file_timeout)
                 .unwrap_or(entail::prove::DEFAULT_TIMEOUT);
             hard_deadline(started, limit, args.json);
-            // The engines get what is left of the limit, less a little for
-            // printing, so the whole run ends close to it.
-            let budget = limit
+            // The engines get what is left of 95% of the limit; the other
+            // 5% and the 10% allowed past it are for stopping them, printing
+            // and exiting, which take longest on a loaded machine.
+            let budget = (limit - limit / 20)
                 .saturating_sub(started.elapsed())
-                .saturating_sub(limit / 50)
                 .max(Duration::from_millis(1));
             let mut prover = Prover::new(ProveOptions {
                 timeout: Some(budget),
@@ -143,12 +143,11 @@ fn claim_report() -> bool {
 }
 
 /// Z3 4.8.12 can ignore interrupts in some phases on quantified problems;
-/// a plain problem is one check, so a little past the timeout the process
-/// answers `unknown` itself, kills its E prover children and exits, as
-/// Prover9 does at max_seconds. Only one of this and the normal report
+/// a plain problem is one check, so at the timeout (the engines stop at 95%
+/// of it) the process answers `unknown` itself, kills its E prover children
+/// and exits, as Prover9 does at max_seconds. Only one of this and the normal report
 /// prints (see [`claim_report`]).
-fn hard_deadline(started: Instant, timeout: Duration, as_json: bool) {
-    let limit = timeout + (timeout / 20).max(Duration::from_millis(30));
+fn hard_deadline(started: Instant, limit: Duration, as_json: bool) {
     std::thread::spawn(move || {
         std::thread::sleep(limit.saturating_sub(started.elapsed()));
         if !claim_report() {

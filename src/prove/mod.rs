@@ -1,11 +1,11 @@
 //! Checking proofs with Z3: entailment, step files, LogicGraph instances,
 //! global derivability, consistency and minimal supports.
 //!
-//! A [`Prover`] owns one Z3 [`Engine`] and reuses its solver for every check
-//! (scoped with push/pop, or switched by indicator literals), which is what
-//! makes thousands of step checks per second possible. Z3 state is
-//! thread-local, so a `Prover` stays on the thread that made it; use one per
-//! worker thread.
+//! A [`Prover`] owns one Z3 [`Engine`], made on first use, and reuses its
+//! solver for every check (scoped with push/pop, or switched by indicator
+//! literals), which is what makes thousands of step checks per second
+//! possible. Z3 state is thread-local, so a `Prover` stays on the thread
+//! that made it; use one per worker thread.
 //!
 //! Semantics are Prover9's: free variables of assumptions are universally
 //! closed; each goal is universally closed and the problem asks whether the
@@ -13,14 +13,16 @@
 //! whether the assumptions are unsatisfiable. A timeout or Z3 `unknown` is
 //! reported as unknown and never as valid.
 //!
-//! A plain first-order problem ([`Prover::prove_input`]) is raced by Z3, E
-//! prover and a finite model search under one deadline (see `portfolio`);
-//! step checks stay on Z3 alone.
+//! A plain problem ([`Prover::prove_input`]) is first tried without any
+//! engine (see `quick`); if that does not settle it, a first-order one is
+//! raced by Z3, E prover and a finite model search under one deadline (see
+//! `portfolio`). Step checks stay on Z3 alone.
 
 pub mod logicgraph;
 mod portfolio;
 mod problem;
 mod projection;
+mod quick;
 mod report;
 pub mod rules;
 pub mod score;
@@ -83,15 +85,28 @@ impl Default for SupportOptions {
 
 /// The Z3-backed checker. See the module documentation.
 pub struct Prover {
-    engine: Engine,
+    /// Made on first use: creating Z3's context costs milliseconds, which
+    /// problems settled without Z3 (see `quick`) do not pay.
+    engine: Option<Engine>,
+    /// The per-check timeout in force.
+    timeout: Duration,
     options: ProveOptions,
 }
 
 impl Prover {
     /// A prover with its own solver.
     pub fn new(options: ProveOptions) -> Prover {
-        let engine = Engine::new(options.timeout.unwrap_or(DEFAULT_TIMEOUT));
-        Prover { engine, options }
+        Prover {
+            engine: None,
+            timeout: options.timeout.unwrap_or(DEFAULT_TIMEOUT),
+            options,
+        }
+    }
+
+    /// The Z3 engine, made on first use.
+    fn engine(&mut self) -> &mut Engine {
+        let timeout = self.timeout;
+        self.engine.get_or_insert_with(|| Engine::new(timeout))
     }
 
     /// The options it was made with.
@@ -107,8 +122,11 @@ impl Prover {
             .timeout
             .or(file_timeout)
             .unwrap_or(DEFAULT_TIMEOUT);
-        if t != self.engine.timeout() {
-            self.engine.set_timeout(t);
+        if t != self.timeout {
+            self.timeout = t;
+            if let Some(engine) = &mut self.engine {
+                engine.set_timeout(t);
+            }
         }
     }
 
@@ -150,42 +168,42 @@ impl Prover {
     ) -> Result<Entailment, ProveError> {
         let signature = Signature::of(premises.iter().copied().chain(goal))
             .map_err(|e| ProveError::new(None, e.message))?;
-        self.engine
+        self.engine()
             .set_watchdog(watch || !signature.is_propositional());
         let mut encoded = Vec::with_capacity(premises.len() + 1);
         for p in premises {
             encoded.push(
-                self.engine
+                self.engine()
                     .closed(p)
                     .map_err(|e| ProveError::new(None, e.message))?,
             );
         }
         if let Some(g) = goal {
             encoded.push(
-                self.engine
+                self.engine()
                     .closed(g)
                     .map_err(|e| ProveError::new(None, e.message))?
                     .not(),
             );
         }
-        self.engine.push();
+        self.engine().push();
         for e in &encoded {
-            self.engine.assert(e);
+            self.engine().assert(e);
         }
-        let result = match self.engine.check(&[]) {
+        let result = match self.engine().check(&[]) {
             Sat::Unsat => Entailment::Proved,
             Sat::Sat => Entailment::NotProved {
                 countermodel: if model {
-                    self.engine.countermodel(&signature)
+                    self.engine().countermodel(&signature)
                 } else {
                     None
                 },
             },
             Sat::Unknown => Entailment::Unknown {
-                reason: self.engine.reason_unknown(),
+                reason: self.engine().reason_unknown(),
             },
         };
-        self.engine.pop();
+        self.engine().pop();
         Ok(result)
     }
 
@@ -214,7 +232,7 @@ impl Prover {
                         },
                         assumptions: assumptions.len(),
                         goals: goals.len(),
-                        timeout_seconds: self.engine.timeout().as_secs_f64(),
+                        timeout_seconds: self.timeout.as_secs_f64(),
                         engine: None,
                         notes: problem::ignored_features(input),
                     });
@@ -225,7 +243,7 @@ impl Prover {
         let goal = combined_goal(&goals)?;
         self.use_timeout(problem::max_seconds(input));
         let premises: Vec<&Formula> = assumptions.iter().map(|e| &e.formula).collect();
-        let timeout = self.engine.timeout();
+        let timeout = self.timeout;
         let first_order = !signature.is_propositional();
         let decided = self.race(&premises, goal.as_ref(), timeout, first_order)?;
         let (mut result, mut engine) = (decided.result, decided.engine);
@@ -260,10 +278,10 @@ impl Prover {
         goal: Option<&Formula>,
         timeout: Duration,
     ) -> Result<Entailment, ProveError> {
-        let saved = self.engine.timeout();
-        self.engine.set_timeout(timeout);
+        let saved = self.timeout;
+        self.engine().set_timeout(timeout);
         let result = self.check_watched(premises, goal, true, true);
-        self.engine.set_timeout(saved);
+        self.engine().set_timeout(saved);
         result
     }
 
@@ -363,7 +381,7 @@ impl Prover {
                 Sat::Unknown => {
                     stopped = Some(format!(
                         "a check was unknown: {}",
-                        guarded.prover.engine.reason_unknown()
+                        guarded.prover.engine().reason_unknown()
                     ));
                     break;
                 }
@@ -652,12 +670,12 @@ impl<'p> Guarded<'p> {
     ) -> Result<Guarded<'p>, ProveError> {
         let signature = Signature::of(formulas.iter().copied().chain(goal))
             .map_err(|e| ProveError::new(None, e.message))?;
-        prover.engine.set_watchdog(!signature.is_propositional());
+        prover.engine().set_watchdog(!signature.is_propositional());
         let mut encoded = Vec::new();
         for f in formulas {
             encoded.push(
                 prover
-                    .engine
+                    .engine()
                     .closed(f)
                     .map_err(|e| ProveError::new(None, e.message))?,
             );
@@ -665,22 +683,22 @@ impl<'p> Guarded<'p> {
         let negated_goal = match goal {
             Some(g) => Some(
                 prover
-                    .engine
+                    .engine()
                     .closed(g)
                     .map_err(|e| ProveError::new(None, e.message))?
                     .not(),
             ),
             None => None,
         };
-        prover.engine.push();
+        prover.engine().push();
         if let Some(g) = &negated_goal {
-            prover.engine.assert(g);
+            prover.engine().assert(g);
         }
         let mut indicators = Vec::new();
         let mut names = BTreeMap::new();
         for (i, e) in encoded.iter().enumerate() {
-            let ind = prover.engine.indicator("use");
-            prover.engine.assert(&ind.implies(e));
+            let ind = prover.engine().indicator("use");
+            prover.engine().assert(&ind.implies(e));
             names.insert(ind.to_string(), i);
             indicators.push(ind);
         }
@@ -693,15 +711,15 @@ impl<'p> Guarded<'p> {
 
     fn check(&mut self, subset: &[usize]) -> Sat {
         let assumptions: Vec<Bool> = subset.iter().map(|&i| self.indicators[i].clone()).collect();
-        self.prover.engine.check(&assumptions)
+        self.prover.engine().check(&assumptions)
     }
 
     /// After an unsat check of `subset`: the part of it in Z3's core.
     fn core(&self, subset: &[usize]) -> Vec<usize> {
-        let mut core: Vec<usize> = self
-            .prover
-            .engine
-            .unsat_core()
+        // The engine exists: a check made this core.
+        let found = self.prover.engine.as_ref().map(Engine::unsat_core);
+        let mut core: Vec<usize> = found
+            .unwrap_or_default()
             .iter()
             .filter_map(|b| self.names.get(&b.to_string()).copied())
             .filter(|i| subset.contains(i))
@@ -739,7 +757,7 @@ impl<'p> Guarded<'p> {
     }
 
     fn finish(self) {
-        self.prover.engine.pop();
+        self.prover.engine().pop();
     }
 }
 

@@ -8,6 +8,7 @@
 //! to the input; `not_proved` only with a countermodel that
 //! [`Countermodel::satisfies`] confirms on every assumption and the goal.
 
+use super::quick;
 use super::tptp::{self, EOutcome};
 use super::{Entailment, ProveError, Prover};
 use crate::smt::{finite, universal_closure, Countermodel};
@@ -66,6 +67,13 @@ impl Prover {
         timeout: Duration,
         portfolio: bool,
     ) -> Result<Decided, ProveError> {
+        if let Some((result, engine)) = quick::settle(premises, goal) {
+            return Ok(Decided {
+                result,
+                engine: Some(engine),
+                notes: Vec::new(),
+            });
+        }
         let deadline = Instant::now() + timeout;
         let stop = Arc::new(AtomicBool::new(false));
         let mut notes = Vec::new();
@@ -89,7 +97,7 @@ impl Prover {
             searched.push(Formula::Not(Box::new(universal_closure(g))));
         }
         let (tx, rx) = mpsc::channel::<Helper>();
-        self.engine.set_stop(Some(stop.clone()));
+        self.engine().set_stop(Some(stop.clone()));
         let decided = std::thread::scope(|scope| {
             if portfolio {
                 if let Some(t) = &translation {
@@ -166,7 +174,7 @@ impl Prover {
             }
             Ok((Entailment::Unknown { reason }, None))
         });
-        self.engine.set_stop(None);
+        self.engine().set_stop(None);
         let (result, engine) = decided?;
         Ok(Decided {
             result,

@@ -9,7 +9,7 @@
 //! those are searched (Mace4's least-number heuristic, restricted to
 //! constants).
 
-use super::model::{Countermodel, Table, MAX_CELLS};
+use super::model::{read_tables, Countermodel, Tuples};
 use super::{universal_closure, Engine, Sat, Signature, SymbolKind};
 use crate::syntax::prover9::{Formula, Term};
 use std::collections::HashMap;
@@ -138,53 +138,15 @@ fn extract(
     signature: &Signature,
     elements: &[Dynamic],
 ) -> Result<Countermodel, ()> {
-    let n = elements.len();
     let mut index = HashMap::new();
     for (i, e) in elements.iter().enumerate() {
         let value = model.eval(e, true).ok_or(())?;
         index.insert(value.to_string(), i);
     }
-    let mut cm = Countermodel {
-        domain_size: n,
-        functions: Vec::new(),
-        relations: Vec::new(),
-        truncated: false,
-    };
-    for (name, arity, kind) in signature.symbols() {
-        let cells = (n as u128).checked_pow(arity as u32).unwrap_or(u128::MAX);
-        if cells > MAX_CELLS as u128 {
-            cm.truncated = true;
-            continue;
-        }
-        let decl = engine.decl(name, arity, kind);
-        let mut values = Vec::with_capacity(cells as usize);
-        for tuple in Tuples::new(n, arity) {
-            let args: Vec<&dyn Ast> = tuple.iter().map(|&i| &elements[i] as &dyn Ast).collect();
-            let app = decl.apply(&args);
-            let value = match kind {
-                SymbolKind::Predicate => {
-                    let b = app.as_bool().ok_or(())?;
-                    let v = model.eval(&b, true).and_then(|v| v.as_bool()).ok_or(())?;
-                    usize::from(v)
-                }
-                SymbolKind::Function => {
-                    let v = model.eval(&app, true).ok_or(())?;
-                    *index.get(&v.to_string()).ok_or(())?
-                }
-            };
-            values.push(value);
-        }
-        let table = Table {
-            symbol: name.to_string(),
-            arity,
-            values,
-        };
-        match kind {
-            SymbolKind::Predicate => cm.relations.push(table),
-            SymbolKind::Function => cm.functions.push(table),
-        }
-    }
-    Ok(cm)
+    read_tables(model, signature, elements, &index, |name, arity, kind| {
+        Some(engine.decl(name, arity, kind))
+    })
+    .ok_or(())
 }
 
 /// A bound on the number of nodes of the ground expansion at size `n`.
@@ -218,59 +180,5 @@ fn term_nodes(term: &Term) -> u128 {
     match term {
         Term::Var(_) => 1,
         Term::App(_, args) => 1 + args.iter().map(term_nodes).sum::<u128>(),
-    }
-}
-
-/// All tuples over `0..n` of a given length, last position fastest (the
-/// row-major order of Mace4's tables).
-pub(crate) struct Tuples {
-    next: Option<Vec<usize>>,
-    n: usize,
-}
-
-impl Tuples {
-    pub(crate) fn new(n: usize, arity: usize) -> Tuples {
-        Tuples {
-            next: (n > 0 || arity == 0).then(|| vec![0; arity]),
-            n,
-        }
-    }
-}
-
-impl Iterator for Tuples {
-    type Item = Vec<usize>;
-
-    fn next(&mut self) -> Option<Vec<usize>> {
-        let current = self.next.take()?;
-        let mut following = current.clone();
-        let mut carried = true;
-        for slot in following.iter_mut().rev() {
-            *slot += 1;
-            if *slot < self.n {
-                carried = false;
-                break;
-            }
-            *slot = 0;
-        }
-        if !carried {
-            self.next = Some(following);
-        }
-        Some(current)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn tuples_are_row_major() {
-        let all: Vec<Vec<usize>> = Tuples::new(2, 2).collect();
-        assert_eq!(all, vec![vec![0, 0], vec![0, 1], vec![1, 0], vec![1, 1]]);
-        assert_eq!(
-            Tuples::new(3, 0).collect::<Vec<_>>(),
-            vec![Vec::<usize>::new()]
-        );
-        assert_eq!(Tuples::new(3, 1).count(), 3);
     }
 }

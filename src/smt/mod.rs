@@ -221,12 +221,9 @@ impl Engine {
     /// when Z3 has no model to give.
     pub fn countermodel(&self, signature: &Signature) -> Option<Countermodel> {
         let model = self.solver.get_model()?;
-        Some(model::extract(
-            &model,
-            &self.universe,
-            signature,
-            |name, arity, kind| self.decls.get(&(name.to_string(), arity, kind)).cloned(),
-        ))
+        model::extract(&model, &self.universe, signature, |name, arity, kind| {
+            self.decls.get(&(name.to_string(), arity, kind)).cloned()
+        })
     }
 
     fn decl(&mut self, name: &str, arity: usize, kind: SymbolKind) -> Rc<FuncDecl> {

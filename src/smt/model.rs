@@ -141,13 +141,14 @@ impl Evaluator {
     }
 }
 
-/// Reads the interpretation of `signature`'s symbols from `model`.
+/// Reads the interpretation of `signature`'s symbols from `model`, over the
+/// sort's universe in the model.
 pub(super) fn extract(
     model: &Model,
     universe: &Sort,
     signature: &Signature,
-    decl: impl Fn(&str, usize, SymbolKind) -> Option<Rc<FuncDecl>>,
-) -> Countermodel {
+    decl: impl FnMut(&str, usize, SymbolKind) -> Option<Rc<FuncDecl>>,
+) -> Option<Countermodel> {
     // A problem without terms still needs a non-empty domain; one element is
     // then the whole universe and any term evaluates to it.
     let elements: Vec<Dynamic> = match model.get_sort_universe(universe) {
@@ -159,6 +160,20 @@ pub(super) fn extract(
         .enumerate()
         .map(|(i, e)| (e.to_string(), i))
         .collect();
+    read_tables(model, signature, &elements, &index, decl)
+}
+
+/// The tables of `signature`'s symbols on `elements`, where `index` gives
+/// the element a model value (as Z3 prints it) stands for. Tables over
+/// [`MAX_CELLS`] are left out; a symbol `decl` does not know is skipped.
+/// `None` if the model gives a value no element stands for.
+pub(super) fn read_tables(
+    model: &Model,
+    signature: &Signature,
+    elements: &[Dynamic],
+    index: &HashMap<String, usize>,
+    mut decl: impl FnMut(&str, usize, SymbolKind) -> Option<Rc<FuncDecl>>,
+) -> Option<Countermodel> {
     let n = elements.len();
     let mut cm = Countermodel {
         domain_size: n,
@@ -176,32 +191,20 @@ pub(super) fn extract(
             continue;
         };
         let mut values = Vec::with_capacity(cells as usize);
-        let mut tuple = vec![0usize; arity];
-        for _ in 0..cells {
+        for tuple in Tuples::new(n, arity) {
             let args: Vec<&dyn Ast> = tuple.iter().map(|&i| &elements[i] as &dyn Ast).collect();
             let app = f.apply(&args);
             let value = match kind {
                 SymbolKind::Predicate => {
-                    let b: Option<bool> = app
-                        .as_bool()
-                        .and_then(|b| model.eval::<Bool>(&b, true))
-                        .and_then(|v| v.as_bool());
-                    usize::from(b.unwrap_or(false))
+                    let b = app.as_bool()?;
+                    usize::from(model.eval::<Bool>(&b, true)?.as_bool()?)
                 }
-                SymbolKind::Function => model
-                    .eval::<Dynamic>(&app, true)
-                    .and_then(|v| index.get(&v.to_string()).copied())
-                    .unwrap_or(0),
+                SymbolKind::Function => {
+                    let v = model.eval::<Dynamic>(&app, true)?;
+                    *index.get(&v.to_string())?
+                }
             };
             values.push(value);
-            // Next tuple, last argument fastest.
-            for slot in tuple.iter_mut().rev() {
-                *slot += 1;
-                if *slot < n {
-                    break;
-                }
-                *slot = 0;
-            }
         }
         let table = Table {
             symbol: name.to_string(),
@@ -213,7 +216,45 @@ pub(super) fn extract(
             SymbolKind::Function => cm.functions.push(table),
         }
     }
-    cm
+    Some(cm)
+}
+
+/// All tuples over `0..n` of a given length, last position fastest (the
+/// row-major order of Mace4's tables).
+pub(crate) struct Tuples {
+    next: Option<Vec<usize>>,
+    n: usize,
+}
+
+impl Tuples {
+    pub(crate) fn new(n: usize, arity: usize) -> Tuples {
+        Tuples {
+            next: (n > 0 || arity == 0).then(|| vec![0; arity]),
+            n,
+        }
+    }
+}
+
+impl Iterator for Tuples {
+    type Item = Vec<usize>;
+
+    fn next(&mut self) -> Option<Vec<usize>> {
+        let current = self.next.take()?;
+        let mut following = current.clone();
+        let mut carried = true;
+        for slot in following.iter_mut().rev() {
+            *slot += 1;
+            if *slot < self.n {
+                carried = false;
+                break;
+            }
+            *slot = 0;
+        }
+        if !carried {
+            self.next = Some(following);
+        }
+        Some(current)
+    }
 }
 
 fn write_table(f: &mut fmt::Formatter<'_>, kind: &str, t: &Table) -> fmt::Result {
@@ -257,6 +298,17 @@ impl fmt::Display for Countermodel {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tuples_are_row_major() {
+        let all: Vec<Vec<usize>> = Tuples::new(2, 2).collect();
+        assert_eq!(all, vec![vec![0, 0], vec![0, 1], vec![1, 0], vec![1, 1]]);
+        assert_eq!(
+            Tuples::new(3, 0).collect::<Vec<_>>(),
+            vec![Vec::<usize>::new()]
+        );
+        assert_eq!(Tuples::new(3, 1).count(), 3);
+    }
 
     #[test]
     fn prints_in_mace4_form() {
