@@ -1,5 +1,6 @@
-//! Checking proofs with Z3: entailment, step files, LogicGraph instances,
-//! global derivability, consistency and minimal supports.
+//! Checking proofs with Z3: entailment, step problems (step files, and the
+//! LogicGraph instances that `gen::logicgraph` loads into them), global
+//! derivability, consistency and minimal supports.
 //!
 //! A [`Prover`] owns one Z3 [`Engine`] and reuses its solver for every check
 //! (scoped with push/pop, or switched by indicator literals), which is what
@@ -17,13 +18,11 @@
 //! prover and a finite model search under one deadline (see `portfolio`);
 //! step checks stay on Z3 alone.
 
-pub mod logicgraph;
 mod portfolio;
 mod problem;
 mod projection;
 mod report;
 pub mod rules;
-pub mod score;
 pub mod tptp;
 
 pub use problem::{

@@ -118,6 +118,10 @@ impl Args {
         config.forms = parse_forms(&self.forms).unwrap_or_else(|_| Form::ALL.to_vec());
         config.distractors = self.distractors;
         config.max_atoms = self.max_atoms;
+        config.seed = self.seed;
+        config.count = self.count;
+        config.prompt = self.prompt;
+        config.threads = crate::cli::threads(self.threads);
         config
     }
 }
@@ -129,17 +133,8 @@ pub fn run(args: Args) -> ExitCode {
         eprintln!("entail gen logicgraph: {e}");
         return ExitCode::from(2);
     }
-    let threads = crate::cli::threads(args.threads);
     let bar = crate::cli::progress::bar(args.count, "instances");
-    let result = logicgraph::generate_to_dir(
-        &config,
-        args.seed,
-        args.count,
-        &args.output,
-        args.prompt,
-        threads,
-        &|| bar.inc(1),
-    );
+    let result = logicgraph::generate(&config, &args.output, &|n| bar.inc(n));
     match result {
         Ok(stats) => {
             bar.finish_and_clear();

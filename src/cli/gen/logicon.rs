@@ -1,6 +1,6 @@
 //! `entail gen logicon`.
 
-use entail::gen::logicon::{self, Config, GenError, Variant};
+use entail::gen::logicon::{self, Config, Error, Variant};
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -95,6 +95,8 @@ impl Args {
             graph_nodes: self.graph_nodes,
             max_connectives: self.max_connectives,
             variant: Variant::from_name(&self.variant).unwrap_or_default(),
+            threads: crate::cli::threads(self.threads),
+            ..Config::default()
         }
     }
 }
@@ -106,23 +108,22 @@ pub fn run(args: Args) -> ExitCode {
         eprintln!("entail gen logicon: {e}");
         return ExitCode::from(2);
     }
-    let threads = crate::cli::threads(args.threads);
     let bar = crate::cli::progress::bar(config.count, "samples");
     let result = if args.output.as_os_str() == "-" {
-        write(&config, threads, std::io::stdout().lock(), &bar)
+        write(&config, std::io::stdout().lock(), &bar)
     } else {
         match std::fs::File::create(&args.output) {
-            Ok(f) => write(&config, threads, f, &bar),
-            Err(e) => Err(GenError::Io(e)),
+            Ok(f) => write(&config, f, &bar),
+            Err(e) => Err(Error::Io(e)),
         }
     };
     match result {
-        Ok(()) => {
+        Ok(_) => {
             bar.finish_and_clear();
             ExitCode::SUCCESS
         }
         // A closed pipe (e.g. `| head`) means the reader has what it wanted.
-        Err(GenError::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(Error::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
             bar.abandon();
             eprintln!("entail gen logicon: {}: {e}", args.output.display());
@@ -131,14 +132,6 @@ pub fn run(args: Args) -> ExitCode {
     }
 }
 
-fn write(
-    config: &Config,
-    threads: usize,
-    out: impl Write,
-    bar: &indicatif::ProgressBar,
-) -> Result<(), GenError> {
-    let mut out = BufWriter::new(out);
-    logicon::write_jsonl(config, &mut out, threads, &|n| bar.inc(n))?;
-    out.flush()?;
-    Ok(())
+fn write(config: &Config, out: impl Write, bar: &indicatif::ProgressBar) -> Result<(), Error> {
+    logicon::generate(config, &mut BufWriter::new(out), &|n| bar.inc(n)).map(|_| ())
 }
