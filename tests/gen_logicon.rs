@@ -830,3 +830,26 @@ fn perfect_answers_to_generated_samples_score_one() {
         (1.0, 1.0, 1.0)
     );
 }
+
+/// Every command reads ranges the same way: `2..5`, `2-5` and `2..=5` are
+/// one inclusive range, and an empty range is refused.
+#[test]
+fn the_cli_reads_one_range_syntax() {
+    let run = |k: &str| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_entail"))
+            .args(["gen", "logicon", "--k", k, "--count", "20", "--seed", "3"])
+            .output()
+            .expect("run entail")
+    };
+    let dots = run("2..5");
+    assert!(dots.status.success());
+    assert_eq!(dots.stdout.iter().filter(|&&b| b == b'\n').count(), 20);
+    for other in ["2-5", "2..=5"] {
+        let out = run(other);
+        assert!(out.status.success(), "{other}");
+        assert_eq!(out.stdout, dots.stdout, "{other}");
+    }
+    let empty = run("5-2");
+    assert!(!empty.status.success());
+    assert!(String::from_utf8_lossy(&empty.stderr).contains("empty range 5-2"));
+}

@@ -142,8 +142,7 @@ fn gen_slr(
     judge::set_worker_command(&mut config.judge.worker, &worker_command)?;
     py.detach(move || {
         let mut out = Vec::new();
-        slr::generate(&config, &mut out, &|_| {})
-            .map_err(|e| e.to_string())?;
+        slr::generate(&config, &mut out, &|_| {}).map_err(|e| e.to_string())?;
         String::from_utf8(out).map_err(|e| e.to_string())
     })
     .map_err(bad)
@@ -183,8 +182,7 @@ fn gen_logicon(
     };
     py.detach(move || {
         let mut out = Vec::new();
-        logicon::generate(&config, &mut out, &|_| {})
-            .map_err(|e| e.to_string())?;
+        logicon::generate(&config, &mut out, &|_| {}).map_err(|e| e.to_string())?;
         String::from_utf8(out).map_err(|e| e.to_string())
     })
     .map_err(PyValueError::new_err)
@@ -275,8 +273,8 @@ fn gen_logicgraph(
     config.validate().map_err(|e| bad(e.to_string()))?;
     py.detach(move || {
         logicgraph::generate(&config, std::path::Path::new(&output), &|_| {})
-        .map(|_| ())
-        .map_err(|e| e.to_string())
+            .map(|_| ())
+            .map_err(|e| e.to_string())
     })
     .map_err(bad)
 }

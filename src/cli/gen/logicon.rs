@@ -32,7 +32,7 @@ Examples:
   entail gen logicon --k 4 --count 100 --max-distance 3 --atoms 3..4 -o close.jsonl")]
 pub struct Args {
     /// Statements per sample: one number or a range such as 2..5.
-    #[arg(long, default_value = "2..5", value_parser = parse_range)]
+    #[arg(long, default_value = "2..5", value_parser = crate::cli::parse_range)]
     k: (usize, usize),
     /// Number of samples.
     #[arg(long, default_value_t = 100)]
@@ -47,7 +47,7 @@ pub struct Args {
     #[arg(long, default_value_t = 6)]
     max_distance: usize,
     /// Atoms per sample, drawn uniformly from this range (at most 1..5).
-    #[arg(long, default_value = "2..5", value_parser = parse_range)]
+    #[arg(long, default_value = "2..5", value_parser = crate::cli::parse_range)]
     atoms: (usize, usize),
     /// Nodes each logical graph grows to.
     #[arg(long, default_value_t = 14)]
@@ -61,25 +61,6 @@ pub struct Args {
     /// Output JSONL file, or `-` for stdout.
     #[arg(long, short, default_value = "-")]
     output: PathBuf,
-}
-
-/// `3` or `2..5` (inclusive).
-fn parse_range(text: &str) -> Result<(usize, usize), String> {
-    let number = |s: &str| {
-        s.trim()
-            .parse::<usize>()
-            .map_err(|_| format!("`{s}` is not a number"))
-    };
-    match text.split_once("..") {
-        Some((lo, hi)) => {
-            let (lo, hi) = (number(lo)?, number(hi.trim_start_matches('='))?);
-            if lo > hi {
-                return Err(format!("empty range {text}"));
-            }
-            Ok((lo, hi))
-        }
-        None => number(text).map(|n| (n, n)),
-    }
 }
 
 impl Args {

@@ -64,22 +64,13 @@ pub struct Args {
 
 /// `1-20`, `1..20` or `7`.
 fn parse_levels(text: &str) -> Result<(u32, u32), String> {
-    let number = |s: &str| {
-        s.trim()
-            .parse::<u32>()
-            .ok()
-            .filter(|n| (1..=20).contains(n))
-            .ok_or_else(|| format!("`{s}` is not a level in 1..20"))
-    };
-    let parts = text.split_once("..").or_else(|| text.split_once('-'));
-    let (lo, hi) = match parts {
-        Some((lo, hi)) => (number(lo)?, number(hi.trim_start_matches('='))?),
-        None => (number(text)?, number(text)?),
-    };
-    if lo > hi {
-        return Err(format!("empty range {text}"));
+    let (lo, hi) = crate::cli::parse_range(text)?;
+    for n in [lo, hi] {
+        if !(1..=20).contains(&n) {
+            return Err(format!("`{n}` is not a level in 1..20"));
+        }
     }
-    Ok((lo, hi))
+    Ok((lo as u32, hi as u32))
 }
 
 /// Runs `entail gen slr`.
