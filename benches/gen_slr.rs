@@ -12,8 +12,8 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use entail::gen::item_rng;
 use entail::gen::slr::language::Language;
 use entail::gen::slr::prompt::PromptStyle;
-use entail::gen::slr::{self, Config, Label, LevelContext, Split};
-use entail::judge::{Judge, JudgeConfig, TaskRecord};
+use entail::gen::slr::{self, Config, LevelContext, Split};
+use entail::judge::{Judge, JudgeConfig, Label, TaskRecord};
 use std::time::Instant;
 
 fn env_number(name: &str, default: u64) -> u64 {
