@@ -2,7 +2,7 @@
 //! Run with `cargo bench --bench gen_divlogic`.
 
 use entail::gen::divlogic::score::score;
-use entail::gen::divlogic::{generate, Config, QuestionType, TypeChoice};
+use entail::gen::divlogic::{questions, Config, QuestionType, TypeChoice};
 use std::collections::BTreeMap;
 use std::time::Instant;
 
@@ -21,7 +21,7 @@ fn main() {
             ..Config::default()
         };
         let start = Instant::now();
-        let questions = match generate(&config, || {}) {
+        let questions = match questions(&config, || {}) {
             Ok(q) => q,
             Err(e) => {
                 eprintln!("{name}: {e}");
@@ -41,7 +41,7 @@ fn main() {
         rotations: true,
         ..Config::default()
     };
-    let Ok(questions) = generate(&config, || {}) else {
+    let Ok(questions) = questions(&config, || {}) else {
         return;
     };
     let answers: BTreeMap<String, Option<usize>> =

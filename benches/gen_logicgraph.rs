@@ -6,7 +6,7 @@
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-use entail::gen::logicgraph::{generate_to_dir, Config, Tier};
+use entail::gen::logicgraph::{generate, Config, Tier};
 use std::time::Instant;
 
 fn main() {
@@ -24,15 +24,19 @@ fn main() {
         for t in [1, threads] {
             let out = root.join(format!("{name}_{t}"));
             let start = Instant::now();
-            let stats =
-                match generate_to_dir(&Config::for_tier(tier), 1, per_tier, &out, false, t, &|| {})
-                {
-                    Ok(s) => s,
-                    Err(e) => {
-                        eprintln!("{name}: {e}");
-                        return;
-                    }
-                };
+            let config = Config {
+                seed: 1,
+                count: per_tier,
+                threads: t,
+                ..Config::for_tier(tier)
+            };
+            let stats = match generate(&config, &out, &|_| {}) {
+                Ok(s) => s,
+                Err(e) => {
+                    eprintln!("{name}: {e}");
+                    return;
+                }
+            };
             let secs = start.elapsed().as_secs_f64();
             if t == threads {
                 total += secs;

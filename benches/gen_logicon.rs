@@ -37,7 +37,14 @@ fn main() {
     };
     let mut out = Counter(0);
     let start = Instant::now();
-    if let Err(e) = logicon::write_jsonl(&config, &mut out, threads, &|_| {}) {
+    if let Err(e) = logicon::generate(
+        &Config {
+            threads,
+            ..config.clone()
+        },
+        &mut out,
+        &|_| {},
+    ) {
         eprintln!("gen_logicon bench: {e}");
         std::process::exit(1);
     }

@@ -12,8 +12,8 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use entail::gen::item_rng;
 use entail::gen::slr::language::Language;
 use entail::gen::slr::prompt::PromptStyle;
-use entail::gen::slr::{self, Config, Label, LevelContext, Split};
-use entail::judge::{Judge, JudgeConfig, TaskRecord};
+use entail::gen::slr::{self, Config, LevelContext, Split};
+use entail::judge::{Judge, JudgeConfig, Label, TaskRecord};
 use std::time::Instant;
 
 fn env_number(name: &str, default: u64) -> u64 {
@@ -31,7 +31,7 @@ fn main() {
         "CARGO_BIN_EXE_entail-worker"
     )));
     judge_config.workers = threads;
-    let judge = Judge::new(judge_config);
+    let judge = Judge::new(judge_config.clone());
     let language = Language::trains();
 
     // Cost of one labelling call by size, split into its stages: building
@@ -50,7 +50,7 @@ fn main() {
             let trains: Vec<_> = (0..batch)
                 .map(|_| {
                     (
-                        Label::Positive,
+                        Label::Pos,
                         context.vocabulary.sample_train(&mut rng).expect("train"),
                     )
                 })
@@ -97,10 +97,13 @@ fn main() {
             split: Split::Train,
             prompt: PromptStyle::Prolog,
             language: language.clone(),
+            threads,
+            judge: judge_config.clone(),
+            ..Config::default()
         };
         let mut sink = std::io::sink();
         let start = Instant::now();
-        let stats = slr::generate(&judge, &config, threads, &mut sink, &|| {}).expect("generation");
+        let stats = slr::generate(&config, &mut sink, &|_| {}).expect("generation");
         let seconds = start.elapsed().as_secs_f64();
         total += seconds;
         let per_task = seconds / stats.tasks.max(1) as f64;

@@ -9,7 +9,8 @@
 //!    one `entail prove` process per problem against one `eprover` process
 //!    per problem on our TPTP translation of it (the Prover9-style baseline).
 
-use entail::prove::{logicgraph, tptp, Premise, ProveOptions, Prover, SupportOptions};
+use entail::gen::logicgraph;
+use entail::prove::{tptp, Premise, ProveOptions, Prover, SupportOptions};
 use entail::syntax::prover9::Formula;
 use std::path::PathBuf;
 use std::process::Command;

@@ -6,7 +6,7 @@ use entail::gen::divlogic::content::{sample_content, Scheme};
 use entail::gen::divlogic::language::{negate, Lexicon};
 use entail::gen::divlogic::score::{base_id, parse_answers, partial_circular, pc_alpha, score};
 use entail::gen::divlogic::{
-    generate, rotate, write_jsonl, Config, Question, QuestionType, TypeChoice,
+    questions, rotate, write_jsonl, Config, Question, QuestionType, TypeChoice,
 };
 use entail::gen::item_rng;
 use std::collections::BTreeMap;
@@ -168,7 +168,7 @@ fn mixed(count: u64, seed: u64) -> Vec<Question> {
         seed,
         ..Config::default()
     };
-    generate(&config, || {}).expect("generation succeeds")
+    questions(&config, || {}).expect("generation succeeds")
 }
 
 // ---------------------------------------------------------------------------
@@ -267,7 +267,7 @@ fn the_missing_premise_is_necessary_and_sufficient_and_distractors_fail() {
         seed: 8,
         ..Config::default()
     };
-    let questions = generate(&config, || {}).expect("generation succeeds");
+    let questions = questions(&config, || {}).expect("generation succeeds");
     for q in &questions {
         let rest: Vec<F> = q.content.symbolic.iter().map(|s| parse(s)).collect();
         let conclusion = parse(&q.content.conclusion.as_ref().expect("conclusion").symbolic);
@@ -364,7 +364,7 @@ fn same_seed_gives_byte_identical_output_and_other_seeds_differ() {
         ..Config::default()
     };
     let mut library = Vec::new();
-    write_jsonl(&generate(&config, || {}).expect("generate"), &mut library).expect("write");
+    write_jsonl(&questions(&config, || {}).expect("generate"), &mut library).expect("write");
     assert_eq!(first, library);
 }
 
@@ -729,7 +729,7 @@ fn rotated(count: u64, seed: u64) -> Vec<Question> {
         rotations: true,
         ..Config::default()
     };
-    generate(&config, || {}).expect("generate")
+    questions(&config, || {}).expect("generate")
 }
 
 #[test]

@@ -2,8 +2,8 @@
 //! and checked by an oracle that does not use Z3 (CNF + DPLL written here),
 //! plus the engine's own check, tier bounds, determinism and the CLI.
 
+use entail::gen::logicgraph::load;
 use entail::gen::logicgraph::{self, Config, Form, Stats, Tier};
-use entail::prove::logicgraph::load;
 use entail::prove::{ProveOptions, Prover, StepProblem, SupportOptions};
 use entail::syntax::prover9::{Formula, Term};
 use std::collections::{BTreeMap, BTreeSet};
@@ -325,8 +325,14 @@ fn temp_dir(name: &str) -> PathBuf {
 }
 
 fn generate(config: &Config, seed: u64, count: u64, out: &Path, threads: usize) -> Stats {
-    logicgraph::generate_to_dir(config, seed, count, out, true, threads, &|| {})
-        .expect("generation succeeds")
+    let config = Config {
+        seed,
+        count,
+        prompt: true,
+        threads,
+        ..config.clone()
+    };
+    logicgraph::generate(&config, out, &|_| {}).expect("generation succeeds")
 }
 
 /// The engine's acceptance check of an instance directory, in both

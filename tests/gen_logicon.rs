@@ -5,7 +5,7 @@
 
 use entail::gen::logicon::rewrite::RewriteRule;
 use entail::gen::logicon::score::{self, AnswerRecord};
-use entail::gen::logicon::{self, Config, Label, Sample, Statement, Variant};
+use entail::gen::logicon::{self, Config, Sample, Statement, Truth, Variant};
 use entail::syntax::prover9::{parse_formula, Formula, ParseOptions, Term};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -76,21 +76,21 @@ fn equivalent(a: &Formula, b: &Formula) -> bool {
 }
 
 /// Whether some assignment gives statement `j` the value `labels[j]` for every j.
-fn consistent(statements: &[Formula], labels: &[Label]) -> bool {
+fn consistent(statements: &[Formula], labels: &[Truth]) -> bool {
     let refs: Vec<&Formula> = statements.iter().collect();
     assignments(&refs).iter().any(|v| {
         statements
             .iter()
             .zip(labels)
-            .all(|(f, l)| eval(f, v) == (*l == Label::T))
+            .all(|(f, l)| eval(f, v) == (*l == Truth::T))
     })
 }
 
-fn all_lists(k: usize) -> Vec<Vec<Label>> {
+fn all_lists(k: usize) -> Vec<Vec<Truth>> {
     (0..1usize << k)
         .map(|m| {
             (0..k)
-                .map(|j| if m >> j & 1 == 1 { Label::F } else { Label::T })
+                .map(|j| if m >> j & 1 == 1 { Truth::F } else { Truth::T })
                 .collect()
         })
         .collect()
@@ -99,7 +99,7 @@ fn all_lists(k: usize) -> Vec<Vec<Label>> {
 fn generate(config: &Config) -> Vec<Sample> {
     config.validate().expect("valid config");
     (0..config.count)
-        .map(|i| logicon::generate(config, i).expect("sample"))
+        .map(|i| logicon::sample(config, i).expect("sample"))
         .collect()
 }
 
@@ -131,7 +131,7 @@ fn every_label_agrees_with_an_independent_truth_table() {
             // The generator's printer must agree with the crate's Prover9 printer.
             assert_eq!(f.to_string(), st.symbolic, "{}", s.id);
         }
-        let listed: BTreeSet<Vec<Label>> = s
+        let listed: BTreeSet<Vec<Truth>> = s
             .consistent_lists
             .iter()
             .chain(&s.inconsistent_lists)
@@ -176,9 +176,9 @@ fn plain_lists_are_in_canonical_order() {
         ..Config::default()
     };
     for s in generate(&config) {
-        let key = |l: &Vec<Label>| {
+        let key = |l: &Vec<Truth>| {
             l.iter()
-                .fold(0usize, |acc, x| acc * 2 + usize::from(*x == Label::F))
+                .fold(0usize, |acc, x| acc * 2 + usize::from(*x == Truth::F))
         };
         for lists in [&s.consistent_lists, &s.inconsistent_lists] {
             let keys: Vec<usize> = lists.iter().map(key).collect();
@@ -518,7 +518,11 @@ fn reruns_are_byte_identical_for_any_thread_count() {
     };
     let run = |threads| {
         let mut out = Vec::new();
-        logicon::write_jsonl(&config, &mut out, threads, &|_| {}).expect("generation");
+        let config = Config {
+            threads,
+            ..config.clone()
+        };
+        logicon::generate(&config, &mut out, &|_| {}).expect("generation");
         out
     };
     let (a, b, c) = (run(1), run(2), run(3));
@@ -527,10 +531,11 @@ fn reruns_are_byte_identical_for_any_thread_count() {
     assert_eq!(a.iter().filter(|&&b| b == b'\n').count(), 300);
     let other = Config {
         seed: 100,
+        threads: 2,
         ..config.clone()
     };
     let mut d = Vec::new();
-    logicon::write_jsonl(&other, &mut d, 2, &|_| {}).expect("generation");
+    logicon::generate(&other, &mut d, &|_| {}).expect("generation");
     assert_ne!(a, d, "the seed must matter");
 }
 
@@ -580,9 +585,9 @@ fn the_cli_reruns_byte_identically() {
 // ---------------------------------------------------------------------------
 // Scoring, on hand-made samples.
 
-fn labels(text: &str) -> Vec<Label> {
+fn labels(text: &str) -> Vec<Truth> {
     text.chars()
-        .map(|c| if c == 'T' { Label::T } else { Label::F })
+        .map(|c| if c == 'T' { Truth::T } else { Truth::F })
         .collect()
 }
 
@@ -700,7 +705,7 @@ fn verdict_and_list_parsing_tolerate_wrapping() {
     );
     assert_eq!(score::parse_verdict("yes"), Some(true));
     assert_eq!(score::parse_verdict("no idea"), None);
-    let k2 = |l: &[&str]| -> BTreeSet<Vec<Label>> { l.iter().map(|s| labels(s)).collect() };
+    let k2 = |l: &[&str]| -> BTreeSet<Vec<Truth>> { l.iter().map(|s| labels(s)).collect() };
     assert_eq!(
         score::parse_lists("```json\n[[\"T\",\"F\"],[\"F\",\"T\"]]\n```", 2),
         Some(k2(&["TF", "FT"]))
@@ -824,4 +829,27 @@ fn perfect_answers_to_generated_samples_score_one() {
         (r2.format_accuracy, r2.exact_accuracy, r2.f1),
         (1.0, 1.0, 1.0)
     );
+}
+
+/// Every command reads ranges the same way: `2..5`, `2-5` and `2..=5` are
+/// one inclusive range, and an empty range is refused.
+#[test]
+fn the_cli_reads_one_range_syntax() {
+    let run = |k: &str| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_entail"))
+            .args(["gen", "logicon", "--k", k, "--count", "20", "--seed", "3"])
+            .output()
+            .expect("run entail")
+    };
+    let dots = run("2..5");
+    assert!(dots.status.success());
+    assert_eq!(dots.stdout.iter().filter(|&&b| b == b'\n').count(), 20);
+    for other in ["2-5", "2..=5"] {
+        let out = run(other);
+        assert!(out.status.success(), "{other}");
+        assert_eq!(out.stdout, dots.stdout, "{other}");
+    }
+    let empty = run("5-2");
+    assert!(!empty.status.success());
+    assert!(String::from_utf8_lossy(&empty.stderr).contains("empty range 5-2"));
 }

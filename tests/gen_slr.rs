@@ -12,21 +12,25 @@ use entail::gen::slr::language::Language;
 use entail::gen::slr::prompt::PromptStyle;
 use entail::gen::slr::rule::{self, CONSTRUCTS};
 use entail::gen::slr::score::{self, ScoredTask};
-use entail::gen::slr::{self, Config, Label, LevelContext, SlrTask, Split, Stats};
+use entail::gen::slr::{self, Config, LevelContext, SlrTask, Split, Stats};
+use entail::judge::Label;
 use entail::judge::{Judge, JudgeConfig, TaskRecord};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;
 
+/// Two workers of the `entail-worker` this build made.
+fn judge_config() -> JudgeConfig {
+    let mut config = JudgeConfig::default();
+    config.worker.command = Some(entail::prolog::WorkerCommand::new(env!(
+        "CARGO_BIN_EXE_entail-worker"
+    )));
+    config.workers = 2;
+    config
+}
+
 fn judge() -> &'static Judge {
     static JUDGE: OnceLock<Judge> = OnceLock::new();
-    JUDGE.get_or_init(|| {
-        let mut config = JudgeConfig::default();
-        config.worker.command = Some(entail::prolog::WorkerCommand::new(env!(
-            "CARGO_BIN_EXE_entail-worker"
-        )));
-        config.workers = 2;
-        Judge::new(config)
-    })
+    JUDGE.get_or_init(|| Judge::new(judge_config()))
 }
 
 fn generate(
@@ -43,10 +47,12 @@ fn generate(
         split: Split::Test,
         prompt,
         language: Language::trains(),
+        threads,
+        judge: judge_config(),
+        ..Config::default()
     };
     let mut out = Vec::new();
-    let stats =
-        slr::generate(judge(), &config, threads, &mut out, &|| {}).expect("generation succeeds");
+    let stats = slr::generate(&config, &mut out, &|_| {}).expect("generation succeeds");
     (String::from_utf8(out).expect("utf-8"), stats)
 }
 
@@ -530,7 +536,7 @@ fn every_pattern_template_agrees_with_swipl() {
             let examples: Vec<(Label, _)> = candidates
                 .into_iter()
                 .zip(&labels)
-                .map(|(t, &p)| (if p { Label::Positive } else { Label::Negative }, t))
+                .map(|(t, &p)| (if p { Label::Pos } else { Label::Neg }, t))
                 .collect();
             let program = context.validation_program(&examples);
             let reference =
@@ -706,9 +712,11 @@ fn a_user_language_drives_names_labels_and_grammar() {
         split: Split::Train,
         prompt: PromptStyle::NaturalLanguage,
         language,
+        judge: judge_config(),
+        ..Config::default()
     };
     let mut out = Vec::new();
-    slr::generate(judge(), &config, 1, &mut out, &|| {}).expect("generation succeeds");
+    slr::generate(&config, &mut out, &|_| {}).expect("generation succeeds");
     let tasks = parse_tasks(&String::from_utf8(out).unwrap());
     assert_eq!(tasks.len(), 6);
     for task in &tasks {
@@ -764,11 +772,7 @@ fn example_terms_are_what_the_reader_reads() {
         let mut rng = item_rng(5, level as u64);
         let examples: Vec<(Label, slr::train::Train)> = (0..4)
             .map(|i| {
-                let label = if i % 2 == 0 {
-                    Label::Positive
-                } else {
-                    Label::Negative
-                };
+                let label = if i % 2 == 0 { Label::Pos } else { Label::Neg };
                 (
                     label,
                     context.vocabulary.sample_train(&mut rng).expect("train"),
@@ -787,8 +791,8 @@ fn example_terms_are_what_the_reader_reads() {
         let mut built = Vec::new();
         for (t, (label, train)) in examples.iter().enumerate() {
             let name = match label {
-                Label::Positive => &language.labels.positive,
-                Label::Negative => &language.labels.negative,
+                Label::Pos => &language.labels.positive,
+                Label::Neg => &language.labels.negative,
             };
             context.vocabulary.example_terms(name, train, t, &mut built);
         }

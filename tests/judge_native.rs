@@ -527,9 +527,17 @@ fn legitimate_answers_need_far_fewer_steps_than_the_budget() {
         split: Split::Test,
         prompt: PromptStyle::Prolog,
         language: Language::trains(),
+        judge: {
+            let mut judge = JudgeConfig::default();
+            judge.worker.command = Some(entail::prolog::WorkerCommand::new(env!(
+                "CARGO_BIN_EXE_entail-worker"
+            )));
+            judge
+        },
+        ..Config::default()
     };
     let mut out = Vec::new();
-    slr::generate(&judge(Engine::Auto), &config, 1, &mut out, &|| {}).expect("generates");
+    slr::generate(&config, &mut out, &|_| {}).expect("generates");
     let generated = String::from_utf8(out).expect("utf-8");
     for line in generated.lines() {
         let task: slr::SlrTask = serde_json::from_str(line).expect("task parses");

@@ -44,10 +44,18 @@ fn generated() -> &'static [SlrTask] {
             split: Split::Test,
             prompt: PromptStyle::Prolog,
             language: Language::trains(),
+            threads: 2,
+            judge: {
+                let mut judge = JudgeConfig::default();
+                judge.worker.command = Some(entail::prolog::WorkerCommand::new(env!(
+                    "CARGO_BIN_EXE_entail-worker"
+                )));
+                judge
+            },
+            ..Config::default()
         };
-        let judge = judge_with(Isomorphic::Renamed, 0, 1);
         let mut out = Vec::new();
-        slr::generate(&judge, &config, 2, &mut out, &|| {}).expect("generation succeeds");
+        slr::generate(&config, &mut out, &|_| {}).expect("generation succeeds");
         String::from_utf8(out)
             .expect("utf-8")
             .lines()

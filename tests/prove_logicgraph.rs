@@ -4,7 +4,8 @@
 //! test: dropping one cited premise from a valid step makes it invalid with
 //! `insufficient_premise`.
 
-use entail::prove::{logicgraph, ErrorKind, ProveOptions, Prover, StepStatus, SupportOptions};
+use entail::gen::logicgraph;
+use entail::prove::{ErrorKind, ProveOptions, Prover, StepStatus, SupportOptions};
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::time::Duration;

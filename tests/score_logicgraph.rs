@@ -4,7 +4,7 @@
 //! prover), by hand for the committed fixture, and for originality from the
 //! formula on small hand-made sets.
 
-use entail::prove::score::{self, AnswerSet, Gold, InstanceDir, InstanceScore, Support};
+use entail::gen::logicgraph::score::{self, AnswerSet, Gold, InstanceDir, InstanceScore, Support};
 use entail::prove::{ProveOptions, Prover, SupportOptions};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
@@ -643,4 +643,124 @@ fn the_cli_rejects_what_it_cannot_score() {
         .expect("runs");
     let help = String::from_utf8(help.stdout).expect("utf-8");
     assert!(help.contains("originality") && help.contains("1/f(s)") && help.contains("Examples:"));
+}
+
+/// A formula as written in the files, connectives and spacing normalised,
+/// to find which earlier step a `Derived` premise quotes.
+fn normal(formula: &str) -> String {
+    formula
+        .replace('→', "->")
+        .replace('¬', "-")
+        .replace('∧', "&")
+        .replace('∨', "|")
+        .replace(' ', "")
+}
+
+/// The prompt's answer format (`Path n:` blocks of `Step k: [..] => ..`),
+/// written by the test straight from a solutions.json: a `Derived` premise
+/// becomes `Step j`, the earlier step with its conclusion, and each
+/// conclusion is the step's `conclusion` formula or its `natural` sentence.
+fn path_answer(solutions: &Value, words: bool) -> String {
+    let mut text = String::from("Here are the paths.\n\n");
+    for sol in solutions["solutions"].as_array().expect("solutions") {
+        text.push_str(&format!("**Path {}:**\n", sol["id"]));
+        let steps = sol["steps"].as_array().expect("steps");
+        for (i, st) in steps.iter().enumerate() {
+            let field = if words { "natural" } else { "conclusion" };
+            let conclusion = st[field].as_str().expect("conclusion");
+            let cited: Vec<String> = st["premises_used"]
+                .as_array()
+                .expect("premises")
+                .iter()
+                .map(|p| match p["id"].as_str().expect("id") {
+                    "Derived" => {
+                        let quoted = normal(p["prover9"].as_str().expect("prover9"));
+                        let j = steps[..i]
+                            .iter()
+                            .rposition(|e| {
+                                e["conclusion"].as_str().map(normal) == Some(quoted.clone())
+                            })
+                            .expect("an earlier step");
+                        format!("Step {}", j + 1)
+                    }
+                    id => id.to_string(),
+                })
+                .collect();
+            text.push_str(&format!(
+                "Step {}: [{}] => {conclusion}\n",
+                i + 1,
+                cited.join(", ")
+            ));
+        }
+    }
+    text
+}
+
+fn metrics(s: &InstanceScore) -> (usize, usize, f64, f64, f64, f64, f64) {
+    (
+        s.answered,
+        s.valid,
+        s.success,
+        s.precision,
+        s.shortest_path,
+        s.diversity,
+        s.versatility,
+    )
+}
+
+/// Path-format answers score exactly as the same solutions in JSON; a path
+/// with a wrong conclusion is answered and invalid.
+#[test]
+fn path_format_answers_score_as_the_same_solutions_in_json() {
+    let (gold_dir, _) = fixture();
+    let mut prover = prover();
+    let dir = &score::find_instances(&gold_dir).expect("finds")[0];
+    let doc = read_json(&gold_dir.join("solutions.json"));
+    let text = path_answer(&doc, false);
+    let json = std::fs::read_to_string(gold_dir.join("solutions.json")).expect("reads");
+    let from_json = score_one(&mut prover, dir, &json);
+    let from_paths = score_one(&mut prover, dir, &text);
+    assert_eq!((from_paths.answered, from_paths.valid), (5, 5), "{text}");
+    assert_eq!(metrics(&from_paths), metrics(&from_json));
+    // Path 2 concluding A5 instead of G no longer reaches the target.
+    let wrong = text.replacen(
+        "Step 1: [Rule3, Fact2] => G",
+        "Step 1: [Rule3, Fact2] => A5",
+        1,
+    );
+    assert_ne!(wrong, text);
+    let s = score_one(&mut prover, dir, &wrong);
+    assert_eq!((s.answered, s.valid), (5, 4));
+}
+
+/// On generated instances, whose prompt words every statement, conclusions
+/// written as the prompt's sentences score as the formulas do.
+#[test]
+fn path_answers_in_words_score_as_the_gold_solutions() {
+    let root = scratch("words");
+    let config = entail::gen::logicgraph::Config {
+        seed: 5,
+        count: 3,
+        ..entail::gen::logicgraph::Config::for_tier(entail::gen::logicgraph::Tier::Small)
+    };
+    entail::gen::logicgraph::generate(&config, &root, &|_| {}).expect("generates");
+    let mut prover = prover();
+    for dir in score::find_instances(&root).expect("finds") {
+        let doc = read_json(&dir.path.join("solutions.json"));
+        let k = file_solutions(&dir.path).len();
+        let s = score_one(&mut prover, &dir, &path_answer(&doc, true));
+        assert_eq!(
+            (s.answered, s.valid, s.success, s.diversity),
+            (k, k, 1.0, 1.0),
+            "{}",
+            dir.name
+        );
+        // A sentence no node has is not read.
+        let mut text = path_answer(&doc, true);
+        let last = text.rfind("=> ").expect("a step") + 3;
+        text.insert_str(last, "Perhaps ");
+        let s = score_one(&mut prover, &dir, &text);
+        assert_eq!((s.answered, s.valid), (k, k - 1), "{}", dir.name);
+    }
+    let _ = std::fs::remove_dir_all(&root);
 }

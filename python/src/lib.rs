@@ -55,7 +55,8 @@ fn prove(
     instantiated: bool,
     countermodels: bool,
 ) -> PyResult<Py<PyAny>> {
-    use entail::prove::{is_step_file, logicgraph, ProveOptions, Prover, StepProblem};
+    use entail::gen::logicgraph;
+    use entail::prove::{is_step_file, ProveOptions, Prover, StepProblem};
     let timeout = timeout.map(|t| seconds(t, "timeout")).transpose()?;
     let support_options = if supports {
         Some(entail::prove::SupportOptions {
@@ -123,7 +124,7 @@ fn gen_slr(
             levels.0, levels.1
         )));
     }
-    let config = Config {
+    let mut config = Config {
         seed,
         levels: (levels.0..=levels.1).collect(),
         count,
@@ -131,17 +132,17 @@ fn gen_slr(
         prompt: PromptStyle::from_name(prompt)
             .ok_or_else(|| bad(format!("unknown prompt style {prompt:?}")))?,
         language,
+        shard: entail::gen::WHOLE_RUN,
+        threads: threads.max(1),
+        judge: entail::judge::JudgeConfig {
+            workers: threads.max(1),
+            ..Default::default()
+        },
     };
-    let mut judge_config = entail::judge::JudgeConfig {
-        workers: threads.max(1),
-        ..Default::default()
-    };
-    judge::set_worker_command(&mut judge_config.worker, &worker_command)?;
+    judge::set_worker_command(&mut config.judge.worker, &worker_command)?;
     py.detach(move || {
-        let judge = entail::judge::Judge::new(judge_config);
         let mut out = Vec::new();
-        slr::generate(&judge, &config, threads.max(1), &mut out, &|| {})
-            .map_err(|e| e.to_string())?;
+        slr::generate(&config, &mut out, &|_| {}).map_err(|e| e.to_string())?;
         String::from_utf8(out).map_err(|e| e.to_string())
     })
     .map_err(bad)
@@ -176,11 +177,12 @@ fn gen_logicon(
         max_connectives,
         variant: Variant::from_name(variant)
             .ok_or_else(|| PyValueError::new_err(format!("unknown variant {variant:?}")))?,
+        threads: threads.max(1),
+        ..Config::default()
     };
     py.detach(move || {
         let mut out = Vec::new();
-        logicon::write_jsonl(&config, &mut out, threads.max(1), &|_| {})
-            .map_err(|e| e.to_string())?;
+        logicon::generate(&config, &mut out, &|_| {}).map_err(|e| e.to_string())?;
         String::from_utf8(out).map_err(|e| e.to_string())
     })
     .map_err(PyValueError::new_err)
@@ -215,13 +217,11 @@ fn gen_divlogic(
         rotations,
         min_premises,
         max_premises,
+        ..Config::default()
     };
     py.detach(move || {
         let mut out = Vec::new();
-        for index in 0..config.count {
-            let lines = divlogic::item_records(&config, index).map_err(|e| e.to_string())?;
-            divlogic::write_jsonl(&lines, &mut out).map_err(|e| e.to_string())?;
-        }
+        divlogic::generate(&config, &mut out, &|_| {}).map_err(|e| e.to_string())?;
         String::from_utf8(out).map_err(|e| e.to_string())
     })
     .map_err(PyValueError::new_err)
@@ -266,19 +266,15 @@ fn gen_logicgraph(
     }
     config.distractors = distractors;
     config.max_atoms = max_atoms;
+    config.seed = seed;
+    config.count = count;
+    config.prompt = prompt;
+    config.threads = threads.max(1);
     config.validate().map_err(|e| bad(e.to_string()))?;
     py.detach(move || {
-        logicgraph::generate_to_dir(
-            &config,
-            seed,
-            count,
-            std::path::Path::new(&output),
-            prompt,
-            threads.max(1),
-            &|| {},
-        )
-        .map(|_| ())
-        .map_err(|e| e.to_string())
+        logicgraph::generate(&config, std::path::Path::new(&output), &|_| {})
+            .map(|_| ())
+            .map_err(|e| e.to_string())
     })
     .map_err(bad)
 }

@@ -54,6 +54,30 @@ pub fn main() -> ExitCode {
     }
 }
 
+/// The one range syntax of every command: `3`, `3-5`, `3..5` or `3..=5`,
+/// all inclusive.
+fn parse_range(text: &str) -> Result<(usize, usize), String> {
+    let number = |s: &str| {
+        s.trim()
+            .parse::<usize>()
+            .map_err(|_| format!("`{s}` is not a number"))
+    };
+    let split = text
+        .split_once("..")
+        .map(|(a, b)| (a, b.trim_start_matches('=')))
+        .or_else(|| text.split_once('-'));
+    match split {
+        Some((lo, hi)) => {
+            let (lo, hi) = (number(lo)?, number(hi)?);
+            if lo > hi {
+                return Err(format!("empty range {text}"));
+            }
+            Ok((lo, hi))
+        }
+        None => number(text).map(|n| (n, n)),
+    }
+}
+
 /// The `--threads` a command asked for, or one per core.
 fn threads(asked: Option<usize>) -> usize {
     asked.unwrap_or_else(|| {

@@ -2,8 +2,8 @@
 //! instance directory, checked with Z3.
 
 use entail::prove::{
-    is_step_file, logicgraph, CheckReport, Entailment, ProblemReport, ProveError, ProveOptions,
-    Prover, StepStatus, SupportOptions,
+    is_step_file, CheckReport, Entailment, ProblemReport, ProveError, ProveOptions, Prover,
+    StepStatus, SupportOptions,
 };
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -83,7 +83,7 @@ fn run_inner(args: &Args) -> Result<u8, ProveError> {
         None
     };
     let problem = if args.path.is_dir() {
-        logicgraph::load(&args.path, args.instantiated)?
+        entail::gen::logicgraph::load(&args.path, args.instantiated)?
     } else {
         let src = std::fs::read_to_string(&args.path)
             .map_err(|e| ProveError::new(None, format!("cannot read the file: {e}")))?;

@@ -1,5 +1,6 @@
-//! Checking proofs with Z3: entailment, step files, LogicGraph instances,
-//! global derivability, consistency and minimal supports.
+//! Checking proofs with Z3: entailment, step problems (step files, and the
+//! LogicGraph instances that `gen::logicgraph` loads into them), global
+//! derivability, consistency and minimal supports.
 //!
 //! A [`Prover`] owns one Z3 [`Engine`], made on first use, and reuses its
 //! solver for every check (scoped with push/pop, or switched by indicator
@@ -18,14 +19,12 @@
 //! raced by Z3, E prover and a finite model search under one deadline (see
 //! `portfolio`). Step checks stay on Z3 alone.
 
-pub mod logicgraph;
 mod portfolio;
 mod problem;
 mod projection;
 mod quick;
 mod report;
 pub mod rules;
-pub mod score;
 pub mod tptp;
 
 pub use problem::{

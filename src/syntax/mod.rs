@@ -1,8 +1,10 @@
-//! The syntax layer: lexers, parsers, ASTs and printers for Prover9 and Prolog.
+//! The syntax layer: lexers, parsers, ASTs and printers for Prover9 and
+//! Prolog, and nom parsers for the small formats of model answers ([`answer`]).
 //!
 //! Both parsers are total: any input gives either an AST or a [`SyntaxError`]
 //! with a position, never a panic.
 
+pub mod answer;
 mod error;
 pub mod prolog;
 pub mod prover9;

@@ -1,6 +1,6 @@
 //! `entail gen divlogic`.
 
-use entail::gen::divlogic::{self, Config, QuestionType, TypeChoice};
+use entail::gen::divlogic::{self, Config, Error, QuestionType, TypeChoice};
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -64,6 +64,7 @@ impl Args {
             rotations: self.rotations,
             min_premises: self.min_premises,
             max_premises: self.max_premises,
+            ..Config::default()
         }
     }
 }
@@ -83,35 +84,21 @@ pub fn run(args: Args) -> ExitCode {
         }
     };
     let bar = crate::cli::progress::bar(config.count, "questions");
-    let result = stream(&config, BufWriter::new(out), || bar.inc(1));
+    // Each question is written as soon as it is made, so memory stays flat
+    // for any `--count` and `| head` stops the run early.
+    let result = divlogic::generate(&config, &mut BufWriter::new(out), &|n| bar.inc(n));
     bar.finish_and_clear();
     match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(Failure::Gen(e)) => {
-            eprintln!("entail gen divlogic: {e}");
-            ExitCode::from(2)
-        }
+        Ok(_) => ExitCode::SUCCESS,
         // A closed pipe (e.g. `| head`) means the reader has what it wanted.
-        Err(Failure::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(Failure::Io(e)) => {
+        Err(Error::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(Error::Io(e)) => {
             eprintln!("entail gen divlogic: {}: {e}", args.output.display());
             ExitCode::from(1)
         }
+        Err(e) => {
+            eprintln!("entail gen divlogic: {e}");
+            ExitCode::from(2)
+        }
     }
-}
-
-enum Failure {
-    Gen(divlogic::GenError),
-    Io(std::io::Error),
-}
-
-/// Writes each question as soon as it is made, so memory stays flat for any
-/// `--count` and `| head` stops the run early.
-fn stream(config: &Config, mut out: impl Write, mut progress: impl FnMut()) -> Result<(), Failure> {
-    for index in 0..config.count {
-        let lines = divlogic::item_records(config, index).map_err(Failure::Gen)?;
-        divlogic::write_jsonl(&lines, &mut out).map_err(Failure::Io)?;
-        progress();
-    }
-    out.flush().map_err(Failure::Io)
 }

@@ -31,10 +31,10 @@ pub struct Args {
     #[arg(long, default_value = "small", value_parser = ["small", "medium", "large"])]
     tier: String,
     /// Paths per instance as MIN-MAX (overrides --tier), e.g. 3-5.
-    #[arg(long, value_parser = parse_range)]
+    #[arg(long, value_parser = crate::cli::parse_range)]
     paths: Option<(usize, usize)>,
     /// Steps per path as MIN-MAX.
-    #[arg(long, default_value = "2-12", value_parser = parse_range)]
+    #[arg(long, default_value = "2-12", value_parser = crate::cli::parse_range)]
     depth: (usize, usize),
     /// Argument forms to use, comma-separated (MP,MT,HS,DS,CD,RAA,DE).
     #[arg(long, default_value = "MP,MT,HS,DS,CD,RAA,DE", value_parser = check_forms)]
@@ -60,29 +60,6 @@ pub struct Args {
     /// Output directory (created if needed).
     #[arg(long, short)]
     output: PathBuf,
-}
-
-/// `3-5`, `3..5` or `3` (inclusive).
-fn parse_range(text: &str) -> Result<(usize, usize), String> {
-    let number = |s: &str| {
-        s.trim()
-            .parse::<usize>()
-            .map_err(|_| format!("`{s}` is not a number"))
-    };
-    let split = text
-        .split_once("..")
-        .map(|(a, b)| (a, b.trim_start_matches('=')))
-        .or_else(|| text.split_once('-'));
-    match split {
-        Some((lo, hi)) => {
-            let (lo, hi) = (number(lo)?, number(hi)?);
-            if lo > hi {
-                return Err(format!("empty range {text}"));
-            }
-            Ok((lo, hi))
-        }
-        None => number(text).map(|n| (n, n)),
-    }
 }
 
 /// Validates a form list for clap; the list is parsed again in `config`.
@@ -118,6 +95,10 @@ impl Args {
         config.forms = parse_forms(&self.forms).unwrap_or_else(|_| Form::ALL.to_vec());
         config.distractors = self.distractors;
         config.max_atoms = self.max_atoms;
+        config.seed = self.seed;
+        config.count = self.count;
+        config.prompt = self.prompt;
+        config.threads = crate::cli::threads(self.threads);
         config
     }
 }
@@ -129,17 +110,8 @@ pub fn run(args: Args) -> ExitCode {
         eprintln!("entail gen logicgraph: {e}");
         return ExitCode::from(2);
     }
-    let threads = crate::cli::threads(args.threads);
     let bar = crate::cli::progress::bar(args.count, "instances");
-    let result = logicgraph::generate_to_dir(
-        &config,
-        args.seed,
-        args.count,
-        &args.output,
-        args.prompt,
-        threads,
-        &|| bar.inc(1),
-    );
+    let result = logicgraph::generate(&config, &args.output, &|n| bar.inc(n));
     match result {
         Ok(stats) => {
             bar.finish_and_clear();

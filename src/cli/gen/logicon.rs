@@ -1,6 +1,6 @@
 //! `entail gen logicon`.
 
-use entail::gen::logicon::{self, Config, GenError, Variant};
+use entail::gen::logicon::{self, Config, Error, Variant};
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -32,7 +32,7 @@ Examples:
   entail gen logicon --k 4 --count 100 --max-distance 3 --atoms 3..4 -o close.jsonl")]
 pub struct Args {
     /// Statements per sample: one number or a range such as 2..5.
-    #[arg(long, default_value = "2..5", value_parser = parse_range)]
+    #[arg(long, default_value = "2..5", value_parser = crate::cli::parse_range)]
     k: (usize, usize),
     /// Number of samples.
     #[arg(long, default_value_t = 100)]
@@ -47,7 +47,7 @@ pub struct Args {
     #[arg(long, default_value_t = 6)]
     max_distance: usize,
     /// Atoms per sample, drawn uniformly from this range (at most 1..5).
-    #[arg(long, default_value = "2..5", value_parser = parse_range)]
+    #[arg(long, default_value = "2..5", value_parser = crate::cli::parse_range)]
     atoms: (usize, usize),
     /// Nodes each logical graph grows to.
     #[arg(long, default_value_t = 14)]
@@ -63,25 +63,6 @@ pub struct Args {
     output: PathBuf,
 }
 
-/// `3` or `2..5` (inclusive).
-fn parse_range(text: &str) -> Result<(usize, usize), String> {
-    let number = |s: &str| {
-        s.trim()
-            .parse::<usize>()
-            .map_err(|_| format!("`{s}` is not a number"))
-    };
-    match text.split_once("..") {
-        Some((lo, hi)) => {
-            let (lo, hi) = (number(lo)?, number(hi.trim_start_matches('='))?);
-            if lo > hi {
-                return Err(format!("empty range {text}"));
-            }
-            Ok((lo, hi))
-        }
-        None => number(text).map(|n| (n, n)),
-    }
-}
-
 impl Args {
     fn config(&self) -> Config {
         Config {
@@ -95,6 +76,8 @@ impl Args {
             graph_nodes: self.graph_nodes,
             max_connectives: self.max_connectives,
             variant: Variant::from_name(&self.variant).unwrap_or_default(),
+            threads: crate::cli::threads(self.threads),
+            ..Config::default()
         }
     }
 }
@@ -106,23 +89,22 @@ pub fn run(args: Args) -> ExitCode {
         eprintln!("entail gen logicon: {e}");
         return ExitCode::from(2);
     }
-    let threads = crate::cli::threads(args.threads);
     let bar = crate::cli::progress::bar(config.count, "samples");
     let result = if args.output.as_os_str() == "-" {
-        write(&config, threads, std::io::stdout().lock(), &bar)
+        write(&config, std::io::stdout().lock(), &bar)
     } else {
         match std::fs::File::create(&args.output) {
-            Ok(f) => write(&config, threads, f, &bar),
-            Err(e) => Err(GenError::Io(e)),
+            Ok(f) => write(&config, f, &bar),
+            Err(e) => Err(Error::Io(e)),
         }
     };
     match result {
-        Ok(()) => {
+        Ok(_) => {
             bar.finish_and_clear();
             ExitCode::SUCCESS
         }
         // A closed pipe (e.g. `| head`) means the reader has what it wanted.
-        Err(GenError::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(Error::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
             bar.abandon();
             eprintln!("entail gen logicon: {}: {e}", args.output.display());
@@ -131,14 +113,6 @@ pub fn run(args: Args) -> ExitCode {
     }
 }
 
-fn write(
-    config: &Config,
-    threads: usize,
-    out: impl Write,
-    bar: &indicatif::ProgressBar,
-) -> Result<(), GenError> {
-    let mut out = BufWriter::new(out);
-    logicon::write_jsonl(config, &mut out, threads, &|n| bar.inc(n))?;
-    out.flush()?;
-    Ok(())
+fn write(config: &Config, out: impl Write, bar: &indicatif::ProgressBar) -> Result<(), Error> {
+    logicon::generate(config, &mut BufWriter::new(out), &|n| bar.inc(n)).map(|_| ())
 }

@@ -2,8 +2,8 @@
 
 use entail::gen::slr::language::Language;
 use entail::gen::slr::prompt::PromptStyle;
-use entail::gen::slr::{self, Config, GenError, Split};
-use entail::judge::{Judge, JudgeConfig};
+use entail::gen::slr::{self, Config, Error, Split};
+use entail::judge::JudgeConfig;
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -64,22 +64,13 @@ pub struct Args {
 
 /// `1-20`, `1..20` or `7`.
 fn parse_levels(text: &str) -> Result<(u32, u32), String> {
-    let number = |s: &str| {
-        s.trim()
-            .parse::<u32>()
-            .ok()
-            .filter(|n| (1..=20).contains(n))
-            .ok_or_else(|| format!("`{s}` is not a level in 1..20"))
-    };
-    let parts = text.split_once("..").or_else(|| text.split_once('-'));
-    let (lo, hi) = match parts {
-        Some((lo, hi)) => (number(lo)?, number(hi.trim_start_matches('='))?),
-        None => (number(text)?, number(text)?),
-    };
-    if lo > hi {
-        return Err(format!("empty range {text}"));
+    let (lo, hi) = crate::cli::parse_range(text)?;
+    for n in [lo, hi] {
+        if !(1..=20).contains(&n) {
+            return Err(format!("`{n}` is not a level in 1..20"));
+        }
     }
-    Ok((lo, hi))
+    Ok((lo as u32, hi as u32))
 }
 
 /// Runs `entail gen slr`.
@@ -102,6 +93,7 @@ pub fn run(args: Args) -> ExitCode {
         (None, Some(range)) => range,
         (None, None) => (1, 20),
     };
+    let threads = crate::cli::threads(args.threads);
     let config = Config {
         seed: args.seed,
         levels: (lo..=hi).collect(),
@@ -109,21 +101,21 @@ pub fn run(args: Args) -> ExitCode {
         split: Split::from_name(&args.split).unwrap_or_default(),
         prompt: PromptStyle::from_name(&args.prompt).unwrap_or_default(),
         language,
+        shard: entail::gen::WHOLE_RUN,
+        threads,
+        judge: JudgeConfig {
+            workers: threads.max(1),
+            ..JudgeConfig::default()
+        },
     };
-    let threads = crate::cli::threads(args.threads);
-    let judge_config = JudgeConfig {
-        workers: threads.max(1),
-        ..JudgeConfig::default()
-    };
-    let judge = Judge::new(judge_config);
     let bar = crate::cli::progress::bar(config.count * config.levels.len() as u64, "tasks");
     let start = std::time::Instant::now();
     let result = if args.output.as_os_str() == "-" {
-        write(&judge, &config, threads, std::io::stdout().lock(), &bar)
+        write(&config, std::io::stdout().lock(), &bar)
     } else {
         match std::fs::File::create(&args.output) {
-            Ok(f) => write(&judge, &config, threads, f, &bar),
-            Err(e) => Err(GenError::Io(e)),
+            Ok(f) => write(&config, f, &bar),
+            Err(e) => Err(Error::Io(e)),
         }
     };
     match result {
@@ -138,7 +130,7 @@ pub fn run(args: Args) -> ExitCode {
             ExitCode::SUCCESS
         }
         // A closed pipe (e.g. `| head`) means the reader has what it wanted.
-        Err(GenError::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(Error::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
             bar.abandon();
             eprintln!("entail gen slr: {e}");
@@ -148,14 +140,12 @@ pub fn run(args: Args) -> ExitCode {
 }
 
 fn write(
-    judge: &Judge,
     config: &Config,
-    threads: usize,
     out: impl Write,
     bar: &indicatif::ProgressBar,
-) -> Result<slr::Stats, GenError> {
+) -> Result<slr::Stats, Error> {
     let mut out = BufWriter::new(out);
-    let stats = slr::generate(judge, config, threads, &mut out, &|| bar.inc(1))?;
+    let stats = slr::generate(config, &mut out, &|n| bar.inc(n))?;
     out.flush()?;
     Ok(stats)
 }

@@ -1,6 +1,6 @@
 //! `entail score logicgraph`.
 
-use entail::prove::score::{self, AnswerSet};
+use entail::gen::logicgraph::score::{self, AnswerSet};
 use entail::prove::{ProveOptions, Prover};
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -1,7 +1,7 @@
 //! `entail score logicon`.
 
-use entail::gen::logicon::score::{self, AnswerRecord};
-use entail::gen::logicon::Sample;
+use entail::gen::logicon::score::{AnswerRecord, Task};
+use entail::gen::logicon::{self, Sample};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -53,11 +53,12 @@ pub fn run(args: Args) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let report = match args.task {
-        1 => serde_json::to_string_pretty(&score::score_task1(&samples, &answers)),
-        2 => serde_json::to_string_pretty(&score::score_task2(&samples, &answers)),
-        _ => serde_json::to_string_pretty(&score::score_task3(&samples, &answers)),
+    let task = match args.task {
+        1 => Task::Discriminative,
+        2 => Task::Enumerative,
+        _ => Task::Generative,
     };
+    let report = serde_json::to_string_pretty(&logicon::score(task, &samples, &answers));
     match report {
         Ok(json) => {
             outln!("{json}");

@@ -18,7 +18,9 @@ pub mod content;
 pub mod language;
 pub mod score;
 
-use crate::gen::item_rng;
+pub use score::score;
+
+use crate::gen::{check_shard, item_rng, Progress, Shard, WHOLE_RUN};
 use crate::syntax::prover9::Formula;
 use crate::truth::{Models, TruthError, TruthTable};
 use content::{pick, sample_content, Literal, Premise, Statement, VARIABLES};
@@ -71,7 +73,7 @@ pub enum TypeChoice {
 
 impl TypeChoice {
     /// The type of item `index`.
-    pub fn for_item(self, index: u64) -> QuestionType {
+    pub(crate) fn for_item(self, index: u64) -> QuestionType {
         match self {
             TypeChoice::Only(t) => t,
             TypeChoice::Mixed => QuestionType::ALL[(index % 3) as usize],
@@ -95,6 +97,8 @@ pub struct Config {
     pub min_premises: usize,
     /// Most premises in a content; the `n` of the sampling's cap.
     pub max_premises: usize,
+    /// Which part of the run (only the whole run is implemented).
+    pub shard: Shard,
 }
 
 impl Default for Config {
@@ -106,6 +110,7 @@ impl Default for Config {
             rotations: false,
             min_premises: 3,
             max_premises: 5,
+            shard: WHOLE_RUN,
         }
     }
 }
@@ -154,8 +159,8 @@ pub struct Question {
 }
 
 /// Why generation failed.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum GenError {
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
     /// The configuration cannot work.
     #[error("invalid configuration: {0}")]
     Config(String),
@@ -170,6 +175,18 @@ pub enum GenError {
     /// The truth-table engine refused a formula (a bug: all are propositional).
     #[error("truth tables: {0}")]
     Truth(#[from] TruthError),
+    /// Writing the output failed.
+    #[error("writing output: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// Counts of a run.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Stats {
+    /// Questions generated.
+    pub questions: u64,
+    /// JSONL records written (four per question with rotations).
+    pub records: u64,
 }
 
 /// Content samples tried per question before giving up. With the default
@@ -181,9 +198,25 @@ pub const MAX_ATTEMPTS: usize = 2000;
 /// The number of options per question.
 pub const OPTIONS: usize = 4;
 
-/// Generates `config.count` questions (times four with rotations), calling
-/// `progress` after each question.
-pub fn generate(config: &Config, mut progress: impl FnMut()) -> Result<Vec<Question>, GenError> {
+/// Writes `config.count` questions (times four with rotations) as JSONL to
+/// `out`, calling `progress(1)` after each question.
+pub fn generate(config: &Config, out: &mut dyn Write, progress: Progress) -> Result<Stats, Error> {
+    validate(config)?;
+    let mut stats = Stats::default();
+    for index in 0..config.count {
+        let records = item_records(config, index)?;
+        write_jsonl(&records, &mut *out)?;
+        stats.questions += 1;
+        stats.records += records.len() as u64;
+        progress(1);
+    }
+    out.flush()?;
+    Ok(stats)
+}
+
+/// The records [`generate`] writes, in memory: `config.count` questions
+/// (times four with rotations), calling `progress` after each question.
+pub fn questions(config: &Config, mut progress: impl FnMut()) -> Result<Vec<Question>, Error> {
     validate(config)?;
     let mut out = Vec::new();
     for index in 0..config.count {
@@ -198,17 +231,16 @@ pub fn generate(config: &Config, mut progress: impl FnMut()) -> Result<Vec<Quest
     Ok(out)
 }
 
-fn validate(config: &Config) -> Result<(), GenError> {
+fn validate(config: &Config) -> Result<(), Error> {
+    check_shard(config.shard).map_err(Error::Config)?;
     if config.min_premises < 3 {
-        return Err(GenError::Config("min premises must be at least 3".into()));
+        return Err(Error::Config("min premises must be at least 3".into()));
     }
     if config.max_premises < config.min_premises {
-        return Err(GenError::Config(
-            "max premises is below min premises".into(),
-        ));
+        return Err(Error::Config("max premises is below min premises".into()));
     }
     if config.max_premises > 12 {
-        return Err(GenError::Config(
+        return Err(Error::Config(
             "max premises above 12 leaves too few non-entailed options".into(),
         ));
     }
@@ -216,7 +248,7 @@ fn validate(config: &Config) -> Result<(), GenError> {
 }
 
 /// Question `index` of a run: depends only on the seed, the index and the config.
-pub fn question(config: &Config, index: u64) -> Result<Question, GenError> {
+pub fn question(config: &Config, index: u64) -> Result<Question, Error> {
     validate(config)?;
     let kind = config.types.for_item(index);
     let mut rng = item_rng(config.seed, index);
@@ -238,7 +270,7 @@ pub fn question(config: &Config, index: u64) -> Result<Question, GenError> {
             ));
         }
     }
-    Err(GenError::Exhausted {
+    Err(Error::Exhausted {
         kind: kind.name(),
         index,
     })
@@ -246,7 +278,7 @@ pub fn question(config: &Config, index: u64) -> Result<Question, GenError> {
 
 /// The records item `index` of a run writes: its question, or with
 /// `config.rotations` the question under each of the [`OPTIONS`] rotations.
-pub fn item_records(config: &Config, index: u64) -> Result<Vec<Question>, GenError> {
+pub(crate) fn item_records(config: &Config, index: u64) -> Result<Vec<Question>, Error> {
     let q = question(config, index)?;
     Ok(if config.rotations {
         (0..OPTIONS).map(|k| rotate(&q, k)).collect()
@@ -296,13 +328,13 @@ struct Analysis {
 }
 
 impl Analysis {
-    fn new() -> Result<Analysis, GenError> {
+    fn new() -> Result<Analysis, Error> {
         Ok(Analysis {
             table: TruthTable::with_atoms(VARIABLES.iter().map(|v| v.to_string()).collect())?,
         })
     }
 
-    fn models(&self, s: &Statement) -> Result<Models, GenError> {
+    fn models(&self, s: &Statement) -> Result<Models, Error> {
         Ok(self.table.models(&s.formula())?)
     }
 
@@ -313,11 +345,11 @@ impl Analysis {
         kind: QuestionType,
         premises: Vec<Premise>,
         rng: &mut ChaCha8Rng,
-    ) -> Result<Option<Symbolic>, GenError> {
+    ) -> Result<Option<Symbolic>, Error> {
         let premise_models: Vec<Models> = premises
             .iter()
             .map(|p| Ok(self.table.models(&p.formula())?))
-            .collect::<Result<_, GenError>>()?;
+            .collect::<Result<_, Error>>()?;
         let all = premise_models
             .iter()
             .fold(self.table.all(), |acc, m| acc.and(m));
@@ -379,7 +411,7 @@ impl Analysis {
         premises: &[Premise],
         premise_models: &[Models],
         all: &Models,
-    ) -> Result<(Vec<(Statement, Models)>, Vec<(Statement, Models)>), GenError> {
+    ) -> Result<(Vec<(Statement, Models)>, Vec<(Statement, Models)>), Error> {
         let mut vars: Vec<usize> = premises
             .iter()
             .flat_map(|p| p.vars.iter().copied())

@@ -13,6 +13,7 @@
 //! that spreads its picks evenly over all four, so a lucky guesser earns little.
 
 use super::{Question, OPTIONS};
+use crate::syntax::answer::option;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -115,12 +116,12 @@ pub fn parse_answers(
                     )))
                 }
             },
-            Some(serde_json::Value::String(s)) => match s.trim().to_ascii_uppercase().as_str() {
-                "A" => Some(0),
-                "B" => Some(1),
-                "C" => Some(2),
-                "D" => Some(3),
-                other => return Err(err(format!("answer {other:?} is not a letter A-D"))),
+            Some(serde_json::Value::String(s)) => match option::parse(s, OPTIONS) {
+                Some(k) => Some(k),
+                None => {
+                    let other = s.trim().to_ascii_uppercase();
+                    return Err(err(format!("answer {other:?} is not a letter A-D")));
+                }
             },
             Some(other) => {
                 return Err(err(format!(

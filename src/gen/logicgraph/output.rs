@@ -2,8 +2,8 @@
 //! `solutions.json`, `verify_true.json` (field names and nesting as in the
 //! published instances), and the optional `prompt.txt` task text.
 
+use super::draft::Draft;
 use super::prop::Prop;
-use super::Instance;
 use crate::prove::CheckReport;
 use crate::prove::StepStatus;
 use serde::ser::SerializeMap;
@@ -217,7 +217,7 @@ fn json<T: Serialize>(value: &T) -> String {
     s
 }
 
-impl Instance {
+impl Draft {
     fn path_type(branch_from: Option<usize>) -> &'static str {
         if branch_from.is_some() {
             "branch"
@@ -252,7 +252,7 @@ impl Instance {
             .map(|(i, path)| Path {
                 id: i + 1,
                 family_id: path.family,
-                path_type: Instance::path_type(path.branch_from),
+                path_type: Draft::path_type(path.branch_from),
                 branch_from: path.branch_from,
                 steps: path
                     .steps

@@ -80,20 +80,6 @@ impl Prop {
         }
     }
 
-    /// Adds the atoms it mentions to `out`.
-    pub fn atoms_into(&self, out: &mut std::collections::BTreeSet<usize>) {
-        match self {
-            Prop::Atom(k) => {
-                out.insert(*k);
-            }
-            Prop::Not(a) => a.atoms_into(out),
-            Prop::Or(a, b) | Prop::Implies(a, b) => {
-                a.atoms_into(out);
-                b.atoms_into(out);
-            }
-        }
-    }
-
     /// The A-notation name of atom `k`.
     pub fn atom_name(k: usize) -> String {
         if k == 0 {

@@ -21,7 +21,11 @@ pub mod rewrite;
 pub mod score;
 mod text;
 
-use crate::gen::item_rng;
+pub use crate::syntax::answer::truth::Truth;
+pub use graph::Relation;
+pub use score::score;
+
+use crate::gen::{check_shard, item_rng, Progress, Shard, WHOLE_RUN};
 use crate::syntax::prover9::Formula;
 use crate::truth::{Models, TruthError, TruthTable};
 use graph::Graph;
@@ -29,8 +33,6 @@ use rand::Rng;
 use rewrite::RewriteRule;
 use serde::{Deserialize, Serialize};
 use std::io::Write;
-
-pub use graph::Relation;
 
 /// Atom names, in order: the Prover9 default reads `u`–`z` as variables, so
 /// propositional atoms stop at `t`.
@@ -92,6 +94,10 @@ pub struct Config {
     pub max_connectives: usize,
     /// Plain, hard or completion items.
     pub variant: Variant,
+    /// Which part of the run (only the whole run is implemented).
+    pub shard: Shard,
+    /// Worker threads; the output does not depend on it.
+    pub threads: usize,
 }
 
 impl Default for Config {
@@ -107,14 +113,17 @@ impl Default for Config {
             graph_nodes: 14,
             max_connectives: 4,
             variant: Variant::Plain,
+            shard: WHOLE_RUN,
+            threads: 1,
         }
     }
 }
 
 impl Config {
     /// Checks the ranges, so generation cannot fail for a bad setting.
-    pub fn validate(&self) -> Result<(), GenError> {
-        let bad = |msg: String| Err(GenError::Config(msg));
+    pub fn validate(&self) -> Result<(), Error> {
+        let bad = |msg: String| Err(Error::Config(msg));
+        check_shard(self.shard).map_err(Error::Config)?;
         if self.k_min < 2 || self.k_min > self.k_max || self.k_max > MAX_K {
             return bad(format!(
                 "k must be a range within 2..={MAX_K}, got {}..={}",
@@ -148,7 +157,7 @@ impl Config {
     }
 
     /// The number of statements of item `index`.
-    pub fn k_for(&self, index: u64) -> usize {
+    pub(crate) fn k_for(&self, index: u64) -> usize {
         let span = (self.k_max - self.k_min + 1) as u64;
         self.k_min + (index % span.max(1)) as usize
     }
@@ -156,7 +165,7 @@ impl Config {
 
 /// Why generation failed.
 #[derive(Debug, thiserror::Error)]
-pub enum GenError {
+pub enum Error {
     /// A setting out of range.
     #[error("invalid configuration: {0}")]
     Config(String),
@@ -184,15 +193,6 @@ pub enum GenError {
     /// Serialising a sample failed.
     #[error("serialising: {0}")]
     Json(#[from] serde_json::Error),
-}
-
-/// A truth value in a label list, written `"T"` or `"F"`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-pub enum Label {
-    /// The statement is asserted.
-    T,
-    /// The statement is negated.
-    F,
 }
 
 /// One statement: Prover9 syntax and English.
@@ -238,9 +238,9 @@ pub struct Sample {
     /// For each statement (same order), its equivalent variants that differ from it.
     pub rewrites: Vec<Vec<Rewrite>>,
     /// Every consistent label list (for hard/completion, the minimal pair's list first).
-    pub consistent_lists: Vec<Vec<Label>>,
+    pub consistent_lists: Vec<Vec<Truth>>,
     /// Every inconsistent label list (likewise).
-    pub inconsistent_lists: Vec<Vec<Label>>,
+    pub inconsistent_lists: Vec<Vec<Truth>>,
     /// The ordered edges of the Steiner-style connection of the statements.
     pub path: Vec<PathEdge>,
     /// The run's seed.
@@ -256,13 +256,13 @@ impl Sample {
 
 /// The label list with index `mask` in canonical order: bit `k-1-j` set means
 /// statement `j` is `F`, so mask 0 is all `T`.
-fn labels_of(mask: usize, k: usize) -> Vec<Label> {
+fn labels_of(mask: usize, k: usize) -> Vec<Truth> {
     (0..k)
         .map(|j| {
             if mask >> (k - 1 - j) & 1 == 1 {
-                Label::F
+                Truth::F
             } else {
-                Label::T
+                Truth::T
             }
         })
         .collect()
@@ -317,7 +317,7 @@ fn pick_nodes(
 }
 
 /// Generates item `index` of the run `config` (validate the config first).
-pub fn generate(config: &Config, index: u64) -> Result<Sample, GenError> {
+pub fn sample(config: &Config, index: u64) -> Result<Sample, Error> {
     let mut rng = item_rng(config.seed, index);
     let k = config.k_for(index);
     for _ in 0..GRAPH_TRIES {
@@ -363,7 +363,7 @@ pub fn generate(config: &Config, index: u64) -> Result<Sample, GenError> {
             );
         }
     }
-    Err(GenError::Exhausted(index))
+    Err(Error::Exhausted(index))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -378,7 +378,7 @@ fn finish(
     consistent: &[bool],
     path: &[usize],
     rng: &mut impl Rng,
-) -> Result<Sample, GenError> {
+) -> Result<Sample, Error> {
     let mut good: Vec<usize> = (0..consistent.len()).filter(|&m| consistent[m]).collect();
     let mut bad: Vec<usize> = (0..consistent.len()).filter(|&m| !consistent[m]).collect();
     if config.variant != Variant::Plain {
@@ -413,7 +413,7 @@ fn finish(
                 continue;
             }
             if table.models(&result)? != *m {
-                return Err(GenError::Unsound {
+                return Err(Error::Unsound {
                     index,
                     rule: rule.name(),
                     statement: node.printed.clone(),
@@ -455,30 +455,32 @@ fn finish(
 /// written in index order before the next one starts.
 const BLOCK: u64 = 2048;
 
-/// Writes `config.count` samples as JSONL to `out`, using `threads` worker
-/// threads. Output is identical for any thread count. `progress` is called
-/// with the number of items finished after each block.
-pub fn write_jsonl(
-    config: &Config,
-    out: &mut dyn Write,
-    threads: usize,
-    progress: &dyn Fn(u64),
-) -> Result<(), GenError> {
+/// Counts of a run.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Stats {
+    /// Samples written.
+    pub samples: u64,
+}
+
+/// Writes `config.count` samples as JSONL to `out`, using `config.threads`
+/// worker threads. Output is identical for any thread count. `progress` is
+/// called with the number of items finished after each block.
+pub fn generate(config: &Config, out: &mut dyn Write, progress: Progress) -> Result<Stats, Error> {
     config.validate()?;
-    let threads = threads.max(1) as u64;
+    let threads = config.threads.max(1) as u64;
     let mut start = 0;
     while start < config.count {
         let end = (start + BLOCK).min(config.count);
         let per = (end - start).div_ceil(threads);
-        let chunks: Vec<Result<Vec<u8>, GenError>> = std::thread::scope(|scope| {
+        let chunks: Vec<Result<Vec<u8>, Error>> = std::thread::scope(|scope| {
             let handles: Vec<_> = (0..threads)
                 .map(|t| {
                     let lo = (start + t * per).min(end);
                     let hi = (lo + per).min(end);
-                    scope.spawn(move || -> Result<Vec<u8>, GenError> {
+                    scope.spawn(move || -> Result<Vec<u8>, Error> {
                         let mut buf = Vec::new();
                         for index in lo..hi {
-                            serde_json::to_writer(&mut buf, &generate(config, index)?)?;
+                            serde_json::to_writer(&mut buf, &sample(config, index)?)?;
                             buf.push(b'\n');
                         }
                         Ok(buf)
@@ -488,9 +490,8 @@ pub fn write_jsonl(
             handles
                 .into_iter()
                 .map(|h| {
-                    h.join().unwrap_or_else(|_| {
-                        Err(GenError::Config("a worker thread panicked".into()))
-                    })
+                    h.join()
+                        .unwrap_or_else(|_| Err(Error::Config("a worker thread panicked".into())))
                 })
                 .collect()
         });
@@ -501,5 +502,7 @@ pub fn write_jsonl(
         start = end;
     }
     out.flush()?;
-    Ok(())
+    Ok(Stats {
+        samples: config.count,
+    })
 }

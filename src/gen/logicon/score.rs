@@ -9,7 +9,8 @@
 //! Gold labels come from the samples, whose labels the generator decided
 //! exactly; Task 3 answers are checked with the truth-table engine.
 
-use super::{Label, Sample, Variant};
+use super::{Sample, Truth, Variant};
+use crate::syntax::answer::truth;
 use crate::syntax::prover9::{parse_formula, Formula, ParseOptions};
 use crate::truth::TruthTable;
 use serde::{Deserialize, Serialize};
@@ -22,11 +23,11 @@ pub struct AnswerRecord {
     pub id: String,
     /// Task 1 (plain and hard): the label list the model judged.
     #[serde(default)]
-    pub labels: Option<Vec<Label>>,
+    pub labels: Option<Vec<Truth>>,
     /// Task 3: the consistent label list whose premises the model extended
     /// (default: the sample's first consistent list).
     #[serde(default)]
-    pub group: Option<Vec<Label>>,
+    pub group: Option<Vec<Truth>>,
     /// The model's answer: text, or any JSON value (read as its JSON text;
     /// for Task 3 an array of strings is a list of statements).
     pub answer: serde_json::Value,
@@ -88,6 +89,38 @@ pub struct Rejected {
     pub malformed: usize,
 }
 
+/// The three LogiConBench tasks answers can be for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Task {
+    /// Task 1: is a label list consistent (or, for completion samples, which label is hidden)?
+    Discriminative,
+    /// Task 2: list every consistent label list.
+    Enumerative,
+    /// Task 3: write new statements consistent with a group.
+    Generative,
+}
+
+/// The report of one task; it serialises as that task's report.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Report {
+    /// Task 1.
+    Discriminative(Task1Report),
+    /// Task 2.
+    Enumerative(Task2Report),
+    /// Task 3.
+    Generative(Task3Report),
+}
+
+/// Scores answers to `task`.
+pub fn score(task: Task, samples: &[Sample], answers: &[AnswerRecord]) -> Report {
+    match task {
+        Task::Discriminative => Report::Discriminative(score_task1(samples, answers)),
+        Task::Enumerative => Report::Enumerative(score_task2(samples, answers)),
+        Task::Generative => Report::Generative(score_task3(samples, answers)),
+    }
+}
+
 /// Task 1 (discriminative) scores.
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
 pub struct Task1Report {
@@ -141,7 +174,7 @@ pub struct Task3Report {
 
 /// Removes code-fence lines and keeps what follows the last `Answer:`
 /// (case-insensitive), where models put their final answer.
-pub fn answer_focus(text: &str) -> String {
+pub(crate) fn answer_focus(text: &str) -> String {
     let unfenced: Vec<&str> = text
         .lines()
         .filter(|l| !l.trim_start().starts_with("```"))
@@ -186,67 +219,19 @@ pub fn parse_verdict(text: &str) -> Option<bool> {
     verdict
 }
 
-fn label_word(w: &str) -> Option<Label> {
-    match w
-        .trim_matches(|c| c == '"' || c == '\'' || c == '`')
-        .to_ascii_lowercase()
-        .as_str()
-    {
-        "t" | "true" => Some(Label::T),
-        "f" | "false" => Some(Label::F),
-        _ => None,
-    }
-}
-
 /// The last T/F (or true/false) word in an answer: the hidden label.
-pub fn parse_label(text: &str) -> Option<Label> {
+pub(crate) fn parse_label(text: &str) -> Option<Truth> {
     words(&answer_focus(text))
         .iter()
         .rev()
-        .find_map(|w| label_word(w))
+        .find_map(|w| truth::word(w))
 }
 
-/// The T/F lists in an answer, read from its innermost `[..]` or `(..)`
-/// groups. Groups of other words are prose and skipped. `None` if no group of
-/// labels is found (a lone `[]` is the empty set) or one has the wrong length.
-pub fn parse_lists(text: &str, k: usize) -> Option<BTreeSet<Vec<Label>>> {
-    let focus = answer_focus(text);
-    let mut lists = BTreeSet::new();
-    let mut saw_empty = false;
-    let mut wrong_length = false;
-    let mut open: Option<usize> = None;
-    for (i, c) in focus.char_indices() {
-        match c {
-            '[' | '(' => open = Some(i),
-            ']' | ')' => {
-                if let Some(start) = open.take() {
-                    let inner = &focus[start + 1..i];
-                    let items: Vec<&str> = inner
-                        .split(|c: char| c == ',' || c.is_whitespace())
-                        .filter(|s| !s.is_empty())
-                        .collect();
-                    if items.is_empty() {
-                        saw_empty = true;
-                        continue;
-                    }
-                    let labels: Option<Vec<Label>> = items.iter().map(|s| label_word(s)).collect();
-                    if let Some(labels) = labels {
-                        if labels.len() == k {
-                            lists.insert(labels);
-                        } else {
-                            wrong_length = true;
-                        }
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-    if wrong_length || (lists.is_empty() && !saw_empty) {
-        None
-    } else {
-        Some(lists)
-    }
+/// The T/F lists in an answer's focus (see [`truth::parse`]): `None` if no
+/// group of labels is found (a lone `[]` is the empty set) or one has the
+/// wrong length.
+pub fn parse_lists(text: &str, k: usize) -> Option<BTreeSet<Vec<Truth>>> {
+    truth::parse(&answer_focus(text), k)
 }
 
 fn answer_text(value: &serde_json::Value) -> String {
@@ -322,7 +307,7 @@ pub fn score_task2(samples: &[Sample], answers: &[AnswerRecord]) -> Task2Report 
             continue;
         };
         report.answers += 1;
-        let gold: BTreeSet<Vec<Label>> = sample.consistent_lists.iter().cloned().collect();
+        let gold: BTreeSet<Vec<Truth>> = sample.consistent_lists.iter().cloned().collect();
         // Unlisted lists count as predicted inconsistent, so an unparsable
         // answer predicts nothing consistent.
         let predicted = match parse_lists(&answer_text(&a.answer), sample.k) {
@@ -423,7 +408,7 @@ pub fn score_task3(samples: &[Sample], answers: &[AnswerRecord]) -> Task3Report 
         let premises: Vec<Formula> = statements
             .into_iter()
             .zip(&group)
-            .map(|(f, l)| if *l == Label::T { f } else { Formula::not(f) })
+            .map(|(f, l)| if *l == Truth::T { f } else { Formula::not(f) })
             .collect();
         let Ok(table) = TruthTable::new(&premises) else {
             report.rejected.malformed += 1;

@@ -216,12 +216,12 @@ impl Language {
     }
 
     /// The name of train `t`.
-    pub fn train_name(&self, train: usize) -> String {
+    pub(crate) fn train_name(&self, train: usize) -> String {
         self.train_constant.replace("{train}", &train.to_string())
     }
 
     /// The name of car `c` (1-based) of train `t`.
-    pub fn car_name(&self, train: usize, car: usize) -> String {
+    pub(crate) fn car_name(&self, train: usize, car: usize) -> String {
         self.car_constant
             .replace("{train}", &train.to_string())
             .replace("{car}", &car.to_string())

@@ -25,8 +25,13 @@ pub mod rule;
 pub mod score;
 pub mod train;
 
-use crate::gen::item_rng;
-use crate::judge::{sanitize, EvaluationConfig, Judge, Task as JudgeTask, TaskProgram, TaskRecord};
+pub use score::score;
+
+use crate::gen::{check_shard, item_rng, Progress, Shard, WHOLE_RUN};
+use crate::judge::{
+    sanitize, EvaluationConfig, Judge, JudgeConfig, Label, Task as JudgeTask, TaskProgram,
+    TaskRecord,
+};
 use crate::syntax::prolog::{parse_program, Program, Sentence};
 use crate::syntax::Pos;
 use curriculum::{BackgroundSampling, Level};
@@ -41,15 +46,6 @@ use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use train::{Train, Vocabulary};
-
-/// An example's label.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Label {
-    /// The rule holds (`eastbound`).
-    Positive,
-    /// The rule does not hold (`westbound`).
-    Negative,
-}
 
 /// Which split a run belongs to; splits draw from disjoint random streams.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -107,6 +103,30 @@ pub struct Config {
     pub prompt: PromptStyle,
     /// The language.
     pub language: Language,
+    /// Which part of the run (only the whole run is implemented).
+    pub shard: Shard,
+    /// Worker threads; the output does not depend on it.
+    pub threads: usize,
+    /// The judge that labels trains and re-scores every task.
+    pub judge: JudgeConfig,
+}
+
+impl Default for Config {
+    /// Ten tasks per level of all twenty levels, seed 0, train split, Prolog
+    /// prompts over the trains language, on one thread.
+    fn default() -> Config {
+        Config {
+            seed: 0,
+            levels: (1..=20).collect(),
+            count: 10,
+            split: Split::Train,
+            prompt: PromptStyle::default(),
+            language: Language::trains(),
+            shard: WHOLE_RUN,
+            threads: 1,
+            judge: JudgeConfig::default(),
+        }
+    }
 }
 
 /// One task, with the SLR-Bench field names.
@@ -191,7 +211,10 @@ impl Stats {
 
 /// Why a run stopped.
 #[derive(Debug, thiserror::Error)]
-pub enum GenError {
+pub enum Error {
+    /// A setting that cannot work.
+    #[error("invalid configuration: {0}")]
+    Config(String),
     /// A level outside 1..=20.
     #[error("level {0} is not in 1..=20")]
     Level(u32),
@@ -226,10 +249,10 @@ pub struct LevelContext<'l> {
 
 impl<'l> LevelContext<'l> {
     /// The context of `level` in `language`.
-    pub fn new(language: &'l Language, level: u32) -> Result<LevelContext<'l>, GenError> {
-        let params = curriculum::level(level).ok_or(GenError::Level(level))?;
+    pub fn new(language: &'l Language, level: u32) -> Result<LevelContext<'l>, Error> {
+        let params = curriculum::level(level).ok_or(Error::Level(level))?;
         if params.predicates > language.order.len() {
-            return Err(GenError::Language(format!(
+            return Err(Error::Language(format!(
                 "level {level} needs {} predicates, the language has {}",
                 params.predicates,
                 language.order.len()
@@ -253,7 +276,7 @@ impl<'l> LevelContext<'l> {
             &language.labels.positive,
             &language.labels.negative,
         )
-        .map_err(|e| GenError::Language(e.to_string()))?;
+        .map_err(|e| Error::Language(e.to_string()))?;
         let labels = EvaluationConfig {
             positive_predicate: Some(language.labels.positive.clone()),
             negative_predicate: Some(language.labels.negative.clone()),
@@ -283,8 +306,8 @@ impl<'l> LevelContext<'l> {
                 out.push('\n');
             }
             let name = match label {
-                Label::Positive => &language.labels.positive,
-                Label::Negative => &language.labels.negative,
+                Label::Pos => &language.labels.positive,
+                Label::Neg => &language.labels.negative,
             };
             out.push_str(&format!("{name}({}).\n", language.train_name(t)));
             self.vocabulary.facts(train, t, &mut out);
@@ -514,7 +537,7 @@ impl<'l> LevelContext<'l> {
 
     /// Draws a rule and its examples with `rng`; `None` if every attempt
     /// failed within the bounds.
-    pub fn sample_task(
+    pub(crate) fn sample_task(
         &self,
         judge: &Judge,
         rng: &mut ChaCha8Rng,
@@ -600,7 +623,7 @@ impl<'l> LevelContext<'l> {
         index: u64,
         style: PromptStyle,
         stats: &mut Stats,
-    ) -> Result<Option<SlrTask>, GenError> {
+    ) -> Result<Option<SlrTask>, Error> {
         let stream = (split.code() << 40) | (u64::from(self.level.level) << 32) | index;
         let mut rng = item_rng(seed, stream);
         let Some((rule, mut examples)) = self.sample_task(judge, &mut rng, stats) else {
@@ -618,11 +641,11 @@ impl<'l> LevelContext<'l> {
         };
         let check = judge
             .task(&record)
-            .map_err(|e| GenError::Judge(e.to_string()))?
+            .map_err(|e| Error::Judge(e.to_string()))?
             .score(&task.ground_truth_rule);
         stats.judge_calls += 1;
         if !check.is_correct {
-            return Err(GenError::Judge(format!(
+            return Err(Error::Judge(format!(
                 "rule {} scores {} on its own task {}",
                 task.ground_truth_rule, check.partial_score, task.id
             )));
@@ -656,8 +679,8 @@ struct Pool<'j> {
 fn interleave(positives: Vec<Train>, negatives: Vec<Train>) -> Vec<(Label, Train)> {
     let mut out = Vec::with_capacity(positives.len() + negatives.len());
     for (p, n) in positives.into_iter().zip(negatives) {
-        out.push((Label::Positive, p));
-        out.push((Label::Negative, n));
+        out.push((Label::Pos, p));
+        out.push((Label::Neg, n));
     }
     out
 }
@@ -667,16 +690,18 @@ fn interleave(positives: Vec<Train>, negatives: Vec<Train>) -> Vec<(Label, Train
 const ITEMS_PER_TASK: u64 = 8;
 
 /// Generates `config.count` tasks per level, deduplicated by (rule,
-/// validation program), on `threads` threads, and writes them as JSONL in
-/// level then index order. Output depends only on the config.
-/// `on_done` is called once per item computed (for a progress bar).
+/// validation program), on `config.threads` threads, and writes them as
+/// JSONL in level then index order. Output depends only on the config, not
+/// on the thread count. `progress(1)` is called once per item computed.
 pub fn generate(
-    judge: &Judge,
     config: &Config,
-    threads: usize,
     output: &mut dyn std::io::Write,
-    on_done: &(dyn Fn() + Sync),
-) -> Result<Stats, GenError> {
+    progress: Progress,
+) -> Result<Stats, Error> {
+    check_shard(config.shard).map_err(Error::Config)?;
+    let judge = &Judge::new(config.judge.clone());
+    let threads = config.threads;
+    let on_done = &|| progress(1);
     let mut stats = Stats::default();
     for &level in &config.levels {
         let context = LevelContext::new(&config.language, level)?;
@@ -718,7 +743,7 @@ pub fn generate(
                     continue;
                 }
                 let line = serde_json::to_string(&task)
-                    .map_err(|e| GenError::Io(std::io::Error::other(e)))?;
+                    .map_err(|e| Error::Io(std::io::Error::other(e)))?;
                 writeln!(output, "{line}")?;
                 written += 1;
                 stats.tasks += 1;
@@ -733,7 +758,7 @@ pub fn generate(
     Ok(stats)
 }
 
-type ItemResult = Result<(Option<SlrTask>, Stats), GenError>;
+type ItemResult = Result<(Option<SlrTask>, Stats), Error>;
 
 /// Items `start..start + count` in index order, computed on `threads` threads.
 fn run_items(
@@ -776,6 +801,6 @@ fn run_items(
         .into_inner()
         .unwrap_or_default()
         .into_iter()
-        .map(|r| r.unwrap_or_else(|| Err(GenError::Judge("a generator thread stopped".into()))))
+        .map(|r| r.unwrap_or_else(|| Err(Error::Judge("a generator thread stopped".into()))))
         .collect()
 }

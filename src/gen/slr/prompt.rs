@@ -1,7 +1,7 @@
 //! Instruction prompts in two styles: Prolog facts or English sentences.
 
 use super::train::{Train, Vocabulary};
-use super::Label;
+use crate::judge::Label;
 
 /// How the background is shown to the model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -25,7 +25,7 @@ impl PromptStyle {
 }
 
 /// `name/2` for every active background predicate.
-pub fn predicate_signatures(vocabulary: &Vocabulary) -> Vec<String> {
+pub(crate) fn predicate_signatures(vocabulary: &Vocabulary) -> Vec<String> {
     let language = vocabulary.language;
     let mut out = vec![format!("{}/2", language.membership.name)];
     if vocabulary.position {
@@ -54,7 +54,7 @@ pub fn prompt(vocabulary: &Vocabulary, examples: &[(Label, Train)], style: Promp
         PromptStyle::Prolog => {
             out.push_str("## Examples and background (Prolog facts)\n```prolog\n");
             for (t, (label, train)) in examples.iter().enumerate() {
-                let name = if *label == Label::Positive { pos } else { neg };
+                let name = if *label == Label::Pos { pos } else { neg };
                 out.push_str(&format!("{name}({}).\n", language.train_name(t)));
                 vocabulary.facts(train, t, &mut out);
             }
@@ -63,7 +63,7 @@ pub fn prompt(vocabulary: &Vocabulary, examples: &[(Label, Train)], style: Promp
         PromptStyle::NaturalLanguage => {
             out.push_str("## Examples and background\n");
             for (t, (label, train)) in examples.iter().enumerate() {
-                let name = if *label == Label::Positive { pos } else { neg };
+                let name = if *label == Label::Pos { pos } else { neg };
                 out.push_str(&format!("Train {} is {name}.\n", language.train_name(t)));
                 vocabulary.sentences(train, t, &mut out);
                 out.push('\n');

@@ -143,7 +143,7 @@ impl<'l> Vocabulary<'l> {
     }
 
     /// A car with every active attribute drawn under the grammar.
-    pub fn sample_car(&self, rng: &mut ChaCha8Rng) -> Option<Car> {
+    pub(crate) fn sample_car(&self, rng: &mut ChaCha8Rng) -> Option<Car> {
         let n = self.attributes.len();
         self.draw(rng, &vec![0; n], &vec![true; n])
     }

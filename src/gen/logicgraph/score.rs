@@ -28,8 +28,9 @@
 //! Averages are arithmetic means over the instances of a tier (the name of
 //! the instance directory's parent) and over all instances.
 
-use super::logicgraph::{self, Instance, ParsedSolution};
-use super::{ProveError, Prover, SolutionReport, StepProblem, StepStatus};
+use super::instance::{self, Instance, ParsedSolution};
+use crate::prove::{ProveError, Prover, Solution, SolutionReport, Step, StepProblem, StepStatus};
+use crate::syntax::answer::steps::{self, Cite, PathAnswer};
 use crate::syntax::prover9::{self, Attribute, Entry, Input, Item, ListKind, Term};
 use serde::Serialize;
 use serde_json::Value;
@@ -53,7 +54,7 @@ pub struct InstanceDir {
 }
 
 /// Whether `dir` is a LogicGraph instance directory.
-pub fn is_instance_dir(dir: &Path) -> bool {
+pub(crate) fn is_instance_dir(dir: &Path) -> bool {
     dir.join("complete.json").is_file()
 }
 
@@ -208,7 +209,7 @@ impl Gold {
         dir: &InstanceDir,
         instantiated: bool,
     ) -> Result<Gold, ProveError> {
-        let instance = logicgraph::load_instance(&dir.path, instantiated)?;
+        let instance = instance::load_instance(&dir.path, instantiated)?;
         Gold::check(prover, &dir.name, &dir.tier, instance)
     }
 
@@ -264,18 +265,32 @@ pub fn verdict(report: &SolutionReport) -> Option<bool> {
 }
 
 /// One instance's answer before it is read against the gold: the JSON shape
-/// of `solutions.json`, or the text of a step file.
+/// of `solutions.json`, the paths of the prompt's `Step k: [..] => ..`
+/// format, or the text of a step file.
 #[derive(Debug, Clone, PartialEq)]
 pub enum AnswerSource {
     /// `{solutions: [...]}` or a bare array of solutions.
     Json(Value),
+    /// `Path n:` blocks of `Step k: [Fact x, Rule y] => conclusion` lines.
+    Paths(Vec<PathAnswer>),
     /// A step file in Prover9 syntax (see `grammar/stepfile.md`).
     Steps(String),
 }
 
+/// An answer text: the prompt's path format when it has a step line, else a
+/// step file.
+fn text_answer(text: &str) -> AnswerSource {
+    let paths = steps::parse(text);
+    if paths.is_empty() {
+        AnswerSource::Steps(text.to_string())
+    } else {
+        AnswerSource::Paths(paths)
+    }
+}
+
 /// Reads a single-instance answer file: JSON when it starts with `{` or `[`
-/// (after white space), else a step file.
-pub fn parse_answer_text(text: &str) -> Result<AnswerSource, ProveError> {
+/// (after white space), else the prompt's path format or a step file.
+pub(crate) fn parse_answer_text(text: &str) -> Result<AnswerSource, ProveError> {
     let trimmed = text.trim_start();
     if trimmed.starts_with('{') || trimmed.starts_with('[') {
         serde_json::from_str(text)
@@ -291,7 +306,7 @@ pub fn parse_answer_text(text: &str) -> Result<AnswerSource, ProveError> {
                 )
             })
     } else {
-        Ok(AnswerSource::Steps(text.to_string()))
+        Ok(text_answer(text))
     }
 }
 
@@ -307,7 +322,7 @@ pub struct AnswerLines {
 
 /// Whether `text` looks like a JSONL answer file: its first non-blank line is
 /// a JSON object with an `instance` key.
-pub fn looks_like_answer_lines(text: &str) -> bool {
+pub(crate) fn looks_like_answer_lines(text: &str) -> bool {
     text.lines()
         .find(|l| !l.trim().is_empty())
         .and_then(|l| serde_json::from_str::<Value>(l).ok())
@@ -318,7 +333,7 @@ pub fn looks_like_answer_lines(text: &str) -> bool {
 /// `{"instance": NAME, "solutions": [...]}` or `{"instance": NAME, "steps":
 /// TEXT}`. A bad line is recorded, never fatal; the first line for an
 /// instance counts and later ones are reported.
-pub fn parse_answer_lines(file: &str, text: &str) -> AnswerLines {
+pub(crate) fn parse_answer_lines(file: &str, text: &str) -> AnswerLines {
     let mut out = AnswerLines::default();
     for (i, line) in text.lines().enumerate() {
         let n = i + 1;
@@ -347,7 +362,7 @@ pub fn parse_answer_lines(file: &str, text: &str) -> AnswerLines {
         }
         let source = match (value.get("solutions"), value.get("steps")) {
             (Some(_), None) => Ok(AnswerSource::Json(value.clone())),
-            (None, Some(Value::String(s))) => Ok(AnswerSource::Steps(s.clone())),
+            (None, Some(Value::String(s))) => Ok(text_answer(s)),
             (None, Some(_)) => Err(format!("{file}:{n}: `steps` is not a string")),
             (Some(_), Some(_)) => Err(format!(
                 "{file}:{n}: give either `solutions` or `steps`, not both"
@@ -362,11 +377,60 @@ pub fn parse_answer_lines(file: &str, text: &str) -> AnswerLines {
 /// Reads an answer against `gold`: each solution, or why it cannot be read.
 /// The error is for an answer that cannot be read at all (not the expected
 /// shape, a step file with a syntax error or no solution list).
-pub fn read_answer(source: &AnswerSource, gold: &Gold) -> Result<Vec<ParsedSolution>, ProveError> {
+pub(crate) fn read_answer(
+    source: &AnswerSource,
+    gold: &Gold,
+) -> Result<Vec<ParsedSolution>, ProveError> {
     match source {
-        AnswerSource::Json(doc) => logicgraph::parse_solutions(doc, &gold.instance.notation),
+        AnswerSource::Json(doc) => instance::parse_solutions(doc, &gold.instance.notation),
+        AnswerSource::Paths(paths) => Ok(path_solutions(paths, gold)),
         AnswerSource::Steps(text) => step_file_solutions(text, gold),
     }
+}
+
+/// The solutions of a path-format answer, conclusions read in the gold's
+/// notation: a formula (A-notation, Unicode or Prover9 connectives) or the
+/// sentence of one of the instance's nodes, as the prompt words them. Any
+/// other conclusion makes its path unreadable (answered and invalid).
+fn path_solutions(paths: &[PathAnswer], gold: &Gold) -> Vec<ParsedSolution> {
+    let notation = &gold.instance.notation;
+    paths
+        .iter()
+        .map(|path| {
+            let id = path.number.to_string();
+            let solution = path
+                .steps
+                .iter()
+                .map(|s| {
+                    let label = format!("S{}", s.number);
+                    let what = format!("path {id} step {}", s.number);
+                    Ok(Step {
+                        conclusion: notation.conclusion(&s.conclusion, &what)?,
+                        from: s
+                            .cited
+                            .iter()
+                            .map(|c| match c {
+                                Cite::Premise(p) => p.clone(),
+                                Cite::Step(k) => format!("S{k}"),
+                            })
+                            .collect(),
+                        rule: None,
+                        pos: None,
+                        label,
+                    })
+                })
+                .collect::<Result<Vec<Step>, ProveError>>()
+                .map(|steps| Solution {
+                    id: id.clone(),
+                    steps,
+                });
+            ParsedSolution {
+                id,
+                family: None,
+                solution,
+            }
+        })
+        .collect()
 }
 
 /// The solution lists of a step file, each read against the gold premises
@@ -646,7 +710,7 @@ pub fn originality(found_by_set: &[&BTreeSet<Support>]) -> Vec<f64> {
 
 /// Fills in originality for the scores of several answer sets on the same
 /// instance.
-pub fn set_originality(scores: &mut [&mut InstanceScore]) {
+pub(crate) fn set_originality(scores: &mut [&mut InstanceScore]) {
     let values = {
         let found: Vec<&BTreeSet<Support>> = scores.iter().map(|s| &s.found).collect();
         originality(&found)

@@ -8,8 +8,7 @@
 //! step formulas have their atoms replaced by `translations.atomic_facts`, so
 //! the check sees exactly what a Prover9 pipeline would.
 
-use super::problem::{Premise, Solution, Step, StepProblem};
-use super::report::ProveError;
+use crate::prove::{Premise, ProveError, Solution, Step, StepProblem};
 use crate::syntax::prover9::{parse_formula, Formula, ParseOptions, Term};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -90,6 +89,20 @@ fn instantiate(f: &Formula, atoms: &BTreeMap<String, Formula>) -> Formula {
 pub struct Notation {
     instantiated: bool,
     atoms: BTreeMap<String, Formula>,
+    /// `translations.node_mappings`: each node's sentence (see [`sentence_key`])
+    /// and formula, so a conclusion written in words can be read.
+    sentences: BTreeMap<String, Formula>,
+}
+
+/// A sentence as looked up: trimmed, without a final period, lower case,
+/// single spaces.
+fn sentence_key(text: &str) -> String {
+    let words: Vec<&str> = text
+        .trim()
+        .trim_end_matches('.')
+        .split_whitespace()
+        .collect();
+    words.join(" ").to_lowercase()
 }
 
 impl Notation {
@@ -109,9 +122,24 @@ impl Notation {
                 }
             }
         }
+        // A node whose formula does not parse is left out: it only costs the
+        // lookup of its sentence, never the instance.
+        let sentences = complete
+            .pointer("/translations/node_mappings")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+            .filter_map(|(_, node)| {
+                let natural = node.get("natural")?.as_str()?;
+                let formal = node.get("formal")?.as_str()?;
+                let f = formula(&ascii_connectives(formal), "node").ok()?;
+                Some((sentence_key(natural), f))
+            })
+            .collect();
         Ok(Notation {
             instantiated,
             atoms,
+            sentences,
         })
     }
 
@@ -135,6 +163,25 @@ impl Notation {
     /// connectives) and puts it in this notation.
     pub fn step_formula(&self, src: &str, what: &str) -> Result<Formula, ProveError> {
         Ok(self.apply(formula(&ascii_connectives(src), what)?))
+    }
+
+    /// A conclusion as a model writes it: a formula as for
+    /// [`Notation::step_formula`], or else the sentence of one of the
+    /// instance's nodes (`translations.node_mappings`), in this notation.
+    pub fn conclusion(&self, src: &str, what: &str) -> Result<Formula, ProveError> {
+        self.step_formula(src, what).or_else(|_| {
+            self.sentences
+                .get(&sentence_key(src))
+                .map(|f| self.apply(f.clone()))
+                .ok_or_else(|| {
+                    ProveError::new(
+                        None,
+                        format!(
+                            "{what}: `{src}` is neither a formula nor a sentence of the instance"
+                        ),
+                    )
+                })
+        })
     }
 }
 

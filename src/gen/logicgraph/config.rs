@@ -1,0 +1,144 @@
+//! What a LogicGraph run generates: the difficulty tiers, the settings and
+//! the errors.
+
+use super::form::Form;
+use crate::gen::{check_shard, Shard, WHOLE_RUN};
+
+/// The published difficulty tiers, by number of proof paths.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tier {
+    /// 2–4 paths.
+    Small,
+    /// 5–7 paths.
+    Medium,
+    /// 8 or more paths (8–10 here).
+    Large,
+}
+
+impl Tier {
+    /// The path-count range of the tier.
+    pub fn paths(self) -> (usize, usize) {
+        match self {
+            Tier::Small => (2, 4),
+            Tier::Medium => (5, 7),
+            Tier::Large => (8, 10),
+        }
+    }
+
+    /// The tier named `small`, `medium` or `large`.
+    pub fn parse(name: &str) -> Option<Tier> {
+        match name.to_ascii_lowercase().as_str() {
+            "small" => Some(Tier::Small),
+            "medium" => Some(Tier::Medium),
+            "large" => Some(Tier::Large),
+            _ => None,
+        }
+    }
+}
+
+/// What to generate.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Config {
+    /// Number of proof paths per instance, inclusive range.
+    pub paths: (usize, usize),
+    /// Steps per path, inclusive range (cores are drawn from 3..9 within it).
+    pub depth: (usize, usize),
+    /// The argument forms the construction may use.
+    pub forms: Vec<Form>,
+    /// Premises added that take part in no proof.
+    pub distractors: usize,
+    /// Draws using more atoms (`G` included) are discarded.
+    pub max_atoms: usize,
+    /// Draws per item before giving up.
+    pub max_attempts: usize,
+    /// The run's seed; item `i` draws from [`item_rng`](crate::gen::item_rng)`(seed, i)`.
+    pub seed: u64,
+    /// How many instances.
+    pub count: u64,
+    /// Which part of the run (only the whole run is implemented).
+    pub shard: Shard,
+    /// Whether each instance also gets `prompt.txt`.
+    pub prompt: bool,
+    /// Worker threads, each with its own prover; the output does not depend on it.
+    pub threads: usize,
+}
+
+impl Config {
+    /// The defaults for a tier: all forms, depth 2–12, no distractors, one
+    /// instance with seed 0 on one thread.
+    pub fn for_tier(tier: Tier) -> Config {
+        Config {
+            paths: tier.paths(),
+            depth: (2, 12),
+            forms: Form::ALL.to_vec(),
+            distractors: 0,
+            max_atoms: 40,
+            max_attempts: 50,
+            seed: 0,
+            count: 1,
+            shard: WHOLE_RUN,
+            prompt: false,
+            threads: 1,
+        }
+    }
+
+    /// Rejects settings no instance can satisfy.
+    pub fn validate(&self) -> Result<(), Error> {
+        let bad = |m: String| Err(Error::Config(m));
+        check_shard(self.shard).map_err(Error::Config)?;
+        if self.paths.0 < 1 || self.paths.0 > self.paths.1 {
+            return bad(format!(
+                "paths {}-{}: need 1 <= MIN <= MAX",
+                self.paths.0, self.paths.1
+            ));
+        }
+        if self.paths.1 > 40 {
+            return bad("at most 40 paths per instance".into());
+        }
+        if self.depth.0 < 1 || self.depth.0 > self.depth.1 {
+            return bad(format!(
+                "depth {}-{}: need 1 <= MIN <= MAX",
+                self.depth.0, self.depth.1
+            ));
+        }
+        if self.depth.1 > 20 {
+            return bad("depth at most 20 steps".into());
+        }
+        if !self.forms.iter().any(|f| f.concludes_anything()) {
+            return bad("the forms must include one of MP, MT, DS, RAA, DE (HS and CD cannot conclude an atom)".into());
+        }
+        if self.paths.1 > 1 && self.depth.1 < 2 && self.paths.1 > 4 {
+            return bad("with depth 1 there are no branches: at most 4 paths".into());
+        }
+        Ok(())
+    }
+}
+
+/// Why generation stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The configuration cannot be satisfied.
+    #[error("invalid configuration: {0}")]
+    Config(String),
+    /// No draw for an item passed the checks within `max_attempts`.
+    #[error("item {index}: no verified instance in {attempts} draws (last reason: {reason})")]
+    Exhausted {
+        /// The item.
+        index: u64,
+        /// Draws made.
+        attempts: usize,
+        /// The last rejection reason.
+        reason: String,
+    },
+    /// Writing the output failed.
+    #[error("{path}: {message}")]
+    Io {
+        /// The file or directory.
+        path: String,
+        /// The error.
+        message: String,
+    },
+    /// The lexicon could not be loaded.
+    #[error("lexicon: {0}")]
+    Lexicon(String),
+}
