@@ -638,6 +638,8 @@ const STANDARD_ORDER: &[&str] = &[
 /// standard order puts every float before every integer where SWI compares
 /// by value: answers with strings, or with both a possible float (in them
 /// or in the `background`) and a standard-order comparison, are refused.
+/// Comparisons go through the runtime, which refuses to order two distinct
+/// unbound variables (ordered by address in both systems).
 pub(crate) fn for_scryer(clauses: Vec<Term>, background: &[Term]) -> Result<Vec<Term>, String> {
     if clauses
         .iter()
@@ -728,6 +730,12 @@ fn scryer_goal(goal: Term) -> Term {
             args[1] = scryer_goal(std::mem::replace(&mut args[1], Term::Atom("true".into())));
             compound(&name, args)
         }
+        // Through the runtime, which refuses to order distinct variables.
+        ("@<" | "@>" | "@=<" | "@>=", 2) => {
+            args.insert(0, Term::Atom(name));
+            compound("$judge_order", args)
+        }
+        ("compare", 3) => compound("$judge_compare", args),
         _ => compound(&name, args),
     }
 }
