@@ -169,7 +169,7 @@ partition(P, L, I, E) :- '$judge_partition'(L, P, I, E).
 partition(P, L, Ls, Es, Gs) :- '$judge_partition'(L, P, Ls, Es, Gs).
 '$judge_partition'([], _, [], [], []).
 '$judge_partition'([H|T], P, L, E, G) :-
-    call(P, O, H),
+    call(P, H, O),
     '$judge_partition'(O, H, P, T, L, E, G).
 '$judge_partition'(<, H, P, T, [H|L], E, G) :- !, '$judge_partition'(T, P, L, E, G).
 '$judge_partition'(=, H, P, T, L, [H|E], G) :- !, '$judge_partition'(T, P, L, E, G).
@@ -238,6 +238,14 @@ predsort(P, L, Sorted) :-
     (   X == Y -> I1 is I + 1, '$judge_orderable_args'(I1, A, B)
     ;   '$judge_orderable'(X, Y)
     ).
+
+% numlist/3: integers from L to H; fails when L > H.
+numlist(L, H, R) :-
+    must_be(integer, L), must_be(integer, H),
+    L =< H,
+    '$judge_numlist'(L, H, R).
+'$judge_numlist'(L, H, R) :-
+    ( L =:= H -> R = [L] ; L1 is L + 1, R = [L|R1], '$judge_numlist'(L1, H, R1) ).
 
 % between/3 with SWI's `inf` and `infinite` upper bounds.
 between(L, H, X) :-
