@@ -62,7 +62,7 @@ sort(Key, Order, List, Sorted) :-
     ;   Order == (@>=) -> reverse(Groups, Desc), append(Desc, Pairs)
     ;   domain_error(order, Order, sort/4)
     ),
-    '$judge_values'(Pairs, Sorted).
+    '$judge_pair_values'(Pairs, Sorted).
 '$judge_sort_keys'([], _, []).
 '$judge_sort_keys'([X|Xs], Key, [K-X|Ks]) :-
     ( Key =:= 0 -> K = X ; arg(Key, X, K) ),
@@ -76,8 +76,8 @@ sort(Key, Order, List, Sorted) :-
 '$judge_same_key'(Ps, _, [], Ps).
 '$judge_firsts'([], []).
 '$judge_firsts'([[P|_]|Gs], [P|Ps]) :- '$judge_firsts'(Gs, Ps).
-'$judge_values'([], []).
-'$judge_values'([_-V|Ps], [V|Vs]) :- '$judge_values'(Ps, Vs).
+'$judge_pair_values'([], []).
+'$judge_pair_values'([_-V|Ps], [V|Vs]) :- '$judge_pair_values'(Ps, Vs).
 
 % include/3, exclude/3 with SWI semantics (a goal that fails excludes).
 include(_, [], []).
@@ -169,7 +169,7 @@ partition(P, L, I, E) :- '$judge_partition'(L, P, I, E).
 partition(P, L, Ls, Es, Gs) :- '$judge_partition'(L, P, Ls, Es, Gs).
 '$judge_partition'([], _, [], [], []).
 '$judge_partition'([H|T], P, L, E, G) :-
-    call(P, O, H),
+    call(P, H, O),
     '$judge_partition'(O, H, P, T, L, E, G).
 '$judge_partition'(<, H, P, T, [H|L], E, G) :- !, '$judge_partition'(T, P, L, E, G).
 '$judge_partition'(=, H, P, T, L, [H|E], G) :- !, '$judge_partition'(T, P, L, E, G).
@@ -189,6 +189,63 @@ plus(X, Y, Z) :-
     ).
 '$judge_can_be_integer'(X) :- ( var(X) -> true ; must_be(integer, X) ).
 is_list(X) :- ( var(X) -> fail ; X == [] -> true ; X = [_|T] -> is_list(T) ; fail ).
+
+% predsort/3 with SWI 9's results, whatever the predicate answers: a list
+% that is not proper raises; a top-down merge sort sorts the first N//2
+% elements, then the rest, and merges; a pair costs one call; on `=` the
+% left element stays and the right one goes; an order other than <, = or >
+% fails; backtracking reaches the predicate's other answers.
+predsort(P, L, Sorted) :-
+    (   is_list(L) -> length(L, N), '$judge_psort'(N, P, L, _, S), Sorted = S
+    ;   throw(error(type_error(list, L), predsort/3))
+    ).
+'$judge_psort'(0, _, L, L, []) :- !.
+'$judge_psort'(1, _, [X|L], L, [X]) :- !.
+'$judge_psort'(2, P, [X, Y|L], L, S) :- !, call(P, O, X, Y), '$judge_pair'(O, X, Y, S).
+'$judge_psort'(N, P, L0, L, S) :-
+    A is N // 2, B is N - A,
+    '$judge_psort'(A, P, L0, L1, S1),
+    '$judge_psort'(B, P, L1, L, S2),
+    '$judge_pmerge'(S1, S2, P, S).
+'$judge_pair'(<, X, Y, [X, Y]).
+'$judge_pair'(=, X, _, [X]).
+'$judge_pair'(>, X, Y, [Y, X]).
+'$judge_pmerge'([], S, _, S) :- !.
+'$judge_pmerge'(S, [], _, S) :- !.
+'$judge_pmerge'([X|Xs], [Y|Ys], P, S) :-
+    call(P, O, X, Y), !,
+    '$judge_pmerge_'(O, X, Xs, Y, Ys, P, S).
+'$judge_pmerge_'(<, X, Xs, Y, Ys, P, [X|S]) :- '$judge_pmerge'(Xs, [Y|Ys], P, S).
+'$judge_pmerge_'(=, X, Xs, _, Ys, P, [X|S]) :- '$judge_pmerge'(Xs, Ys, P, S).
+'$judge_pmerge_'(>, X, Xs, Y, Ys, P, [Y|S]) :- '$judge_pmerge'([X|Xs], Ys, P, S).
+
+% Comparisons in answers are called through these (src/judge/sandbox.rs):
+% SWI and scryer order two distinct unbound variables by their addresses,
+% which differ between the systems, so such a comparison is not scored.
+'$judge_order'(Op, A, B) :- '$judge_orderable'(A, B), call(Op, A, B).
+'$judge_compare'(O, A, B) :- '$judge_orderable'(A, B), compare(O, A, B).
+% Walks A and B to where the standard order decides.
+'$judge_orderable'(A, B) :-
+    (   A == B -> true
+    ;   var(A), var(B) -> '$judge_unsupported'(order_of_variables)
+    ;   compound(A), compound(B), functor(A, F, N), functor(B, F, N) ->
+        '$judge_orderable_args'(1, A, B)
+    ;   true
+    ).
+% Some argument differs (A \== B), so this stops within the arity.
+'$judge_orderable_args'(I, A, B) :-
+    arg(I, A, X), arg(I, B, Y),
+    (   X == Y -> I1 is I + 1, '$judge_orderable_args'(I1, A, B)
+    ;   '$judge_orderable'(X, Y)
+    ).
+
+% numlist/3: integers from L to H; fails when L > H.
+numlist(L, H, R) :-
+    must_be(integer, L), must_be(integer, H),
+    L =< H,
+    '$judge_numlist'(L, H, R).
+'$judge_numlist'(L, H, R) :-
+    ( L =:= H -> R = [L] ; L1 is L + 1, R = [L|R1], '$judge_numlist'(L1, H, R1) ).
 
 % between/3 with SWI's `inf` and `infinite` upper bounds.
 between(L, H, X) :-
@@ -238,13 +295,16 @@ atom_number(A, N) :-
             )
         ;   fail
         )
-    ;   var(A) ->
-        (   var(N) -> throw(error(instantiation_error, atom_number/2))
+    % As SWI: a number is printed and unified, so a bound non-atom fails;
+    % only then come the type and instantiation errors.
+    ;   number(N) ->
+        (   nonvar(A) -> fail
         ;   integer(N) -> number_codes(N, Cs), atom_codes(A, Cs)
-        ;   number(N) -> '$judge_unsupported'(atom_number(N))
-        ;   throw(error(type_error(number, N), atom_number/2))
+        ;   '$judge_unsupported'(atom_number(N))
         )
-    ;   throw(error(type_error(atom, A), atom_number/2))
+    ;   nonvar(N) -> throw(error(type_error(number, N), atom_number/2))
+    ;   nonvar(A) -> throw(error(type_error(atom, A), atom_number/2))
+    ;   throw(error(instantiation_error, atom_number/2))
     ).
 '$judge_plain_number'(Cs) :-
     '$judge_digits'(Cs, Rest),

@@ -613,6 +613,17 @@ const FLOAT_SOURCES: &[&str] = &[
     "number_chars",
 ];
 
+/// SWI's string predicates: scryer has no string type.
+const STRING_SOURCES: &[&str] = &[
+    "string",
+    "atom_string",
+    "string_chars",
+    "string_codes",
+    "string_to_atom",
+    "string_length",
+    "string_concat",
+];
+
 /// Predicates and built-ins that order terms by the standard order.
 const STANDARD_ORDER: &[&str] = &[
     "sort",
@@ -634,16 +645,21 @@ const STANDARD_ORDER: &[&str] = &[
 /// cannot run them as SWI-Prolog does. Scryer lets a cut in the condition
 /// of `->` cut the whole clause (SWI keeps it local), so such a condition
 /// is wrapped in `call/1`; it has no `*->`, which becomes `\+`/`->`. It
-/// reads double-quoted text as a list where SWI makes a string, and its
+/// reads double-quoted text as a list where SWI makes a string (and lacks
+/// SWI's string predicates), and its
 /// standard order puts every float before every integer where SWI compares
 /// by value: answers with strings, or with both a possible float (in them
 /// or in the `background`) and a standard-order comparison, are refused.
+/// Comparisons go through the runtime, which refuses to order two distinct
+/// unbound variables (ordered by address in both systems).
 pub(crate) fn for_scryer(clauses: Vec<Term>, background: &[Term]) -> Result<Vec<Term>, String> {
-    if clauses
-        .iter()
-        .any(|c| mentions(c, &|t| matches!(t, Term::Str(_))))
-    {
-        return Err("double-quoted strings".into());
+    let strings = |t: &Term| match t {
+        Term::Str(_) => true,
+        Term::Atom(name) | Term::Compound(name, _) => STRING_SOURCES.contains(&name.as_str()),
+        _ => false,
+    };
+    if clauses.iter().any(|c| mentions(c, &strings)) {
+        return Err("strings".into());
     }
     let floats = |t: &Term| match t {
         Term::Float(_) => true,
@@ -728,6 +744,12 @@ fn scryer_goal(goal: Term) -> Term {
             args[1] = scryer_goal(std::mem::replace(&mut args[1], Term::Atom("true".into())));
             compound(&name, args)
         }
+        // Through the runtime, which refuses to order distinct variables.
+        ("@<" | "@>" | "@=<" | "@>=", 2) => {
+            args.insert(0, Term::Atom(name));
+            compound("$judge_order", args)
+        }
+        ("compare", 3) => compound("$judge_compare", args),
         _ => compound(&name, args),
     }
 }

@@ -104,3 +104,32 @@ pub fn score_all(pairs: &[(String, String)]) -> Vec<BaselineScore> {
         })
         .collect()
 }
+
+/// How a judge's results compare with the reference's scores: the pairs
+/// that differ (described, with the answer) and how many answers the judge
+/// refused with `engine_unsupported`, which is never a different score.
+pub fn compare(
+    pairs: &[(String, String)],
+    ours: &[entail::judge::JudgeResult],
+    theirs: &[BaselineScore],
+) -> (Vec<String>, usize) {
+    let mut differing = Vec::new();
+    let mut unsupported = 0;
+    for (i, (ours, reference)) in ours.iter().zip(theirs).enumerate() {
+        if ours.error_kind == Some(entail::judge::ErrorKind::EngineUnsupported) {
+            unsupported += 1;
+        } else if reference.partial_score != ours.partial_score
+            || reference.is_correct != ours.is_correct
+        {
+            differing.push(format!(
+                "pair {i}: ours {} ({:?} {:?}) vs swipl {}\n{}",
+                ours.partial_score,
+                ours.error_kind,
+                ours.error,
+                reference.partial_score,
+                pairs[i].1
+            ));
+        }
+    }
+    (differing, unsupported)
+}

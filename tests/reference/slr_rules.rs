@@ -173,10 +173,60 @@ const LITERALS: &[Literal] = &[
     ("M is cot(N)", &["N"], &["M"]),
     ("M is A + 1", &["A"], &["M"]),
     ("M is e ** 0", &[], &["M"]),
+    // Arithmetic corners: mod/rem/div/`//` of negatives, zero divisors,
+    // `**` and `^` with negative exponents, max/min of equal mixed numbers,
+    // overflow past 64 bits, floats against integers.
+    ("M is (N - 4) mod 3", &["N"], &["M"]),
+    ("M is (N - 4) rem 3", &["N"], &["M"]),
+    ("M is (N - 5) // 2", &["N"], &["M"]),
+    ("M is (N - 5) div 2", &["N"], &["M"]),
+    ("M is N mod 0", &["N"], &["M"]),
+    ("M is N // 0", &["N"], &["M"]),
+    ("M is N ** -1", &["N"], &["M"]),
+    ("M is 2 ^ -N", &["N"], &["M"]),
+    ("M is N ^ 2", &["N"], &["M"]),
+    ("M is 2.0 ** N", &["N"], &["M"]),
+    ("M is max(N, N * 1.0)", &["N"], &["M"]),
+    ("M is min(N * 1.0, N)", &["N"], &["M"]),
+    ("M is N * 9223372036854775807", &["N"], &["M"]),
+    ("M is 2 ** (N * 40)", &["N"], &["M"]),
+    ("M is N << 62", &["N"], &["M"]),
+    ("M is ceiling(N / 2)", &["N"], &["M"]),
+    ("M is truncate(N / 2.0)", &["N"], &["M"]),
+    (
+        "findall(X1, (has_car(T, C1), load_num(C1, N1), X1 is N1 / 2), L)",
+        &["T"],
+        &["L"],
+    ),
+    (
+        "findall(X1, (has_car(T, C1), car_num(C1, N1), (N1 > 1 -> X1 is N1 * 1.0 ; X1 = N1)), L)",
+        &["T"],
+        &["L"],
+    ),
+    (
+        "setof(X1, C1^N1^(has_car(T, C1), load_num(C1, N1), X1 is N1 / 2), L)",
+        &["T"],
+        &["L"],
+    ),
+    (
+        "bagof(C1, (has_car(T, C1), car_color(C1, A1)), L)",
+        &["T"],
+        &["L"],
+    ),
+    (
+        "aggregate_all(max(X1), (has_car(T, C1), car_num(C1, N1), X1 is N1 / 2), M)",
+        &["T"],
+        &["M"],
+    ),
     // Tests.
     ("N > 1", &["N"], &[]),
     ("N =:= 2", &["N"], &[]),
     ("N =:= 2.0", &["N"], &[]),
+    ("N / 2 =:= 1", &["N"], &[]),
+    ("M < 2.5", &["M"], &[]),
+    ("M == 1.0", &["M"], &[]),
+    ("M @< 1.5", &["M"], &[]),
+    ("M > 9223372036854775807", &["M"], &[]),
     ("M < 2", &["M"], &[]),
     ("M >= 1.5", &["M"], &[]),
     ("M =\\= N", &["M", "N"], &[]),
@@ -277,6 +327,67 @@ const HELPERS: &[(&str, &str)] = &[
     ("spin", "spin(T) :- spin(T)."),
     ("grow", "grow(L, N) :- grow([N|L], N)."),
 ];
+
+/// The random-rule corpus of the differential tests: 5,000 answers, 50 on
+/// each of 100 generated tasks (levels as in `slr_gen::DIFFERENTIAL_LEVELS`),
+/// each task's answers together, as (validation program, answer) pairs.
+pub fn corpus() -> Vec<(String, String)> {
+    use rand::SeedableRng;
+    let mut rng = ChaCha8Rng::seed_from_u64(17);
+    let mut pairs = Vec::new();
+    for t in 0..100 {
+        let levels = crate::slr_gen::DIFFERENTIAL_LEVELS;
+        let (trains, cars) = levels[t % levels.len()];
+        let task = crate::slr_gen::task(&mut rng, trains, cars);
+        for _ in 0..50 {
+            pairs.push((task.program.clone(), rule(&mut rng)));
+        }
+    }
+    pairs
+}
+
+/// Scores `pairs` with `judge` on `threads` threads. Each thread takes whole
+/// tasks (runs of pairs with the same program), so a scryer worker keeps a
+/// task's background loaded between its answers. Results in input order.
+pub fn score_by_task(
+    judge: &entail::judge::Judge,
+    pairs: &[(String, String)],
+    threads: usize,
+) -> Vec<entail::judge::JudgeResult> {
+    let mut groups: Vec<std::ops::Range<usize>> = Vec::new();
+    for (i, (program, _)) in pairs.iter().enumerate() {
+        match groups.last_mut() {
+            Some(g) if pairs[g.start].0 == *program => g.end = i + 1,
+            _ => groups.push(i..i + 1),
+        }
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results = std::sync::Mutex::new(vec![None; pairs.len()]);
+    std::thread::scope(|s| {
+        for _ in 0..threads.max(1) {
+            s.spawn(|| loop {
+                let g = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(range) = groups.get(g) else { break };
+                let record = entail::judge::TaskRecord {
+                    validation_program: pairs[range.start].0.clone(),
+                    ..Default::default()
+                };
+                let task = judge.task(&record).expect("generated task loads");
+                for i in range.clone() {
+                    let mut result = task.score(&pairs[i].1);
+                    result.time_ms = 0.0;
+                    results.lock().expect("no panic while held")[i] = Some(result);
+                }
+            });
+        }
+    });
+    results
+        .into_inner()
+        .expect("no panic while held")
+        .into_iter()
+        .map(|r| r.expect("every pair scored"))
+        .collect()
+}
 
 /// One random answer (a rule, maybe a second clause, and its helpers).
 pub fn rule(rng: &mut ChaCha8Rng) -> String {

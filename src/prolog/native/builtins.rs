@@ -454,26 +454,30 @@ impl Machine<'_> {
                 self.unify(self.arg(args, 1), Cell::Int(n))
             }
             Ext::AtomNumber => {
+                // SWI's order: an atom is parsed; otherwise a number is
+                // printed and unified (so a compound fails); only then the
+                // type and instantiation errors.
                 let what = "atom_number/2";
-                match self.deref_arg(args, 0) {
-                    Cell::Ref(_) => match self.deref_arg(args, 1) {
-                        Cell::Ref(_) => Err(raise(format!("instantiation_error in {what}"))),
-                        Cell::Int(i) => {
-                            let made = self.make_text(&i.to_string(), Kind::Atom)?;
-                            self.unify(self.arg(args, 0), made)
-                        }
-                        Cell::Float(_) => Err(unsure("float as text")),
-                        _ => Err(raise(format!("type_error(number) in {what}"))),
-                    },
-                    c @ Cell::Atom(_) => {
+                match (self.deref_arg(args, 0), self.deref_arg(args, 1)) {
+                    (c @ Cell::Atom(_), _) => {
                         let text = self.bound_text(c, what)?;
                         match parse_number(&text)? {
                             Some(n) => self.unify(self.arg(args, 1), n),
                             None => Ok(false),
                         }
                     }
-                    c if self.is_string(c) => Err(unsure("atom_number/2 on a string")),
-                    _ => Err(raise(format!("type_error(atom) in {what}"))),
+                    (c, _) if self.is_string(c) => Err(unsure("atom_number/2 on a string")),
+                    (Cell::Ref(_), Cell::Int(i)) => {
+                        let made = self.make_text(&i.to_string(), Kind::Atom)?;
+                        self.unify(self.arg(args, 0), made)
+                    }
+                    (Cell::Ref(_), Cell::Float(_)) => Err(unsure("float as text")),
+                    (_, Cell::Int(_) | Cell::Float(_)) => Ok(false),
+                    (Cell::Ref(_), Cell::Ref(_)) => {
+                        Err(raise(format!("instantiation_error in {what}")))
+                    }
+                    (_, Cell::Ref(_)) => Err(raise(format!("type_error(atom) in {what}"))),
+                    _ => Err(raise(format!("type_error(number) in {what}"))),
                 }
             }
             Ext::NumberCodes => self.number_list(args, Chars::Codes, "number_codes/2"),
