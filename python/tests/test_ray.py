@@ -3,6 +3,7 @@ compared with a direct call of the package."""
 
 import importlib.util
 import json
+import os
 import sys
 
 import pytest
@@ -26,6 +27,8 @@ def local_ray(root):
     # The examples' classes are pickled by module name: Ray's workers must
     # import the examples as the test does.
     examples = {"env_vars": {"PYTHONPATH": str(root / "examples")}}
+    # No usage reports from CI machines (the network may be closed).
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, runtime_env=examples)
     yield
     ray.shutdown()
