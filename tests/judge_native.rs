@@ -437,13 +437,7 @@ fn random_rules_agree_with_the_reference() {
         pairs.len(),
         differing.len()
     );
-    assert!(
-        differing.is_empty(),
-        "{} of {} pairs differ from swipl:\n{}",
-        differing.len(),
-        pairs.len(),
-        differing[..differing.len().min(40)].join("\n\n")
-    );
+    slr_batch::assert_none_differ(&pairs, &differing);
     // The corpus must exercise the scorer: both full and partial scores.
     assert!(
         correct >= 50 && partial >= 500,

@@ -206,13 +206,7 @@ fn scryer_agrees_on_random_rules(pairs: &[(String, String)]) {
         pairs.len(),
         differing.len()
     );
-    assert!(
-        differing.is_empty(),
-        "{} of {} pairs differ from swipl:\n{}",
-        differing.len(),
-        pairs.len(),
-        differing[..differing.len().min(40)].join("\n\n")
-    );
+    slr_batch::assert_none_differ(pairs, &differing);
 }
 
 /// A fifth of the corpus (every fifth task, 1,000 answers): scryer takes

@@ -60,6 +60,16 @@ impl ProveError {
         }
     }
 
+    /// A JSON input that does not parse, at the line and column serde saw.
+    pub fn invalid_json(error: &serde_json::Error) -> ProveError {
+        let pos = Pos {
+            offset: 0,
+            line: error.line() as u32,
+            col: error.column() as u32,
+        };
+        ProveError::new(Some(pos), format!("invalid JSON: {error}"))
+    }
+
     /// The same error, attributed to `file` (kept if one is already set).
     pub fn in_file(mut self, file: impl Into<String>) -> ProveError {
         if self.file.is_none() {

@@ -133,3 +133,14 @@ pub fn compare(
     }
     (differing, unsupported)
 }
+
+/// Fails with the first 40 of `differing` (from [`compare`]) unless it is empty.
+pub fn assert_none_differ(pairs: &[(String, String)], differing: &[String]) {
+    assert!(
+        differing.is_empty(),
+        "{} of {} pairs differ from swipl:\n{}",
+        differing.len(),
+        pairs.len(),
+        differing[..differing.len().min(40)].join("\n\n")
+    );
+}

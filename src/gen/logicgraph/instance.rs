@@ -34,17 +34,8 @@ fn read_json(dir: &Path, name: &str) -> Result<Value, ProveError> {
     let path = dir.join(name);
     let text = std::fs::read_to_string(&path)
         .map_err(|e| ProveError::new(None, format!("cannot read {}: {e}", path.display())))?;
-    serde_json::from_str(&text).map_err(|e| {
-        ProveError::new(
-            Some(crate::syntax::Pos {
-                offset: 0,
-                line: e.line() as u32,
-                col: e.column() as u32,
-            }),
-            format!("invalid JSON: {e}"),
-        )
-        .in_file(path.display().to_string())
-    })
+    serde_json::from_str(&text)
+        .map_err(|e| ProveError::invalid_json(&e).in_file(path.display().to_string()))
 }
 
 fn field<'a>(v: &'a Value, key: &str, what: &str) -> Result<&'a Value, ProveError> {

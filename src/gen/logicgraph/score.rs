@@ -295,16 +295,7 @@ pub(crate) fn parse_answer_text(text: &str) -> Result<AnswerSource, ProveError> 
     if trimmed.starts_with('{') || trimmed.starts_with('[') {
         serde_json::from_str(text)
             .map(AnswerSource::Json)
-            .map_err(|e| {
-                ProveError::new(
-                    Some(crate::syntax::Pos {
-                        offset: 0,
-                        line: e.line() as u32,
-                        col: e.column() as u32,
-                    }),
-                    format!("invalid JSON: {e}"),
-                )
-            })
+            .map_err(|e| ProveError::invalid_json(&e))
     } else {
         Ok(text_answer(text))
     }
