@@ -93,8 +93,8 @@ const UNSUPPORTED: &str = "$judge_unsupported";
 
 /// The sanitized hypothesis as scryer must run it ([`for_scryer`]).
 fn scryer_text(hypothesis: &[Term], background: &Background) -> Result<String, WorkerFailure> {
-    let clauses = for_scryer(hypothesis.to_vec(), background.clauses())
-        .map_err(WorkerFailure::Unsupported)?;
+    let clauses =
+        for_scryer(hypothesis.to_vec(), &background.terms()).map_err(WorkerFailure::Unsupported)?;
     Ok(clauses
         .into_iter()
         .map(|term| {

@@ -29,7 +29,7 @@
 
 use super::task::TaskProgram;
 use crate::prolog::native::FastHasher;
-use crate::prolog::{Background, Renaming};
+use crate::prolog::{Arg, Background, Clause, Clauses, Renaming};
 use crate::syntax::prolog::Term;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -136,33 +136,60 @@ impl Naming {
             .into_iter()
             .collect();
         let mut seen: FastSet<(&str, bool)> = FastSet::default();
-        for term in clauses.iter().chain(goals.iter().copied()) {
-            visit(term, &mut |name, is_atom| {
-                if !seen.insert((name, is_atom)) {
-                    return;
+        let mut classify = |name, is_atom| {
+            if !seen.insert((name, is_atom)) {
+                return;
+            }
+            match train_of(name) {
+                Some(train) if is_atom => {
+                    blocks.entry(train).or_default().insert(name);
                 }
-                match train_of(name) {
-                    Some(train) if is_atom => {
-                        blocks.entry(train).or_default().insert(name);
-                    }
-                    _ => {
-                        vocabulary.insert(name);
+                _ => {
+                    vocabulary.insert(name);
+                }
+            }
+        };
+        // A fact's symbols are classified once each, not once per use.
+        const AS_ATOM: u8 = 1;
+        const AS_NAME: u8 = 2;
+        let mut uses = vec![0u8; clauses.symbol_count()];
+        for clause in clauses.iter() {
+            match clause {
+                Clause::Fact { name, .. } => {
+                    uses[*name as usize] |= AS_NAME;
+                    for arg in clauses.args(clause) {
+                        if let Arg::Atom(a) = arg {
+                            uses[*a as usize] |= AS_ATOM;
+                        }
                     }
                 }
-            });
+                Clause::Term(term) => visit(term, &mut classify),
+            }
+        }
+        for (symbol, &used) in uses.iter().enumerate() {
+            let name = clauses.symbol(symbol as u32);
+            if used & AS_ATOM != 0 {
+                classify(name, true);
+            }
+            if used & AS_NAME != 0 {
+                classify(name, false);
+            }
+        }
+        for goal in &goals {
+            visit(goal, &mut classify);
         }
 
         let mut names = BTreeMap::new();
-        let mut drawn: BTreeSet<String> = BTreeSet::new();
+        let mut drawn: FastSet<[u8; NAME_LETTERS]> = FastSet::default();
         let mut fresh = |rng: &mut ChaCha8Rng| loop {
-            let name: String = (0..NAME_LETTERS)
-                .map(|_| char::from(b'a' + rng.gen_range(0..26u8)))
-                .collect();
-            if !RESERVED.contains(&name.as_str())
-                && !vocabulary.contains(name.as_str())
-                && drawn.insert(name.clone())
-            {
-                return name;
+            let mut name = [0u8; NAME_LETTERS];
+            for letter in &mut name {
+                *letter = b'a' + rng.gen_range(0..26u8);
+            }
+            // Lower-case ASCII letters.
+            let text = std::str::from_utf8(&name).unwrap_or_default();
+            if !RESERVED.contains(&text) && !vocabulary.contains(text) && drawn.insert(name) {
+                return text.to_string();
             }
         };
         for constants in blocks.values() {
@@ -182,28 +209,41 @@ impl Naming {
             }
         }
 
-        // A random rank per train block.
+        // A random rank per train block, and the block of each symbol.
         let mut order: Vec<&str> = blocks.keys().copied().collect();
         order.shuffle(&mut rng);
         let rank: BTreeMap<&str, usize> = order.iter().enumerate().map(|(i, t)| (*t, i)).collect();
-        let owner = |term: &Term| first_constant(term).and_then(|t| rank.get(t).copied());
+        let symbol_rank: Vec<Option<usize>> = (0..clauses.symbol_count())
+            .map(|s| train_of(clauses.symbol(s as u32)).and_then(|t| rank.get(t).copied()))
+            .collect();
+        // The block a clause belongs to: its first task constant's.
+        let owner = |clause: &Clause| match clause {
+            Clause::Fact { .. } => clauses.args(clause).iter().find_map(|arg| match arg {
+                Arg::Atom(a) => symbol_rank[*a as usize],
+                Arg::Int(_) => None,
+            }),
+            Clause::Term(term) => first_constant(term).and_then(|t| rank.get(t).copied()),
+        };
 
         // The load order: inside each predicate's run of clauses, the slots
         // of owned clauses take the owned clauses in block rank order.
-        let mut order: Vec<u32> = Vec::with_capacity(clauses.len());
+        let all: Vec<&Clause> = clauses.iter().collect();
+        let mut order: Vec<u32> = Vec::with_capacity(all.len());
         let mut start = 0;
-        while start < clauses.len() {
-            let predicate = head(&clauses[start]).name_arity();
+        while start < all.len() {
+            let predicate = clauses.predicate(all[start]);
             let end = start
-                + clauses[start..]
+                + all[start..]
                     .iter()
-                    .take_while(|c| head(c).name_arity() == predicate)
+                    .take_while(|c| clauses.predicate(c) == predicate)
                     .count();
-            let owners: Vec<Option<usize>> = clauses[start..end].iter().map(&owner).collect();
-            let mut owned: Vec<usize> =
-                (0..owners.len()).filter(|&i| owners[i].is_some()).collect();
-            owned.sort_by_key(|&i| owners[i]);
-            let mut next_owned = owned.into_iter();
+            let owners: Vec<Option<usize>> = all[start..end].iter().map(|c| owner(c)).collect();
+            // Owned slots by (block rank, slot): a stable sort by rank.
+            let mut owned: Vec<u64> = (0..owners.len())
+                .filter_map(|i| owners[i].map(|rank| ((rank as u64) << 32) | i as u64))
+                .collect();
+            owned.sort_unstable();
+            let mut next_owned = owned.into_iter().map(|packed| packed as u32 as usize);
             for (i, slot) in owners.iter().enumerate() {
                 let from = match slot {
                     Some(_) => next_owned.next().unwrap_or(i),
@@ -230,14 +270,6 @@ impl Naming {
             goals,
             names,
         }
-    }
-}
-
-/// The head of a clause term.
-fn head(clause: &Term) -> &Term {
-    match clause {
-        Term::Compound(neck, args) if neck == ":-" && args.len() == 2 => &args[0],
-        other => other,
     }
 }
 
@@ -330,6 +362,31 @@ impl Fnv {
                 self.text(name);
                 for arg in args {
                     self.term(arg);
+                }
+            }
+        }
+    }
+
+    /// A background clause: the bytes [`Fnv::term`] feeds for it as a term.
+    pub(crate) fn clause(&mut self, clauses: &Clauses, clause: &Clause) {
+        match clause {
+            Clause::Term(term) => self.term(term),
+            Clause::Fact { name, .. } => {
+                let args = clauses.args(clause);
+                self.bytes(b"C");
+                self.bytes(&(args.len() as u64).to_le_bytes());
+                self.text(clauses.symbol(*name));
+                for arg in args {
+                    match *arg {
+                        Arg::Atom(a) => {
+                            self.bytes(b"A");
+                            self.text(clauses.symbol(a));
+                        }
+                        Arg::Int(i) => {
+                            self.bytes(b"I");
+                            self.bytes(&i.to_le_bytes());
+                        }
+                    }
                 }
             }
         }

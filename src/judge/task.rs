@@ -4,9 +4,10 @@
 
 use super::rename::Fnv;
 use super::JudgeError;
-use crate::prolog::Background;
-use crate::syntax::prolog::{parse_program, Program, Sentence, Term};
-use std::collections::{BTreeMap, BTreeSet};
+use crate::prolog::native::FastMap;
+use crate::prolog::{Background, Clause, ClausesBuilder};
+use crate::syntax::prolog::{read_program, Program, Reading, Sentence, Term};
+use std::collections::BTreeSet;
 
 /// Whether an example is labelled positive or negative.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -78,9 +79,21 @@ pub struct TaskProgram {
 impl TaskProgram {
     /// Parses `program` (a validation program) with the given label names.
     pub fn parse(program: &str, positive: &str, negative: &str) -> Result<TaskProgram, JudgeError> {
-        let parsed = parse_program(program)
-            .map_err(|e| JudgeError::Task(format!("validation program: {e}")))?;
-        TaskProgram::from_program(parsed, positive, negative)
+        // Background facts take about 25 bytes each.
+        let mut loader = Loader::new(positive, negative, program.len() / 25);
+        // The reader goes on to the end, so a syntax error anywhere is
+        // reported before any other problem, as when reading first.
+        let mut problem = None;
+        read_program(program, &mut |reading| {
+            if problem.is_none() {
+                problem = loader.add(reading).err();
+            }
+        })
+        .map_err(|e| JudgeError::Task(format!("validation program: {e}")))?;
+        match problem {
+            Some(problem) => Err(problem),
+            None => loader.finish(),
+        }
     }
 
     /// A validation program that is already parsed (generators build one
@@ -90,93 +103,152 @@ impl TaskProgram {
         positive: &str,
         negative: &str,
     ) -> Result<TaskProgram, JudgeError> {
-        let mut examples = Vec::new();
-        let mut arity: Option<usize> = None;
-        // Background clauses grouped by predicate, groups in order of first
-        // appearance: scryer drops earlier clauses of a discontiguous predicate.
-        let mut group_of: BTreeMap<(String, usize), usize> = BTreeMap::new();
-        let mut groups: Vec<Vec<Term>> = Vec::new();
-        let mut last: Option<(String, usize, usize)> = None;
+        let mut loader = Loader::new(positive, negative, parsed.sentences.len());
         for sentence in parsed.sentences {
-            if matches!(sentence, Sentence::Directive { .. }) {
+            loader.add(Reading::Sentence(sentence))?;
+        }
+        loader.finish()
+    }
+}
+
+/// Splits a validation program, sentence by sentence, into examples and
+/// background clauses grouped by predicate.
+struct Loader<'l> {
+    positive: &'l str,
+    negative: &'l str,
+    examples: Vec<Example>,
+    arity: Option<usize>,
+    /// Background clauses grouped by predicate, groups in order of first
+    /// appearance: scryer drops earlier clauses of a discontiguous predicate.
+    /// Predicate (name symbol, arity) → its group.
+    group_of: FastMap<(u32, usize), usize>,
+    groups: Vec<Vec<Clause>>,
+    builder: ClausesBuilder,
+}
+
+impl<'l> Loader<'l> {
+    /// A loader for about `clauses` clauses.
+    fn new(positive: &'l str, negative: &'l str, clauses: usize) -> Loader<'l> {
+        Loader {
+            positive,
+            negative,
+            examples: Vec::new(),
+            arity: None,
+            group_of: FastMap::default(),
+            groups: Vec::new(),
+            builder: ClausesBuilder::with_capacity(clauses),
+        }
+    }
+
+    fn add(&mut self, reading: Reading<'_, '_>) -> Result<(), JudgeError> {
+        let (name, n) = match &reading {
+            Reading::Fact { name, args, .. } => (*name, args.len()),
+            Reading::Sentence(Sentence::Directive { .. }) => {
                 return Err(JudgeError::Task(
                     "validation program: directives are not supported".into(),
-                ));
+                ))
             }
-            let Some(head) = sentence.head() else {
-                continue;
-            };
-            let Some((name, n)) = head.name_arity() else {
-                return Err(JudgeError::Task(format!(
-                    "validation program: clause head {head} is not callable"
-                )));
-            };
-            let label = if name == positive {
-                Some(Label::Pos)
-            } else if name == negative {
-                Some(Label::Neg)
-            } else {
-                None
-            };
-            if let Some(label) = label {
-                if sentence.body().is_some() {
-                    return Err(JudgeError::Task(format!(
-                        "validation program: label clause {sentence} is not a fact"
-                    )));
-                }
-                match arity {
-                    None => arity = Some(n),
-                    Some(a) if a != n => {
-                        return Err(JudgeError::Task(format!(
-                            "validation program: label facts have arities {a} and {n}"
-                        )))
-                    }
-                    Some(_) => {}
-                }
-                let goal_original = match head {
-                    Term::Compound(_, args) => Term::Compound(positive.to_string(), args.clone()),
-                    _ => Term::Atom(positive.to_string()),
+            Reading::Sentence(sentence) => {
+                let Some(head) = sentence.head() else {
+                    return Ok(());
                 };
-                examples.push(Example {
-                    atom: head.to_string(),
-                    label,
-                    goal: goal_original,
-                });
-                continue;
+                head.name_arity().ok_or_else(|| {
+                    JudgeError::Task(format!(
+                        "validation program: clause head {head} is not callable"
+                    ))
+                })?
             }
-            // Clauses of one predicate mostly come together: look the group
-            // up only when the predicate changes.
-            let index = match &last {
-                Some((last_name, last_n, index)) if last_name == name && *last_n == n => *index,
-                _ => {
-                    let key = (name.to_string(), n);
-                    let index = *group_of.entry(key).or_insert_with(|| {
-                        groups.push(Vec::new());
-                        groups.len() - 1
-                    });
-                    last = Some((name.to_string(), n, index));
-                    index
+        };
+        let label = if name == self.positive {
+            Some(Label::Pos)
+        } else if name == self.negative {
+            Some(Label::Neg)
+        } else {
+            None
+        };
+        if let Some(label) = label {
+            let head = match reading {
+                Reading::Fact { name, args, .. } => {
+                    Term::Compound(name.to_string(), args.iter().map(|a| a.to_term()).collect())
+                }
+                Reading::Sentence(sentence) => {
+                    if sentence.body().is_some() {
+                        return Err(JudgeError::Task(format!(
+                            "validation program: label clause {sentence} is not a fact"
+                        )));
+                    }
+                    match sentence {
+                        Sentence::Clause { term, .. } => term,
+                        Sentence::Directive { goal, .. } => goal,
+                    }
                 }
             };
-            if let Sentence::Clause { term, .. } = sentence {
-                groups[index].push(term);
-            }
+            return self.example(head, label, n);
         }
-        if examples.is_empty() {
+        let index = self.group(name, n);
+        let clause = match reading {
+            Reading::Fact { name, args, .. } => self.builder.fact(name, args),
+            Reading::Sentence(Sentence::Clause { term, .. }) => self.builder.term(term),
+            Reading::Sentence(Sentence::Directive { .. }) => return Ok(()),
+        };
+        self.groups[index].push(clause);
+        Ok(())
+    }
+
+    /// The group of predicate `name/n`, made when first seen.
+    fn group(&mut self, name: &str, n: usize) -> usize {
+        let key = (self.builder.symbol(name), n);
+        let groups = &mut self.groups;
+        *self.group_of.entry(key).or_insert_with(|| {
+            groups.push(Vec::new());
+            groups.len() - 1
+        })
+    }
+
+    /// A label fact `head` of arity `n`.
+    fn example(&mut self, head: Term, label: Label, n: usize) -> Result<(), JudgeError> {
+        match self.arity {
+            None => self.arity = Some(n),
+            Some(a) if a != n => {
+                return Err(JudgeError::Task(format!(
+                    "validation program: label facts have arities {a} and {n}"
+                )))
+            }
+            Some(_) => {}
+        }
+        let atom = head.to_string();
+        let goal = match head {
+            Term::Compound(_, args) => Term::Compound(self.positive.to_string(), args),
+            _ => Term::Atom(self.positive.to_string()),
+        };
+        self.examples.push(Example { atom, label, goal });
+        Ok(())
+    }
+
+    fn finish(self) -> Result<TaskProgram, JudgeError> {
+        let (positive, negative) = (self.positive, self.negative);
+        if self.examples.is_empty() {
             return Err(JudgeError::Task(format!(
                 "validation program has no {positive} or {negative} facts"
             )));
         }
-        let clauses: Vec<Term> = groups.into_iter().flatten().collect();
+        let clauses = self
+            .builder
+            .finish(self.groups.into_iter().flatten().collect());
+        let background_predicates = self
+            .group_of
+            .into_keys()
+            .map(|(name, n)| (clauses.symbol(name).to_string(), n))
+            .collect();
         // Keyed by the clauses and examples: the same task gets the same
         // key, and no clause needs printing (only a scryer worker reads text).
         let mut hash = Fnv::new();
         hash.text(positive);
         hash.text(negative);
-        for clause in &clauses {
-            hash.term(clause);
+        for clause in clauses.iter() {
+            hash.clause(&clauses, clause);
         }
-        for example in &examples {
+        for example in &self.examples {
             hash.bytes(&[example.label as u8]);
             hash.term(&example.goal);
         }
@@ -184,11 +256,97 @@ impl TaskProgram {
         Ok(TaskProgram {
             positive: positive.to_string(),
             negative: negative.to_string(),
-            arity: arity.unwrap_or(1),
-            examples,
-            background_original: Background::new(content_hash, clauses),
+            arity: self.arity.unwrap_or(1),
+            examples: self.examples,
+            background_original: Background::from_clauses(content_hash, clauses),
             content_hash,
-            background_predicates: group_of.into_keys().collect(),
+            background_predicates,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TaskProgram;
+    use crate::judge::rename::Fnv;
+    use crate::syntax::prolog::parse_program;
+
+    /// Validation programs of the shipped corpora, plus layouts that take
+    /// the general reader (comments, rules, quoted atoms, operators).
+    fn programs() -> Vec<String> {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpora/slr");
+        let mut programs = vec![
+            "% c\neastbound(train0).\nhas_car(train0, car0_1).\n/* x */ car_len(car0_1, 'long').\n\
+             westbound(train1).\nhas_car(train1,car1_1).\ncar_len(car1_1, - 1).\n\
+             short(C) :- car_len(C, short).\nhas_car(train1, car1_2).\nwheels(car1_2, [2, 3]).\n"
+                .to_string(),
+        ];
+        for file in ["golden.jsonl", "predictions.jsonl"] {
+            let text = std::fs::read_to_string(root.join(file)).unwrap();
+            for line in text.lines() {
+                let record: serde_json::Value = serde_json::from_str(line).unwrap();
+                for key in ["validation program", "validation_program"] {
+                    if let Some(program) = record.get(key).and_then(|v| v.as_str()) {
+                        programs.push(program.to_string());
+                    }
+                }
+            }
+        }
+        programs
+    }
+
+    /// Reading a text straight into symbols gives the task that reading it
+    /// into terms gives: the same clauses, examples and content hash, and
+    /// the hash is the one of the clauses as terms.
+    #[test]
+    fn reading_into_symbols_equals_reading_into_terms() {
+        let programs = programs();
+        assert!(programs.len() >= 8, "{}", programs.len());
+        let mut compared = 0;
+        for text in &programs {
+            let direct = TaskProgram::parse(text, "eastbound", "westbound");
+            let via_terms = parse_program(text)
+                .map_err(|e| e.to_string())
+                .and_then(|p| {
+                    TaskProgram::from_program(p, "eastbound", "westbound")
+                        .map_err(|e| e.to_string())
+                });
+            let (direct, via_terms) = match (direct, via_terms) {
+                (Ok(direct), Ok(via_terms)) => (direct, via_terms),
+                (Err(a), Err(b)) => {
+                    // Only unreadable programs: both fail alike.
+                    assert!(a.to_string().ends_with(&b), "{a} / {b}");
+                    continue;
+                }
+                (a, b) => panic!("{text}: {:?} / {:?}", a.err(), b.err()),
+            };
+            let terms = direct.background_original.terms();
+            assert_eq!(terms, via_terms.background_original.terms(), "{text}");
+            assert_eq!(
+                direct.background_predicates,
+                via_terms.background_predicates
+            );
+            let goals = |t: &TaskProgram| -> Vec<String> {
+                t.examples
+                    .iter()
+                    .map(|e| format!("{} {:?} {}", e.atom, e.label, e.goal))
+                    .collect()
+            };
+            assert_eq!(goals(&direct), goals(&via_terms));
+            let mut hash = Fnv::new();
+            hash.text("eastbound");
+            hash.text("westbound");
+            for term in &terms {
+                hash.term(term);
+            }
+            for example in &direct.examples {
+                hash.bytes(&[example.label as u8]);
+                hash.term(&example.goal);
+            }
+            assert_eq!(direct.content_hash, hash.finish(), "{text}");
+            assert_eq!(direct.content_hash, via_terms.content_hash);
+            compared += 1;
+        }
+        assert!(compared >= 8, "{compared}");
     }
 }

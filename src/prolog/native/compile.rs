@@ -5,6 +5,7 @@ use super::term::{Cell, FastMap, Intern, NIL, STRING, TRUE};
 use super::Fallback;
 use crate::syntax::prolog::{Sentence, Term};
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 /// What the first argument of a clause head or call is, for indexing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -30,46 +31,103 @@ pub(crate) struct Clause {
 #[derive(Debug, Default, Clone)]
 pub(crate) struct Pred {
     pub(crate) clauses: Vec<Clause>,
-    /// Candidate lists: 0 = all clauses, 1 = clauses whose first argument
-    /// is a variable, then one per key (its clauses and the variable ones,
-    /// in program order).
-    pub(crate) lists: Vec<Vec<u32>>,
+    /// `0..clauses.len()`: the candidates for a call whose first argument
+    /// is unbound.
+    all: Vec<u32>,
+    /// Each clause's first-argument key (`None`: a variable, or no
+    /// arguments).
+    keys: Vec<Option<Key>>,
+    /// Built on the first call with a bound first argument: most of a
+    /// task's facts are loaded for one answer and many predicates are
+    /// never called that way.
+    index: OnceLock<Index>,
+}
+
+/// Candidate lists: list 0 is `Pred::all`, list 1 the clauses whose first
+/// argument is a variable, then one per key (its clauses and the variable
+/// ones, in program order), stored back to back.
+#[derive(Debug, Default, Clone)]
+struct Index {
     by_key: FastMap<Key, u32>,
+    /// Where list `l` starts in `ids` (`l ≥ 1`), and one past the last.
+    starts: Vec<u32>,
+    ids: Vec<u32>,
 }
 
 impl Pred {
-    fn new() -> Pred {
-        Pred {
-            clauses: Vec::new(),
-            lists: vec![Vec::new(), Vec::new()],
-            by_key: FastMap::default(),
-        }
+    fn add(&mut self, clause: Clause, key: Option<Key>) {
+        self.all.push(self.clauses.len() as u32);
+        self.clauses.push(clause);
+        self.keys.push(key);
+        self.index = OnceLock::new();
     }
 
-    fn add(&mut self, clause: Clause, key: Option<Key>) {
-        let id = self.clauses.len() as u32;
-        self.clauses.push(clause);
-        self.lists[0].push(id);
-        match key {
-            None => {
-                for list in self.lists.iter_mut().skip(1) {
-                    list.push(id);
+    fn index(&self) -> &Index {
+        self.index.get_or_init(|| {
+            let mut index = Index::default();
+            // Each clause's key as a number: keys in order of appearance.
+            let mut keys: Vec<Key> = Vec::new();
+            let numbers: Vec<Option<u32>> = self
+                .keys
+                .iter()
+                .map(|key| {
+                    key.map(|key| {
+                        *index.by_key.entry(key).or_insert_with(|| {
+                            keys.push(key);
+                            keys.len() as u32 - 1
+                        })
+                    })
+                })
+                .collect();
+            let variables: Vec<u32> = self.all_with(None);
+            index.starts.push(0);
+            index.ids.extend_from_slice(&variables);
+            index.starts.push(index.ids.len() as u32);
+            if variables.is_empty() {
+                // Facts: each key's clauses, placed by counting.
+                let mut ends = vec![0u32; keys.len()];
+                for n in numbers.iter().flatten() {
+                    ends[*n as usize] += 1;
+                }
+                let mut total = 0;
+                for end in &mut ends {
+                    total += *end;
+                    *end = total;
+                    index.starts.push(total);
+                }
+                let mut next: Vec<u32> = std::iter::once(0)
+                    .chain(ends.iter().copied())
+                    .take(keys.len())
+                    .collect();
+                index.ids.resize(total as usize, 0);
+                for (id, n) in numbers.iter().enumerate() {
+                    if let Some(n) = n {
+                        index.ids[next[*n as usize] as usize] = id as u32;
+                        next[*n as usize] += 1;
+                    }
+                }
+            } else {
+                for key in keys {
+                    index.ids.extend(self.all_with(Some(key)));
+                    index.starts.push(index.ids.len() as u32);
                 }
             }
-            Some(k) => {
-                let list = match self.by_key.get(&k) {
-                    Some(&l) => l,
-                    None => {
-                        let l = self.lists.len() as u32;
-                        let earlier_vars = self.lists[1].clone();
-                        self.lists.push(earlier_vars);
-                        self.by_key.insert(k, l);
-                        l
-                    }
-                };
-                self.lists[list as usize].push(id);
+            // Key lists are numbered after list 0 (all) and 1 (variables).
+            for list in index.by_key.values_mut() {
+                *list += 2;
             }
-        }
+            index
+        })
+    }
+
+    /// The clauses whose first argument has `key` or is a variable.
+    fn all_with(&self, key: Option<Key>) -> Vec<u32> {
+        (0..self.keys.len() as u32)
+            .filter(|&i| {
+                let k = self.keys[i as usize];
+                k.is_none() || k == key
+            })
+            .collect()
     }
 
     /// The candidate list for a call whose first argument has `key`
@@ -77,8 +135,18 @@ impl Pred {
     pub(crate) fn candidates(&self, key: Option<Key>) -> u32 {
         match key {
             None => 0,
-            Some(k) => self.by_key.get(&k).copied().unwrap_or(1),
+            Some(k) => self.index().by_key.get(&k).copied().unwrap_or(1),
         }
+    }
+
+    /// The clause ids of candidate list `list`.
+    pub(crate) fn list(&self, list: u32) -> &[u32] {
+        if list == 0 {
+            return &self.all;
+        }
+        let index = self.index();
+        let l = list as usize - 1;
+        &index.ids[index.starts[l] as usize..index.starts[l + 1] as usize]
     }
 }
 
@@ -123,7 +191,7 @@ impl Db {
             Some(&p) => p,
             None => {
                 let p = self.preds.len() as u32;
-                self.preds.push(Pred::new());
+                self.preds.push(Pred::default());
                 self.index.insert((name, arity), p);
                 p
             }
@@ -168,7 +236,7 @@ impl Db {
             Some(&p) => p,
             None => {
                 let p = self.preds.len() as u32;
-                self.preds.push(Pred::new());
+                self.preds.push(Pred::default());
                 self.index.insert((name_id, arity as u32), p);
                 p
             }

@@ -538,7 +538,7 @@ impl<'a> Machine<'a> {
     ) -> Result<bool, Fallback> {
         let db = self.db(layer);
         let p = &db.preds[pred as usize];
-        let candidates = &p.lists[list as usize];
+        let candidates = p.list(list);
         loop {
             let Some(&id) = candidates.get(pos as usize) else {
                 if has_cp {

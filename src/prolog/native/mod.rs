@@ -46,15 +46,15 @@ mod machine;
 mod order;
 mod term;
 
-use crate::prolog::{Background, Outcome};
+use crate::prolog::{Arg, Background, Clause, Outcome};
 use crate::syntax::prolog::{parse_program, parse_term, Program, Sentence, Term};
 use compile::{compile_term, Db};
 use machine::{builtin_table, Builtin, Machine};
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
-pub(crate) use term::FastHasher;
-use term::{AtomTable, Atoms, Cell, FastMap, Intern};
+use term::{AtomTable, Atoms, Cell, Intern};
+pub(crate) use term::{FastHasher, FastMap};
 
 /// The library predicates the native engine runs as Prolog.
 const PRELUDE: &str = include_str!("prelude.pl");
@@ -136,41 +136,59 @@ impl Base {
     fn new(background: &Background) -> Result<Base, Fallback> {
         let library = Library::get()?;
         let (mut atoms, mut db) = (AtomTable::empty(Some(&library.atoms)), Db::default());
+        let clauses = background.clauses();
+        // Each symbol is interned once as a predicate name and once as an
+        // atom (renamed), and the checks on a predicate run once per run
+        // of its clauses.
+        let mut functors: Vec<Option<u32>> = vec![None; clauses.symbol_count()];
+        let mut constants: Vec<Option<u32>> = vec![None; clauses.symbol_count()];
         let mut cells = Vec::new();
-        // Each distinct atom is renamed and interned once, and the checks
-        // on a predicate run once per run of its clauses.
-        let mut ids: FastMap<&str, u32> = FastMap::default();
-        let mut last: Option<(&str, usize, u32)> = None;
+        // The predicate of the clause before: clauses come grouped.
+        let mut last: Option<(u32, u32)> = None;
         for clause in background.loaded() {
-            let (head, is_fact) = match clause {
-                Term::Compound(neck, args) if neck == ":-" && args.len() == 2 => (&args[0], false),
-                other => (other, true),
-            };
-            let Some((name, arity)) = head.name_arity() else {
-                return Err(Fallback::new("unsupported", format!("clause head {head}")));
-            };
-            let key = match last {
-                Some((last_name, last_arity, id)) if (last_name, last_arity) == (name, arity) => {
-                    (id, arity as u32)
+            let key = match clause {
+                Clause::Fact { name, len, .. } => {
+                    let id = *functors[*name as usize]
+                        .get_or_insert_with(|| atoms.intern(clauses.symbol(*name)));
+                    (id, *len)
                 }
-                _ => {
-                    // A background that defines a built-in or library name
-                    // would mean something else here than in scryer.
-                    let key = (atoms.intern(name), arity as u32);
-                    if library.builtins.contains_key(&key) || library.db.index.contains_key(&key) {
-                        return Err(Fallback::new(
-                            "unsupported",
-                            format!("background defines {name}/{arity}"),
-                        ));
+                Clause::Term(_) => {
+                    let Some((name, arity)) = clauses.predicate(clause) else {
+                        let head = background.renamed_clause(clause);
+                        return Err(Fallback::new("unsupported", format!("clause head {head}")));
+                    };
+                    (atoms.intern(name), arity as u32)
+                }
+            };
+            if last != Some(key) {
+                // A background that defines a built-in or library name
+                // would mean something else here than in scryer.
+                if library.builtins.contains_key(&key) || library.db.index.contains_key(&key) {
+                    let (name, arity) = clauses.predicate(clause).unwrap_or_default();
+                    return Err(Fallback::new(
+                        "unsupported",
+                        format!("background defines {name}/{arity}"),
+                    ));
+                }
+                last = Some(key);
+            }
+            match clause {
+                Clause::Fact { .. } => {
+                    cells.clear();
+                    for arg in clauses.args(clause) {
+                        cells.push(match *arg {
+                            Arg::Atom(a) => {
+                                Cell::Atom(*constants[a as usize].get_or_insert_with(|| {
+                                    let text = clauses.symbol(a);
+                                    atoms.intern(background.rename(text).unwrap_or(text))
+                                }))
+                            }
+                            Arg::Int(i) => Cell::Int(i),
+                        });
                     }
-                    last = Some((name, arity, key.0));
-                    key
+                    db.add_fact(key.0, &cells);
                 }
-            };
-            if is_fact && flat_cells(head.args(), background, &mut ids, &mut atoms, &mut cells) {
-                db.add_fact(key.0, &cells);
-            } else {
-                db.add_clause(&background.renamed_clause(clause), &mut atoms)?;
+                Clause::Term(_) => db.add_clause(&background.renamed_clause(clause), &mut atoms)?,
             }
         }
         Ok(Base { atoms, db, library })
@@ -277,35 +295,6 @@ fn decided(stop: Fallback, verdicts: Vec<bool>) -> Result<Outcome, Fallback> {
         "budget" => Ok(Outcome::Timeout(verdicts)),
         _ => Err(stop),
     }
-}
-
-/// Most background clauses are flat facts such as
-/// `has_car(mytrain0, mycar0_1)`: when every one of `args` (at least one)
-/// is an atom or an integer, their cells go into `cells` (atoms renamed)
-/// and the fact is stored without the general compiler.
-fn flat_cells<'t>(
-    args: &'t [Term],
-    background: &Background,
-    ids: &mut FastMap<&'t str, u32>,
-    atoms: &mut AtomTable,
-    cells: &mut Vec<Cell>,
-) -> bool {
-    cells.clear();
-    for arg in args {
-        cells.push(match arg {
-            Term::Atom(a) => Cell::Atom(match ids.get(a.as_str()) {
-                Some(&id) => id,
-                None => {
-                    let id = atoms.intern(background.rename(a).unwrap_or(a));
-                    ids.insert(a, id);
-                    id
-                }
-            }),
-            Term::Int(i) => Cell::Int(*i),
-            _ => return false,
-        });
-    }
-    !cells.is_empty()
 }
 
 /// Runs `goals` (printed terms) over a background text plus a sanitized

@@ -561,12 +561,85 @@ impl Store {
         h: Cell,
         vars: &mut VarMap,
     ) -> Result<bool, Fallback> {
+        // Most calls meet a clause head whose arguments are atomic or
+        // variables: those are unified here, left to right and charged as
+        // the general loop charges them, and the general loop takes over
+        // at the first compound argument.
         let mut stack = std::mem::take(&mut self.template_stack);
         stack.clear();
-        stack.push((t, h));
+        let (Cell::Str(p), Cell::Str(q)) = (t, self.deref(h)) else {
+            stack.push((t, h));
+            return self.unify_template_stack(arena, stack, vars);
+        };
+        self.charge(1)?;
+        let (Cell::Functor(f, n), Cell::Functor(g, m)) = (arena[p as usize], self.heap[q as usize])
+        else {
+            return Ok(false);
+        };
+        if f != g || n != m {
+            return Ok(false);
+        }
+        for i in 1..=n {
+            let (t, h) = (arena[(p + i) as usize], self.heap[(q + i) as usize]);
+            if matches!(t, Cell::Str(_)) {
+                for j in (i..=n).rev() {
+                    stack.push((arena[(p + j) as usize], self.heap[(q + j) as usize]));
+                }
+                return self.unify_template_stack(arena, stack, vars);
+            }
+            self.charge(1)?;
+            if !self.unify_template_leaf(t, h, vars)? {
+                self.template_stack = stack;
+                return Ok(false);
+            }
+        }
+        self.template_stack = stack;
+        Ok(true)
+    }
+
+    /// The general loop on `stack` (the last pair is unified first), which
+    /// is then kept for the next call.
+    fn unify_template_stack(
+        &mut self,
+        arena: &[Cell],
+        mut stack: Vec<(Cell, Cell)>,
+        vars: &mut VarMap,
+    ) -> Result<bool, Fallback> {
         let result = self.unify_template_pairs(arena, &mut stack, vars);
         self.template_stack = stack;
         result
+    }
+
+    /// Unifies a template variable or atomic cell `t` with heap term `h`.
+    fn unify_template_leaf(
+        &mut self,
+        t: Cell,
+        h: Cell,
+        vars: &mut VarMap,
+    ) -> Result<bool, Fallback> {
+        match t {
+            Cell::Ref(i) => match vars[i as usize] {
+                None => {
+                    let h = self.deref(h);
+                    vars[i as usize] = Some(h);
+                    Ok(true)
+                }
+                Some(c) => self.unify(c, h),
+            },
+            atomic => {
+                let h = self.deref(h);
+                Ok(match (atomic, h) {
+                    (_, Cell::Ref(a)) => {
+                        self.bind(a, atomic);
+                        true
+                    }
+                    (Cell::Atom(x), Cell::Atom(y)) => x == y,
+                    (Cell::Int(x), Cell::Int(y)) => x == y,
+                    (Cell::Float(x), Cell::Float(y)) => x.to_bits() == y.to_bits(),
+                    _ => false,
+                })
+            }
+        }
     }
 
     fn unify_template_pairs(
@@ -578,17 +651,6 @@ impl Store {
         while let Some((t, h)) = stack.pop() {
             self.charge(1)?;
             match t {
-                Cell::Ref(i) => match vars[i as usize] {
-                    None => {
-                        let h = self.deref(h);
-                        vars[i as usize] = Some(h);
-                    }
-                    Some(c) => {
-                        if !self.unify(c, h)? {
-                            return Ok(false);
-                        }
-                    }
-                },
                 Cell::Str(p) => {
                     let h = self.deref(h);
                     match h {
@@ -612,19 +674,8 @@ impl Store {
                         _ => return Ok(false),
                     }
                 }
-                atomic => {
-                    let h = self.deref(h);
-                    let ok = match (atomic, h) {
-                        (_, Cell::Ref(a)) => {
-                            self.bind(a, atomic);
-                            true
-                        }
-                        (Cell::Atom(x), Cell::Atom(y)) => x == y,
-                        (Cell::Int(x), Cell::Int(y)) => x == y,
-                        (Cell::Float(x), Cell::Float(y)) => x.to_bits() == y.to_bits(),
-                        _ => false,
-                    };
-                    if !ok {
+                leaf => {
+                    if !self.unify_template_leaf(leaf, h, vars)? {
                         return Ok(false);
                     }
                 }
@@ -641,6 +692,15 @@ impl Store {
         h: Cell,
         arena: &mut Vec<Cell>,
     ) -> Result<(Cell, u32), Fallback> {
+        let cell = self.deref(h);
+        if !matches!(cell, Cell::Ref(_) | Cell::Str(_)) {
+            // An atomic result (as findall's usual template): one cell.
+            arena.push(cell);
+            if arena.len() > self.heap_limit {
+                return Err(Fallback::new("memory", "copy too large"));
+            }
+            return Ok((cell, 0));
+        }
         let mut var_ids: HashMap<u32, u32> = HashMap::new();
         let mut pending: Vec<(u32, u32)> = Vec::new(); // (heap str addr, arena slot)
         let root_slot = arena.len() as u32;
@@ -707,8 +767,15 @@ impl std::hash::Hasher for FastHasher {
             word.copy_from_slice(chunk);
             self.write_u64(u64::from_le_bytes(word));
         }
-        for &b in chunks.remainder() {
-            self.write_u64(b as u64);
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            // Byte by byte into one word: a copy of variable length would
+            // call memcpy, dearer than this for at most 7 bytes.
+            let word = rest
+                .iter()
+                .rev()
+                .fold(0u64, |word, &b| (word << 8) | u64::from(b));
+            self.write_u64(word);
         }
     }
 

@@ -22,6 +22,7 @@ mod print;
 mod term;
 
 pub use ast::*;
+pub use parser::{Atomic, Reading};
 pub(crate) use print::is_plain_word;
 pub use term::Subterms;
 
@@ -31,6 +32,17 @@ use crate::syntax::SyntaxError;
 /// by layout, `%` or the end of input.
 pub fn parse_program(src: &str) -> Result<Program, SyntaxError> {
     parser::Parser::new(src).program()
+}
+
+/// Reads a Prolog text as [`parse_program`] does, handing each sentence
+/// to `each` in order; flat ground facts (`has_car(train0, car0_1).`) come
+/// borrowed from the text, with no term built, for loaders of large
+/// fact bases.
+pub fn read_program<'s>(
+    src: &'s str,
+    each: &mut dyn FnMut(Reading<'s, '_>),
+) -> Result<(), SyntaxError> {
+    parser::Parser::new(src).read_program(each)
 }
 
 /// Reads exactly one term, optionally followed by the end token.

@@ -117,22 +117,41 @@ const TABLE: &[OpDef] = &[
 /// printer brackets them as operands so scryer reads them as plain atoms.
 const SCRYER_ONLY: &[&str] = &["non_counted_backtracking"];
 
+/// The operator table indexed by name.
+struct ByName {
+    /// Each name's definitions, in table order.
+    definitions: std::collections::HashMap<&'static str, Vec<&'static OpDef>>,
+    /// Per first byte, a bit per name length (lengths from 63 share bit 63)
+    /// some operator has: most names the reader meets are no operator,
+    /// and this tells so without hashing them.
+    shapes: [u64; 256],
+}
+
+fn shape_bit(name: &str) -> u64 {
+    1 << name.len().min(63)
+}
+
 /// The definitions of each operator name, in table order. The reader asks
 /// for every name it reads, so this is a map rather than a scan.
 fn definitions(name: &str) -> &'static [&'static OpDef] {
-    static BY_NAME: std::sync::OnceLock<
-        std::collections::HashMap<&'static str, Vec<&'static OpDef>>,
-    > = std::sync::OnceLock::new();
-    BY_NAME
-        .get_or_init(|| {
-            let mut map: std::collections::HashMap<_, Vec<_>> = Default::default();
-            for d in TABLE {
-                map.entry(d.name).or_default().push(d);
-            }
-            map
-        })
-        .get(name)
-        .map_or(&[], Vec::as_slice)
+    static BY_NAME: std::sync::OnceLock<ByName> = std::sync::OnceLock::new();
+    let by_name = BY_NAME.get_or_init(|| {
+        let mut by_name = ByName {
+            definitions: Default::default(),
+            shapes: [0; 256],
+        };
+        for d in TABLE {
+            by_name.definitions.entry(d.name).or_default().push(d);
+            by_name.shapes[d.name.as_bytes()[0] as usize] |= shape_bit(d.name);
+        }
+        by_name
+    });
+    match name.as_bytes().first() {
+        Some(&first) if by_name.shapes[first as usize] & shape_bit(name) != 0 => {
+            by_name.definitions.get(name).map_or(&[], Vec::as_slice)
+        }
+        _ => &[],
+    }
 }
 
 fn find(name: &str, infix: bool, portable_only: bool) -> Option<(u16, OpType)> {

@@ -48,14 +48,86 @@ impl Within {
 /// A term read, with its priority and its height.
 type Read = (Term, u16, usize);
 
+/// An argument of a flat fact, borrowed from the text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Atomic<'s> {
+    /// An atom written as a plain lower-case word.
+    Atom(&'s str),
+    /// An integer written as plain digits.
+    Int(i64),
+}
+
+impl Atomic<'_> {
+    /// The term the general reader reads for it.
+    pub fn to_term(self) -> Term {
+        match self {
+            Atomic::Atom(a) => Term::Atom(a.to_string()),
+            Atomic::Int(i) => Term::Int(i),
+        }
+    }
+}
+
+/// A sentence as [`Parser::read_program`] hands it over.
+#[derive(Debug)]
+pub enum Reading<'s, 'b> {
+    /// A flat ground fact `name(a1, …, an).`, borrowed from the text.
+    Fact {
+        /// The predicate name.
+        name: &'s str,
+        /// The arguments (at least one).
+        args: &'b [Atomic<'s>],
+        /// The byte offset where the sentence starts (its line and column
+        /// are worked out only if asked for: [`Pos::of_offset`]).
+        offset: usize,
+    },
+    /// Any other sentence.
+    Sentence(Sentence),
+}
+
+/// The last position computed: positions are found by scanning forward
+/// from it, keeping a whole program linear in its length.
+struct Cursor(Pos);
+
+impl Default for Cursor {
+    fn default() -> Cursor {
+        Cursor(Pos {
+            offset: 0,
+            line: 1,
+            col: 1,
+        })
+    }
+}
+
+impl Cursor {
+    /// The position of `offset` in `src`, which should not precede the
+    /// last one asked for (if it does, it is found from the start).
+    fn advance(&mut self, src: &str, offset: usize) -> Pos {
+        if offset < self.0.offset || !src.is_char_boundary(offset) {
+            return Pos::of_offset(src, offset);
+        }
+        let mut pos = self.0;
+        // Columns count characters: every byte but UTF-8 continuation bytes.
+        for &b in &src.as_bytes()[pos.offset..offset] {
+            if b == b'\n' {
+                pos.line += 1;
+                pos.col = 1;
+            } else if b & 0xc0 != 0x80 {
+                pos.col += 1;
+            }
+        }
+        pos.offset = offset;
+        self.0 = pos;
+        pos
+    }
+}
+
 pub(crate) struct Parser<'a> {
     src: &'a str,
     lexer: Lexer<'a>,
     ahead: VecDeque<Token>,
     depth: usize,
-    /// The last position computed; sentence positions are found by scanning
-    /// forward from it, keeping a whole program linear in its length.
-    cursor: Pos,
+    /// Where sentences start.
+    cursor: Cursor,
     /// Whether [`Parser::flat_fact`] may read sentences (off only in tests
     /// that compare it with the general reader).
     flat_facts: bool,
@@ -70,32 +142,14 @@ impl<'a> Parser<'a> {
             lexer: Lexer::new(src),
             ahead: VecDeque::new(),
             depth: 0,
-            cursor: Pos {
-                offset: 0,
-                line: 1,
-                col: 1,
-            },
+            cursor: Cursor::default(),
             flat_facts: true,
         }
     }
 
     /// The position of `offset`, which must not precede the last one asked for.
     fn pos_of(&mut self, offset: usize) -> Pos {
-        if offset < self.cursor.offset || !self.src.is_char_boundary(offset) {
-            return Pos::of_offset(self.src, offset);
-        }
-        let mut pos = self.cursor;
-        for c in self.src[pos.offset..offset].chars() {
-            if c == '\n' {
-                pos.line += 1;
-                pos.col = 1;
-            } else {
-                pos.col += 1;
-            }
-        }
-        pos.offset = offset;
-        self.cursor = pos;
-        pos
+        self.cursor.advance(self.src, offset)
     }
 
     fn error(&self, offset: usize, message: impl Into<String>) -> SyntaxError {
@@ -137,20 +191,47 @@ impl<'a> Parser<'a> {
     /// A whole program: sentences until end of input.
     pub fn program(&mut self) -> Result<Program> {
         let mut sentences = Vec::new();
-        while let Some(sentence) = self.sentence()? {
-            sentences.push(sentence);
-        }
+        let src = self.src;
+        let mut facts = Cursor::default();
+        self.read_program(&mut |reading| {
+            sentences.push(match reading {
+                Reading::Fact { name, args, offset } => Sentence::Clause {
+                    term: Term::Compound(
+                        name.to_string(),
+                        args.iter().map(|a| a.to_term()).collect(),
+                    ),
+                    pos: facts.advance(src, offset),
+                },
+                Reading::Sentence(sentence) => sentence,
+            })
+        })?;
         Ok(Program { sentences })
     }
 
-    /// One sentence, or `None` at end of input.
-    pub fn sentence(&mut self) -> Result<Option<Sentence>> {
-        if self.flat_facts && self.ahead.is_empty() {
-            if let Some((start, term)) = self.flat_fact() {
-                let pos = self.pos_of(start);
-                return Ok(Some(Sentence::Clause { term, pos }));
+    /// A whole program, each sentence handed to `each` in order: flat facts
+    /// borrowed from the text, anything else as a [`Sentence`].
+    pub fn read_program(&mut self, each: &mut dyn FnMut(Reading<'a, '_>)) -> Result<()> {
+        let mut args = Vec::new();
+        loop {
+            if self.flat_facts && self.ahead.is_empty() {
+                if let Some((offset, name)) = self.flat_fact(&mut args) {
+                    each(Reading::Fact {
+                        name,
+                        args: &args,
+                        offset,
+                    });
+                    continue;
+                }
+            }
+            match self.sentence()? {
+                Some(sentence) => each(Reading::Sentence(sentence)),
+                None => return Ok(()),
             }
         }
+    }
+
+    /// One sentence, or `None` at end of input.
+    fn sentence(&mut self) -> Result<Option<Sentence>> {
         let first = self.peek()?.clone();
         if first.tok == Tok::Eof {
             return Ok(None);
@@ -170,11 +251,12 @@ impl<'a> Parser<'a> {
     }
 
     /// Task backgrounds are mostly flat ground facts (`car_num(car0_1, 1).`):
-    /// one is read here straight from the text, with the term and position
-    /// the general reader gives it, and the lexer moved past it. Anything
-    /// else (comments, quotes, variables, operators, floats, digit groups,
-    /// big numbers, non-ASCII, other layout) is left to the general reader.
-    fn flat_fact(&mut self) -> Option<(usize, Term)> {
+    /// one is read here straight from the text into its name and `args`,
+    /// with the start the general reader gives it, and the lexer moved past
+    /// it. Anything else (comments, quotes, variables, operators, floats,
+    /// digit groups, big numbers, non-ASCII, other layout) is left to the
+    /// general reader.
+    fn flat_fact(&mut self, args: &mut Vec<Atomic<'a>>) -> Option<(usize, &'a str)> {
         let (offset, rest) = self.lexer.rest();
         let bytes = rest.as_bytes();
         let mut i = bytes
@@ -182,12 +264,12 @@ impl<'a> Parser<'a> {
             .take_while(|b| matches!(b, b' ' | b'\n'))
             .count();
         let start = i;
-        let name = lower_word(bytes, &mut i)?;
+        let name = lower_word(rest, &mut i)?;
         if bytes.get(i) != Some(&b'(') {
             return None;
         }
         i += 1;
-        let mut args = Vec::new();
+        args.clear();
         loop {
             while bytes.get(i) == Some(&b' ') {
                 i += 1;
@@ -198,14 +280,14 @@ impl<'a> Parser<'a> {
                     while bytes.get(i).is_some_and(u8::is_ascii_digit) {
                         i += 1;
                     }
-                    Term::Int(rest[from..i].parse().ok()?)
+                    Atomic::Int(rest[from..i].parse().ok()?)
                 }
                 _ => {
-                    let word = lower_word(bytes, &mut i)?;
+                    let word = lower_word(rest, &mut i)?;
                     if ops::is_any_operator(word) {
                         return None;
                     }
-                    Term::Atom(word.to_string())
+                    Atomic::Atom(word)
                 }
             };
             args.push(arg);
@@ -230,7 +312,7 @@ impl<'a> Parser<'a> {
             return None;
         }
         self.lexer.skip(i);
-        Some((offset + start, Term::Compound(name.to_string(), args)))
+        Some((offset + start, name))
     }
 
     /// One term, optionally followed by an end token, then end of input.
@@ -542,7 +624,8 @@ fn number_term(n: Number, negative: bool) -> Term {
 /// An ASCII word starting with a lower-case letter at `bytes[*i]`, which
 /// the general lexer reads as one name: `*i` moves past it. `None` if a
 /// non-ASCII character continues it (the lexer's words are Unicode).
-fn lower_word<'s>(bytes: &'s [u8], i: &mut usize) -> Option<&'s str> {
+fn lower_word<'s>(text: &'s str, i: &mut usize) -> Option<&'s str> {
+    let bytes = text.as_bytes();
     let from = *i;
     if !bytes.get(from)?.is_ascii_lowercase() {
         return None;
@@ -558,7 +641,8 @@ fn lower_word<'s>(bytes: &'s [u8], i: &mut usize) -> Option<&'s str> {
         return None;
     }
     *i = end;
-    std::str::from_utf8(&bytes[from..end]).ok()
+    // ASCII bytes on both sides: char boundaries.
+    text.get(from..end)
 }
 
 #[cfg(test)]
