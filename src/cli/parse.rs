@@ -19,9 +19,8 @@ pub enum Syntax {
 #[derive(clap::Args)]
 #[command(after_help = "\
 Examples:
-  entail parse corpora/prove/group.in     print the normalized Prover9 input
+  entail parse corpora/prove/group.in
   entail parse --json corpora/prove/mp_chain.in
-                                          list its formula lists and labels
   cat corpora/prove/group.in | entail parse - --syntax prover9
 
 A syntax error is printed as FILE:LINE:COL: reason and exits 1.")]

@@ -22,8 +22,7 @@ and counted (bad_lines in the JSON report).
 
 Examples:
   entail score divlogic --questions corpora/score/divlogic_questions.jsonl --answers corpora/score/divlogic_answers.jsonl
-  entail score divlogic --questions corpora/score/divlogic_questions.jsonl --answers corpora/score/divlogic_answers.jsonl --alpha 0.25 --alpha 0.75 --json
-  entail gen divlogic --count 500 --seed 3 --rotations --output q.jsonl")]
+  entail score divlogic --questions corpora/score/divlogic_questions.jsonl --answers corpora/score/divlogic_answers.jsonl --alpha 0.25 --alpha 0.75 --json")]
 pub struct Args {
     /// Questions JSONL from `entail gen divlogic`.
     #[arg(long)]

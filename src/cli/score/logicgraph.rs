@@ -45,7 +45,7 @@ A gold instance that does not load is reported, left out, and makes the exit sta
 Examples:
   entail score logicgraph --gold corpora/logicgraph-answers/Tiny/case_1 --answers corpora/logicgraph-answers/case_1.answer.in
   entail score logicgraph --gold corpora/logicgraph-answers/Tiny --answers corpora/score/logicgraph_answers.jsonl --json
-  entail score logicgraph --gold DIR --answers model_a.jsonl --answers model_b.jsonl")]
+  entail score logicgraph --gold corpora/logicgraph-answers/Tiny --answers corpora/logicgraph-answers/case_1.answer.in --answers corpora/score/logicgraph_answers.jsonl")]
 pub struct Args {
     /// An instance directory, or a directory tree of them.
     #[arg(long)]
@@ -116,7 +116,7 @@ pub fn run(args: Args) -> Outcome {
             bad_lines,
         })?;
     } else {
-        out!("{}", report.to_text());
+        out!("{}{}", report.to_text(), super::bad_lines_note(bad_lines));
     }
     for error in &report.gold_errors {
         eprintln!("entail score logicgraph: gold instance {error}");

@@ -58,12 +58,11 @@ pub fn run(args: Args) -> Outcome {
         &samples.into_items(),
         &answers.into_items(),
     );
-    let report = Counted {
-        report: &report,
-        bad_lines,
-    };
     if args.json {
-        print_json(&report)?;
+        print_json(&Counted {
+            report: &report,
+            bad_lines,
+        })?;
     } else {
         let value = serde_json::to_value(&report).unwrap_or(Value::Null);
         let mut lines = Vec::new();
@@ -72,6 +71,7 @@ pub fn run(args: Args) -> Outcome {
         for (name, value) in lines {
             outln!("{name:<width$}  {value}");
         }
+        out!("{}", super::bad_lines_note(bad_lines));
     }
     Ok(Exit::Done)
 }
