@@ -84,15 +84,17 @@ pub struct Args {
 
 /// Runs `entail judge`.
 pub fn run(args: Args) -> Outcome {
-    let mut config = JudgeConfig::default();
-    config.workers = args.workers.max(1);
-    config.inference_limit = args.inference_limit;
+    let mut config = JudgeConfig {
+        workers: args.workers.max(1),
+        inference_limit: args.inference_limit,
+        isomorphic: args.isomorphic.into(),
+        renamings: args.renamings as usize,
+        seed: args.seed,
+        engine: args.engine.into(),
+        ..JudgeConfig::default()
+    };
     config.worker.eval_timeout = Duration::from_secs_f64(args.timeout.max(0.001));
     config.worker.memory_limit_bytes = args.memory_mb.saturating_mul(1 << 20);
-    config.isomorphic = args.isomorphic.into();
-    config.renamings = args.renamings as usize;
-    config.seed = args.seed;
-    config.engine = args.engine.into();
     let judge = Judge::new(config);
     match (&args.batch, &args.task) {
         (Some(batch), _) => run_batch_file(&judge, batch, args.output.as_deref(), args.json),
