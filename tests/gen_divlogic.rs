@@ -805,8 +805,8 @@ fn score_perfect_letter_biased_and_content_biased_models() {
 
 #[test]
 fn answers_accept_indexes_letters_and_null_and_reject_the_rest() {
-    let parsed = parse_answers("a.jsonl", "{\"id\":\"x\",\"answer\":2}\n\n{\"id\":\"y\",\"answer\":\"b\"}\n{\"id\":\"z\",\"answer\":null}\n")
-        .expect("valid");
+    let (parsed, bad) = parse_answers("a.jsonl", "{\"id\":\"x\",\"answer\":2}\n\n{\"id\":\"y\",\"answer\":\"b\"}\n{\"id\":\"z\",\"answer\":null}\n");
+    assert!(bad.is_empty(), "{bad:?}");
     assert_eq!(
         parsed,
         BTreeMap::from([
@@ -815,22 +815,27 @@ fn answers_accept_indexes_letters_and_null_and_reject_the_rest() {
             ("z".to_string(), None)
         ])
     );
-    let err = parse_answers(
+    // A bad line is skipped and reported; the others are read.
+    let (parsed, bad) = parse_answers(
         "a.jsonl",
         "{\"id\":\"x\",\"answer\":1}\n{\"id\":\"y\",\"answer\":7}\n",
-    )
-    .unwrap_err();
-    assert_eq!(
-        err.to_string(),
-        "a.jsonl:2: answer 7 is not an option index 0..3"
     );
-    let err = parse_answers(
+    assert_eq!(parsed, BTreeMap::from([("x".to_string(), Some(1))]));
+    let messages: Vec<String> = bad.iter().map(|e| e.to_string()).collect();
+    assert_eq!(
+        messages,
+        ["a.jsonl:2: answer 7 is not an option index 0..3"]
+    );
+    let (parsed, bad) = parse_answers(
         "a.jsonl",
         "{\"id\":\"x\",\"answer\":1}\n{\"id\":\"x\",\"answer\":2}\n",
-    )
-    .unwrap_err();
-    assert_eq!(err.to_string(), "a.jsonl:2: id x answered twice");
-    assert!(parse_answers("a.jsonl", "{\"answer\":1}").is_err());
+    );
+    assert_eq!(parsed, BTreeMap::from([("x".to_string(), Some(1))]));
+    let messages: Vec<String> = bad.iter().map(|e| e.to_string()).collect();
+    assert_eq!(messages, ["a.jsonl:2: id x answered twice"]);
+    let (parsed, bad) = parse_answers("a.jsonl", "{\"answer\":1}");
+    assert!(parsed.is_empty());
+    assert_eq!(bad[0].to_string(), "a.jsonl:1: missing string field `id`");
 }
 
 #[test]

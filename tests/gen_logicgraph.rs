@@ -655,7 +655,7 @@ fn cli_generates_and_prove_accepts_with_supports() {
         .arg(&out)
         .output()
         .expect("runs");
-    assert_eq!(bad.status.code(), Some(2));
+    assert_eq!(bad.status.code(), Some(1));
     let _ = std::fs::remove_dir_all(&out);
 }
 

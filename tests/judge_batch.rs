@@ -468,7 +468,7 @@ fn single_answer_errors_name_file_line_and_column() {
             .unwrap()
     };
     let out = run(&task);
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
         format!(

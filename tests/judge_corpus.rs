@@ -42,7 +42,16 @@ fn batch_output_matches_golden() {
     }
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
-        stderr.contains("14 answers (1 malformed): accuracy 0.2857, partial 0.4583, syntax 0.7857"),
+        stderr.contains(
+            "14 answers, 1 bad line: accuracy 0.2857, partial score 0.4583, syntax score 0.7857"
+        ),
+        "{stderr}"
+    );
+    // The bad line is also reported where it is.
+    assert!(
+        stderr.contains(&format!(
+            "{root}/corpora/slr/predictions.jsonl:14: bad task record: invalid type: integer `42`, expected a string\n"
+        )),
         "{stderr}"
     );
 }

@@ -629,14 +629,14 @@ fn the_cli_rejects_what_it_cannot_score() {
         .arg(&answer)
         .output()
         .expect("runs");
-    assert_eq!(missing.status.code(), Some(2));
+    assert_eq!(missing.status.code(), Some(1));
     let no_file = Command::new(bin)
         .args(["score", "logicgraph", "--gold"])
         .arg(&gold_dir)
         .args(["--answers", "/nonexistent/answers.jsonl"])
         .output()
         .expect("runs");
-    assert_eq!(no_file.status.code(), Some(2));
+    assert_eq!(no_file.status.code(), Some(1));
     let help = Command::new(bin)
         .args(["score", "logicgraph", "--help"])
         .output()

@@ -1,25 +1,24 @@
 //! `entail judge`: score one answer or a JSONL batch against SLR tasks.
 
+use super::{choice, Exit, Failure, Outcome};
 use entail::judge::{
-    extract_rule, run_batch, Engine, ErrorKind, Isomorphic, Judge, JudgeConfig, JudgeResult,
+    extract_rule, message, run_batch, BatchSummary, ErrorKind, Judge, JudgeConfig, JudgeResult,
     TaskRecord,
 };
 use entail::syntax::prolog::parse_program;
 use entail::syntax::SyntaxError;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::path::PathBuf;
-use std::process::ExitCode;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// Arguments of `entail judge`.
 #[derive(clap::Args)]
 #[command(after_help = "\
 Examples:
-  entail judge --task task.json --hypothesis 'eastbound(T) :- has_car(T, C), short(C).'
-  entail judge --task task.json --hypothesis-file answer.txt --json
-  model_output | entail judge --task task.json -
+  entail judge --task corpora/slr/task_l1.json --hypothesis 'eastbound(T) :- has_car(T, C), car_color(C, red).'
+  echo 'eastbound(T) :- has_car(T, C), car_len(C, long).' | entail judge --task corpora/slr/task_l1.json - --json
   entail judge --batch corpora/slr/predictions.jsonl --output results.jsonl --workers 2
-  entail judge --task task.json --hypothesis-file answer.txt --isomorphic both --renamings 8
+  entail judge --task corpora/slr/task_l1.json --hypothesis 'eastbound(T) :- has_car(T, C), car_color(C, red).' --isomorphic both --renamings 8
 
 Task constants (train<N>, car<N>_<M>) get opaque names drawn from --seed and the task,
 and the trains' fact blocks a random order, so no label can be read from a name or from
@@ -29,7 +28,9 @@ With --isomorphic both the result also has the score on the original names, and
 
 A task is a JSON object with \"validation program\" (or \"validation_program\"), and
 optionally \"evaluation_config\": {\"positive_predicate\", \"negative_predicate\"} and \"id\".
-Batch lines are task objects with an extra \"prediction\" field.")]
+Batch lines are task objects with an extra \"prediction\" field. Every input line gets
+one output line, in order; a bad line gets error_kind \"input\", is reported on stderr
+as FILE:LINE: message and counted in the summary (on stderr; JSON with --json).")]
 pub struct Args {
     /// The task record (JSON) to score against.
     #[arg(long, conflicts_with = "batch")]
@@ -43,7 +44,7 @@ pub struct Args {
     /// Read the answer from standard input.
     #[arg(value_name = "-", num_args = 0..=1, default_missing_value = "-")]
     stdin: Option<String>,
-    /// Print the result as JSON.
+    /// Print the result as JSON (with --batch: the summary on stderr).
     #[arg(long)]
     json: bool,
     /// A JSONL file of task records with a "prediction" field.
@@ -66,8 +67,8 @@ pub struct Args {
     memory_mb: u64,
     /// `renamed` (default) scores with task constants renamed; `both` also
     /// scores with the original names and reports `shortcut`.
-    #[arg(long, default_value = "renamed", value_parser = ["renamed", "both"])]
-    isomorphic: String,
+    #[arg(long, value_enum, default_value_t = choice::Isomorphic::Renamed)]
+    isomorphic: choice::Isomorphic,
     /// Independent renamings to score each answer under; the lowest score counts.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1000))]
     renamings: u64,
@@ -77,87 +78,59 @@ pub struct Args {
     /// `auto` (default) runs hypotheses natively and hands anything the
     /// native evaluator is not sure of to scryer workers; `scryer` uses the
     /// workers only.
-    #[arg(long, default_value = "auto", value_parser = ["auto", "scryer"])]
-    engine: String,
+    #[arg(long, value_enum, default_value_t = choice::Engine::Auto)]
+    engine: choice::Engine,
 }
 
 /// Runs `entail judge`.
-pub fn run(args: Args) -> ExitCode {
-    let mut config = JudgeConfig::default();
-    config.workers = args.workers.max(1);
-    config.inference_limit = args.inference_limit;
+pub fn run(args: Args) -> Outcome {
+    let mut config = JudgeConfig {
+        workers: args.workers.max(1),
+        inference_limit: args.inference_limit,
+        isomorphic: args.isomorphic.into(),
+        renamings: args.renamings as usize,
+        seed: args.seed,
+        engine: args.engine.into(),
+        ..JudgeConfig::default()
+    };
     config.worker.eval_timeout = Duration::from_secs_f64(args.timeout.max(0.001));
     config.worker.memory_limit_bytes = args.memory_mb.saturating_mul(1 << 20);
-    config.isomorphic = if args.isomorphic == "both" {
-        Isomorphic::Both
-    } else {
-        Isomorphic::Renamed
-    };
-    config.renamings = args.renamings as usize;
-    config.seed = args.seed;
-    config.engine = if args.engine == "scryer" {
-        Engine::Scryer
-    } else {
-        Engine::Auto
-    };
     let judge = Judge::new(config);
     match (&args.batch, &args.task) {
-        (Some(batch), _) => run_batch_file(&judge, batch, args.output.as_ref()),
+        (Some(batch), _) => run_batch_file(&judge, batch, args.output.as_deref(), args.json),
         (None, Some(task)) => run_single(&judge, task, &args),
-        (None, None) => {
-            eprintln!("entail judge: give --task with an answer, or --batch (see --help)");
-            ExitCode::from(2)
-        }
+        (None, None) => Err(Failure::new(
+            "give --task with an answer, or --batch (see --help)",
+        )),
     }
 }
 
-fn run_single(judge: &Judge, task_path: &PathBuf, args: &Args) -> ExitCode {
-    let text = match std::fs::read(task_path) {
-        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-        Err(e) => {
-            eprintln!("entail judge: {}: {e}", task_path.display());
-            return ExitCode::from(2);
-        }
-    };
-    let record: TaskRecord = match serde_json::from_str(&text) {
-        Ok(r) => r,
-        Err(e) => {
-            // serde_json's message ends with " at line L column C".
-            let message = e.to_string();
-            let message = message.split(" at line ").next().unwrap_or_default();
-            let (line, column) = (e.line(), e.column().max(1));
-            eprintln!("{}:{line}:{column}: {message}", task_path.display());
-            return ExitCode::from(2);
-        }
-    };
+fn run_single(judge: &Judge, task_path: &Path, args: &Args) -> Outcome {
+    let text = super::read_text(task_path)?;
+    let record: TaskRecord = serde_json::from_str(&text).map_err(|e| {
+        // serde_json's message ends with " at line L column C".
+        let message = e.to_string();
+        let message = message.split(" at line ").next().unwrap_or_default();
+        let (line, column) = (e.line(), e.column().max(1));
+        Failure::placed(format!(
+            "{}:{line}:{column}: {message}",
+            task_path.display()
+        ))
+    })?;
     let answer = if let Some(text) = &args.hypothesis {
         text.clone()
     } else if let Some(path) = &args.hypothesis_file {
-        match std::fs::read(path) {
-            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-            Err(e) => {
-                eprintln!("entail judge: {}: {e}", path.display());
-                return ExitCode::from(2);
-            }
-        }
+        super::read_text(path)?
     } else if args.stdin.is_some() {
-        let mut bytes = Vec::new();
-        if let Err(e) = std::io::stdin().read_to_end(&mut bytes) {
-            eprintln!("entail judge: standard input: {e}");
-            return ExitCode::from(2);
-        }
-        String::from_utf8_lossy(&bytes).into_owned()
+        super::read_text(Path::new("-"))?
     } else {
-        eprintln!("entail judge: give --hypothesis, --hypothesis-file or - (see --help)");
-        return ExitCode::from(2);
+        return Err(Failure::new(
+            "give --hypothesis, --hypothesis-file or - (see --help)",
+        ));
     };
-    let task = match judge.task(&record) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("entail judge: {}: {e}", task_path.display());
-            return ExitCode::from(2);
-        }
-    };
+    let task = judge
+        .task(&record)
+        .map_err(|e| Failure::new(format!("{}: {e}", task_path.display())))?;
     let mut result = task.score(&answer);
     if result.error_kind == Some(ErrorKind::Syntax) {
         let source = match &args.hypothesis_file {
@@ -170,17 +143,11 @@ fn run_single(judge: &Judge, task_path: &PathBuf, args: &Args) -> ExitCode {
         }
     }
     if args.json {
-        match serde_json::to_string_pretty(&result) {
-            Ok(text) => outln!("{text}"),
-            Err(e) => {
-                eprintln!("entail judge: {e}");
-                return ExitCode::from(1);
-            }
-        }
+        super::print_json(&result)?;
     } else {
         print_human(&result);
     }
-    ExitCode::SUCCESS
+    Ok(Exit::Done)
 }
 
 /// The reader's error on the rule in `answer`, placed in the whole answer
@@ -231,50 +198,153 @@ fn print_human(result: &JudgeResult) {
     outln!("time:          {:.1} ms", result.time_ms);
 }
 
-fn run_batch_file(judge: &Judge, path: &PathBuf, output: Option<&PathBuf>) -> ExitCode {
-    let file = match std::fs::File::open(path) {
-        Ok(f) => f,
-        Err(e) => {
-            eprintln!("entail judge: {}: {e}", path.display());
-            return ExitCode::from(2);
-        }
-    };
+fn run_batch_file(judge: &Judge, path: &Path, output: Option<&Path>, json: bool) -> Outcome {
+    // Open the input first, so that a missing file is reported before an
+    // output file is created.
+    let file = super::open_file(path)?;
     let lines = count_lines(path);
     let bar = crate::cli::progress::bar(lines as u64, "answers");
     let out: Box<dyn Write> = match output {
-        Some(p) => match std::fs::File::create(p) {
-            Ok(f) => Box::new(std::io::BufWriter::new(f)),
-            Err(e) => {
-                eprintln!("entail judge: {}: {e}", p.display());
-                return ExitCode::from(2);
-            }
-        },
+        Some(p) => Box::new(std::io::BufWriter::new(super::create_file(p)?)),
         None => Box::new(std::io::stdout().lock()),
     };
+    let out = BadLines {
+        file: path,
+        out,
+        pending: Vec::new(),
+        line: 0,
+    };
     let on_done = || bar.inc(1);
-    match run_batch(judge, BufReader::new(file), out, &on_done) {
-        Ok(summary) => {
-            bar.finish_and_clear();
-            eprintln!(
-                "{} answers ({} malformed): accuracy {:.4}, partial {:.4}, syntax {:.4}",
-                summary.lines, summary.malformed, summary.accuracy, summary.partial, summary.syntax
-            );
-            if let Some(stats) = judge.native_stats() {
-                eprintln!("evaluations: {stats}");
+    let summary = run_batch(judge, BufReader::new(file), out, &on_done);
+    bar.finish_and_clear();
+    let summary = summary.map_err(|e| Failure::new(format!("{}: {e}", path.display())))?;
+    let evaluations = judge.native_stats().map(|stats| Evaluations {
+        native: stats.native_answers,
+        scryer: stats.fallbacks,
+        scryer_reasons: stats
+            .fallback_kinds
+            .iter()
+            .map(|(kind, n)| (message::fallback_reason(kind), *n))
+            .collect(),
+    });
+    let summary = Summary {
+        summary: &summary,
+        bad_lines: summary.malformed,
+        evaluations,
+    };
+    if json {
+        let text = serde_json::to_string(&summary)
+            .map_err(|e| Failure::new(format!("cannot write the summary as JSON: {e}")))?;
+        eprintln!("{text}");
+    } else {
+        eprintln!("{}", summary.to_text());
+    }
+    Ok(Exit::Done)
+}
+
+/// The summary of a batch, printed on stderr (results go to stdout).
+#[derive(serde::Serialize)]
+struct Summary<'a> {
+    #[serde(flatten)]
+    summary: &'a BatchSummary,
+    /// Lines with error kind `input` (the same as `malformed`).
+    bad_lines: usize,
+    /// What the native evaluator answered itself (`--engine auto`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    evaluations: Option<Evaluations>,
+}
+
+/// Evaluations answered natively and handed to scryer, with why.
+#[derive(serde::Serialize)]
+struct Evaluations {
+    native: u64,
+    scryer: u64,
+    scryer_reasons: std::collections::BTreeMap<String, u64>,
+}
+
+impl Summary<'_> {
+    fn to_text(&self) -> String {
+        let s = self.summary;
+        let mut text = format!(
+            "{} answers, {} bad {}: accuracy {:.4}, partial score {:.4}, syntax score {:.4}",
+            s.lines,
+            self.bad_lines,
+            if self.bad_lines == 1 { "line" } else { "lines" },
+            s.accuracy,
+            s.partial,
+            s.syntax
+        );
+        if let Some(e) = &self.evaluations {
+            text.push_str(&format!(
+                "\nevaluations: {} answered natively, {} handed to scryer",
+                e.native, e.scryer
+            ));
+            if !e.scryer_reasons.is_empty() {
+                let reasons: Vec<String> = e
+                    .scryer_reasons
+                    .iter()
+                    .map(|(why, n)| format!("{n} for {why}"))
+                    .collect();
+                text.push_str(&format!(" ({})", reasons.join(", ")));
             }
-            ExitCode::SUCCESS
         }
-        Err(e) => {
-            bar.finish_and_clear();
-            eprintln!("entail judge: {e}");
-            ExitCode::from(1)
+        text
+    }
+}
+
+/// The batch's output, passed through, with each line whose error kind is
+/// `input` also reported as `FILE:LINE: message`: the judge writes one
+/// result line per input line, in order, so output line n is input line n.
+struct BadLines<'a, W: Write> {
+    file: &'a Path,
+    out: W,
+    /// The output line being written, until its newline.
+    pending: Vec<u8>,
+    /// Output lines seen.
+    line: usize,
+}
+
+impl<W: Write> BadLines<'_, W> {
+    fn check(&mut self, line: &[u8]) {
+        self.line += 1;
+        #[derive(serde::Deserialize)]
+        struct Seen {
+            error_kind: Option<ErrorKind>,
+            error: Option<String>,
         }
+        if let Ok(Seen {
+            error_kind: Some(ErrorKind::Input),
+            error,
+        }) = serde_json::from_slice::<Seen>(line)
+        {
+            let message = error.unwrap_or_default();
+            super::bad_line(self.file, self.line, &message);
+        }
+    }
+}
+
+impl<W: Write> Write for BadLines<'_, W> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        let written = self.out.write(bytes)?;
+        let mut rest = &bytes[..written];
+        while let Some(at) = rest.iter().position(|&b| b == b'\n') {
+            self.pending.extend_from_slice(&rest[..at]);
+            let line = std::mem::take(&mut self.pending);
+            self.check(&line);
+            rest = &rest[at + 1..];
+        }
+        self.pending.extend_from_slice(rest);
+        Ok(written)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
     }
 }
 
 /// How many lines `path` has, for the progress bar (read in blocks, so a
 /// huge file is never held in memory; 0 if it cannot be read).
-fn count_lines(path: &PathBuf) -> usize {
+fn count_lines(path: &Path) -> usize {
     let Ok(file) = std::fs::File::open(path) else {
         return 0;
     };

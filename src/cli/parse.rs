@@ -1,10 +1,10 @@
 //! `entail parse`: read a Prover9 or Prolog file and print it back normalized.
 
+use super::{Exit, Failure, Outcome};
 use entail::syntax::{prolog, prover9, SyntaxError};
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
 /// Which reader to use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -19,11 +19,11 @@ pub enum Syntax {
 #[derive(clap::Args)]
 #[command(after_help = "\
 Examples:
-  entail parse problem.in                 print the normalized Prover9 input
-  entail parse --json rules.pl            summarise the predicates of a Prolog file
-  cat x.in | entail parse - --syntax prover9
+  entail parse corpora/prove/group.in
+  entail parse --json corpora/prove/mp_chain.in
+  cat corpora/prove/group.in | entail parse - --syntax prover9
 
-Exit status: 0 when the file parses, 1 on a syntax error (printed as FILE:LINE:COL: reason).")]
+A syntax error is printed as FILE:LINE:COL: reason and exits 1.")]
 pub struct ParseArgs {
     /// The file to read; `-` reads standard input.
     file: PathBuf,
@@ -37,13 +37,12 @@ pub struct ParseArgs {
 }
 
 /// Runs `entail parse`.
-pub fn run(args: ParseArgs) -> ExitCode {
-    let (name, text) = match read_input(&args.file) {
-        Ok(input) => input,
-        Err(message) => {
-            eprintln!("entail parse: {message}");
-            return ExitCode::from(1);
-        }
+pub fn run(args: ParseArgs) -> Outcome {
+    let text = super::read_text(&args.file)?;
+    let name = if args.file.as_os_str() == "-" {
+        "<stdin>".to_string()
+    } else {
+        args.file.display().to_string()
     };
     let syntax = args
         .syntax
@@ -64,36 +63,13 @@ pub fn run(args: ParseArgs) -> ExitCode {
             }
         }),
     };
-    match result {
-        Ok(out) => {
-            out!("{out}");
-            if !out.ends_with('\n') {
-                outln!();
-            }
-            ExitCode::SUCCESS
-        }
-        Err(error) => {
-            eprintln!("{}", SyntaxError::in_file(error, name));
-            ExitCode::from(1)
-        }
+    let out =
+        result.map_err(|error| Failure::placed(SyntaxError::in_file(error, name).to_string()))?;
+    out!("{out}");
+    if !out.ends_with('\n') {
+        outln!();
     }
-}
-
-/// Reads the file (or stdin for `-`). Bytes that are not UTF-8 are replaced,
-/// so that the parser reports them at their position instead of refusing the file.
-fn read_input(path: &Path) -> Result<(String, String), String> {
-    use std::io::Read;
-    let mut bytes = Vec::new();
-    let name = if path.as_os_str() == "-" {
-        std::io::stdin()
-            .read_to_end(&mut bytes)
-            .map_err(|e| format!("<stdin>: {e}"))?;
-        "<stdin>".to_string()
-    } else {
-        bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        path.display().to_string()
-    };
-    Ok((name, String::from_utf8_lossy(&bytes).into_owned()))
+    Ok(Exit::Done)
 }
 
 /// Guesses the syntax from the extension, then from Prover9's list keywords.

@@ -1,24 +1,25 @@
 //! `entail prove`: a plain Prover9 problem, a step file, or a LogicGraph
 //! instance directory, checked with Z3.
 
+use super::{Exit, Failure, Outcome};
 use entail::prove::{
     is_step_file, CheckReport, Entailment, ProblemReport, ProveError, ProveOptions, Prover,
     StepStatus, SupportOptions,
 };
 use std::path::PathBuf;
-use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// Arguments of `entail prove`.
-///
-/// Exit codes: 0 proved / everything valid; 2 not proved / something invalid;
-/// 4 unknown (timeout or Z3 `unknown`) with nothing invalid; 1 input error.
 #[derive(clap::Args)]
-#[command(
-    after_help = "Examples:\n  entail prove problem.in\n  entail prove steps.in --json\n  \
-entail prove ../shared/corpora/logicgraph/Small/test_109 --supports"
-)]
+#[command(after_help = "\
+Exit status: 0 proved, or everything valid; 2 not proved, or something refuted;
+4 unknown (a timeout or Z3 `unknown`) with nothing refuted; 1 an input error.
+
+Examples:
+  entail prove corpora/prove/group.in
+  entail prove corpora/prove/mp_chain.in --json
+  entail prove corpora/logicgraph-answers/Tiny/case_1 --supports")]
 pub struct Args {
     /// A Prover9 input file (plain problem or step file with `formulas(solution_N)` lists), or a LogicGraph
     /// instance directory (complete.json + solutions.json)
@@ -56,18 +57,29 @@ fn seconds(s: f64, what: &str) -> Result<Duration, ProveError> {
 }
 
 /// Runs `entail prove`.
-pub fn run(args: Args) -> ExitCode {
+pub fn run(args: Args) -> Outcome {
     let file = args.path.display().to_string();
-    match run_inner(&args) {
-        Ok(code) => ExitCode::from(code),
-        Err(e) => {
-            eprintln!("{}", e.in_file(file));
-            ExitCode::from(1)
+    let source = if args.path.is_dir() {
+        if !args.path.join("complete.json").is_file() {
+            return Err(Failure::new(format!(
+                "{file}: a directory without complete.json; give a Prover9 file or one \
+                 LogicGraph instance directory (checking a whole tree is not supported yet)"
+            )));
         }
+        None
+    } else {
+        Some(super::read_text(&args.path)?)
+    };
+    match run_inner(&args, source) {
+        Ok(exit) => Ok(exit),
+        Err(e) if e.pos.is_some() => Err(Failure::placed(e.in_file(file).to_string())),
+        Err(e) => Err(Failure::new(e.in_file(file).to_string())),
     }
 }
 
-fn run_inner(args: &Args) -> Result<u8, ProveError> {
+/// Checks the instance directory at `args.path`, or the file whose text is
+/// `source`.
+fn run_inner(args: &Args, source: Option<String>) -> Result<Exit, ProveError> {
     let started = Instant::now();
     let timeout = args.timeout.map(|t| seconds(t, "--timeout")).transpose()?;
     let options = ProveOptions {
@@ -82,11 +94,7 @@ fn run_inner(args: &Args) -> Result<u8, ProveError> {
     } else {
         None
     };
-    let problem = if args.path.is_dir() {
-        entail::gen::logicgraph::load(&args.path, args.instantiated)?
-    } else {
-        let src = std::fs::read_to_string(&args.path)
-            .map_err(|e| ProveError::new(None, format!("cannot read the file: {e}")))?;
+    let problem = if let Some(src) = source {
         let input = entail::syntax::prover9::parse(&src)?;
         if !is_step_file(&input) {
             let file_timeout = match input.assigned("max_seconds") {
@@ -114,22 +122,24 @@ fn run_inner(args: &Args) -> Result<u8, ProveError> {
             let mut report = prover.prove_input(&input)?;
             report.timeout_seconds = limit.as_secs_f64();
             print_problem(&report, args.json);
-            let code = match report.result {
-                Entailment::Proved => 0,
-                Entailment::NotProved { .. } => 2,
-                Entailment::Unknown { .. } => 4,
+            let exit = match report.result {
+                Entailment::Proved => Exit::Done,
+                Entailment::NotProved { .. } => Exit::Refuted,
+                Entailment::Unknown { .. } => Exit::Unknown,
             };
-            exit_now(code);
+            exit_now(exit);
         }
         entail::prove::StepProblem::from_step_file(&input)?
+    } else {
+        entail::gen::logicgraph::load(&args.path, args.instantiated)?
     };
     let mut prover = Prover::new(options);
     let report = prover.check_problem(&problem, support_options.as_ref())?;
     print_check(&report, args.json);
     Ok(match report.all_good() {
-        Some(true) => 0,
-        Some(false) => 2,
-        None => 4,
+        Some(true) => Exit::Done,
+        Some(false) => Exit::Refuted,
+        None => Exit::Unknown,
     })
 }
 
@@ -162,19 +172,19 @@ fn hard_deadline(started: Instant, limit: Duration, as_json: bool) {
         } else {
             outln!("unknown ({reason})");
         }
-        exit_now(4);
+        exit_now(Exit::Unknown);
     });
 }
 
 /// Ends the process once the report is out: E children are killed, and
 /// neither Z3's contexts nor its static state are torn down (`_exit`), which
 /// can take long after a hard search.
-fn exit_now(code: i32) -> ! {
+fn exit_now(exit: Exit) -> ! {
     entail::prove::tptp::kill_children();
     let _ = std::io::Write::flush(&mut std::io::stdout());
     let _ = std::io::Write::flush(&mut std::io::stderr());
     // SAFETY: _exit(2) ends the process; every output was flushed above.
-    unsafe { libc::_exit(code) }
+    unsafe { libc::_exit(exit as i32) }
 }
 
 fn json<T: serde::Serialize>(value: &T) {

@@ -59,6 +59,7 @@
 
 mod batch;
 mod extract;
+pub mod message;
 mod pool;
 mod rename;
 mod sandbox;
@@ -503,10 +504,7 @@ impl Task<'_> {
             Ok(Outcome::Timeout(predicted)) => {
                 result.examples = verdicts(&predicted);
                 result.error_kind = Some(ErrorKind::Timeout);
-                result.error = Some(format!(
-                    "inference limit of {} exceeded",
-                    self.judge.config.inference_limit
-                ));
+                result.error = Some(message::out_of_budget());
             }
             Ok(Outcome::Error(predicted, message)) => {
                 result.examples = verdicts(&predicted);
@@ -516,7 +514,7 @@ impl Task<'_> {
                     ErrorKind::Runtime
                 };
                 result.error_kind = Some(kind);
-                result.error = Some(message);
+                result.error = Some(message::runtime_error(&message));
             }
             Err(WorkerFailure::Timeout) => {
                 result.error_kind = Some(ErrorKind::Timeout);

@@ -1,9 +1,9 @@
 //! `entail gen divlogic`.
 
-use entail::gen::divlogic::{self, Config, Error, QuestionType, TypeChoice};
+use super::super::{choice, Failure, Outcome};
+use entail::gen::divlogic::{self, Config, Error};
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 /// Arguments of `entail gen divlogic`.
 #[derive(clap::Args)]
@@ -27,8 +27,8 @@ Examples:
       (4 lines per question, ids ending in -r0..-r3, for `entail score divlogic`)")]
 pub struct Args {
     /// Question type: 3c1e, 3e1c, missing or mixed.
-    #[arg(long = "type", default_value = "mixed", value_parser = ["3c1e", "3e1c", "missing", "mixed"])]
-    kind: String,
+    #[arg(long = "type", value_enum, default_value_t = choice::QuestionType::Mixed)]
+    kind: choice::QuestionType,
     /// Number of questions.
     #[arg(long, default_value_t = 100)]
     count: u64,
@@ -47,18 +47,15 @@ pub struct Args {
     /// Most premises per question (the n that caps how often a variable is used).
     #[arg(long, default_value_t = 5)]
     max_premises: usize,
+    /// Print the run's statistics on stderr as JSON.
+    #[arg(long)]
+    json: bool,
 }
 
 impl Args {
     fn config(&self) -> Config {
-        let types = match self.kind.as_str() {
-            "3c1e" => TypeChoice::Only(QuestionType::OneEntailed),
-            "3e1c" => TypeChoice::Only(QuestionType::OneNotEntailed),
-            "missing" => TypeChoice::Only(QuestionType::MissingPremise),
-            _ => TypeChoice::Mixed,
-        };
         Config {
-            types,
+            types: self.kind.into(),
             count: self.count,
             seed: self.seed,
             rotations: self.rotations,
@@ -70,35 +67,22 @@ impl Args {
 }
 
 /// Runs `entail gen divlogic`.
-pub fn run(args: Args) -> ExitCode {
+pub fn run(args: Args) -> Outcome {
     let config = args.config();
-    let out: Box<dyn Write> = if args.output.as_os_str() == "-" {
-        Box::new(std::io::stdout().lock())
-    } else {
-        match std::fs::File::create(&args.output) {
-            Ok(f) => Box::new(f),
-            Err(e) => {
-                eprintln!("entail gen divlogic: {}: {e}", args.output.display());
-                return ExitCode::from(1);
-            }
-        }
-    };
+    let out = super::output(&args.output)?;
     let bar = crate::cli::progress::bar(config.count, "questions");
     // Each question is written as soon as it is made, so memory stays flat
     // for any `--count` and `| head` stops the run early.
-    let result = divlogic::generate(&config, &mut BufWriter::new(out), &|n| bar.inc(n));
+    let mut out = BufWriter::new(out);
+    let result = divlogic::generate(&config, &mut out, &|n| bar.inc(n))
+        .and_then(|stats| out.flush().map(|()| stats).map_err(Error::Io));
     bar.finish_and_clear();
     match result {
-        Ok(_) => ExitCode::SUCCESS,
-        // A closed pipe (e.g. `| head`) means the reader has what it wanted.
-        Err(Error::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(Error::Io(e)) => {
-            eprintln!("entail gen divlogic: {}: {e}", args.output.display());
-            ExitCode::from(1)
+        Ok(stats) => {
+            let text = format!("{} questions, {} records", stats.questions, stats.records);
+            super::summary("divlogic", args.json, &stats, &text)
         }
-        Err(e) => {
-            eprintln!("entail gen divlogic: {e}");
-            ExitCode::from(2)
-        }
+        Err(Error::Io(e)) => super::io_outcome(&args.output, e),
+        Err(e) => Err(Failure::new(e.to_string())),
     }
 }

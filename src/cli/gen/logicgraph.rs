@@ -1,8 +1,8 @@
 //! `entail gen logicgraph`.
 
-use entail::gen::logicgraph::{self, Config, Form, Tier};
+use super::super::{choice, Failure, Outcome};
+use entail::gen::logicgraph::{self, Config};
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 /// Arguments of `entail gen logicgraph`.
 #[derive(clap::Args)]
@@ -28,8 +28,8 @@ Examples:
   entail prove out/small/test_1 --supports")]
 pub struct Args {
     /// Difficulty tier: small (2-4 paths), medium (5-7) or large (8-10).
-    #[arg(long, default_value = "small", value_parser = ["small", "medium", "large"])]
-    tier: String,
+    #[arg(long, value_enum, default_value_t = choice::Tier::Small)]
+    tier: choice::Tier,
     /// Paths per instance as MIN-MAX (overrides --tier), e.g. 3-5.
     #[arg(long, value_parser = crate::cli::parse_range)]
     paths: Option<(usize, usize)>,
@@ -37,8 +37,14 @@ pub struct Args {
     #[arg(long, default_value = "2-12", value_parser = crate::cli::parse_range)]
     depth: (usize, usize),
     /// Argument forms to use, comma-separated (MP,MT,HS,DS,CD,RAA,DE).
-    #[arg(long, default_value = "MP,MT,HS,DS,CD,RAA,DE", value_parser = check_forms)]
-    forms: String,
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        ignore_case = true,
+        default_value = "MP,MT,HS,DS,CD,RAA,DE"
+    )]
+    forms: Vec<choice::Form>,
     /// Distractor premises per instance (in no proof).
     #[arg(long, default_value_t = 0)]
     distractors: usize,
@@ -60,39 +66,24 @@ pub struct Args {
     /// Output directory (created if needed).
     #[arg(long, short)]
     output: PathBuf,
-}
-
-/// Validates a form list for clap; the list is parsed again in `config`.
-fn check_forms(text: &str) -> Result<String, String> {
-    parse_forms(text).map(|_| text.to_string())
-}
-
-/// `MP,MT,DS`: the forms named, without repeats.
-fn parse_forms(text: &str) -> Result<Vec<Form>, String> {
-    let mut out = Vec::new();
-    for name in text.split(',').filter(|s| !s.trim().is_empty()) {
-        let f = Form::parse(name).ok_or_else(|| {
-            format!("unknown form `{name}` (expected MP, MT, HS, DS, CD, RAA, DE)")
-        })?;
-        if !out.contains(&f) {
-            out.push(f);
-        }
-    }
-    if out.is_empty() {
-        return Err("no forms given".into());
-    }
-    Ok(out)
+    /// Print the run's statistics on stderr as JSON.
+    #[arg(long)]
+    json: bool,
 }
 
 impl Args {
     fn config(&self) -> Config {
-        let tier = Tier::parse(&self.tier).unwrap_or(Tier::Small);
-        let mut config = Config::for_tier(tier);
+        let mut config = Config::for_tier(self.tier.into());
         if let Some(p) = self.paths {
             config.paths = p;
         }
         config.depth = self.depth;
-        config.forms = parse_forms(&self.forms).unwrap_or_else(|_| Form::ALL.to_vec());
+        config.forms = Vec::new();
+        for form in self.forms.iter().map(|&f| f.into()) {
+            if !config.forms.contains(&form) {
+                config.forms.push(form);
+            }
+        }
         config.distractors = self.distractors;
         config.max_atoms = self.max_atoms;
         config.seed = self.seed;
@@ -104,43 +95,32 @@ impl Args {
 }
 
 /// Runs `entail gen logicgraph`.
-pub fn run(args: Args) -> ExitCode {
+pub fn run(args: Args) -> Outcome {
     let config = args.config();
-    if let Err(e) = config.validate() {
-        eprintln!("entail gen logicgraph: {e}");
-        return ExitCode::from(2);
-    }
+    config.validate().map_err(|e| Failure::new(e.to_string()))?;
     let bar = crate::cli::progress::bar(args.count, "instances");
     let result = logicgraph::generate(&config, &args.output, &|n| bar.inc(n));
-    match result {
-        Ok(stats) => {
-            bar.finish_and_clear();
-            let discarded: u64 = stats.discarded.values().sum();
-            let reasons: Vec<String> = stats
-                .discarded
-                .iter()
-                .map(|(k, v)| format!("{k}: {v}"))
-                .collect();
-            eprintln!(
-                "entail gen logicgraph: {} instances in {} ({} paths, mean {:.1} steps per path, at most {} atoms); {} draws discarded{}",
-                stats.generated,
-                args.output.display(),
-                stats.paths,
-                stats.steps as f64 / stats.paths.max(1) as f64,
-                stats.max_atoms,
-                discarded,
-                if reasons.is_empty() {
-                    String::new()
-                } else {
-                    format!(" ({})", reasons.join(", "))
-                }
-            );
-            ExitCode::SUCCESS
+    bar.finish_and_clear();
+    let stats = result.map_err(|e| Failure::new(e.to_string()))?;
+    let discarded: u64 = stats.discarded.values().sum();
+    let reasons: Vec<String> = stats
+        .discarded
+        .iter()
+        .map(|(k, v)| format!("{k}: {v}"))
+        .collect();
+    let text = format!(
+        "{} instances in {} ({} paths, mean {:.1} steps per path, at most {} atoms); {} draws discarded{}",
+        stats.generated,
+        args.output.display(),
+        stats.paths,
+        stats.steps as f64 / stats.paths.max(1) as f64,
+        stats.max_atoms,
+        discarded,
+        if reasons.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", reasons.join(", "))
         }
-        Err(e) => {
-            bar.abandon();
-            eprintln!("entail gen logicgraph: {e}");
-            ExitCode::from(1)
-        }
-    }
+    );
+    super::summary("logicgraph", args.json, &stats, &text)
 }

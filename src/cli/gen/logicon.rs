@@ -1,9 +1,9 @@
 //! `entail gen logicon`.
 
-use entail::gen::logicon::{self, Config, Error, Variant};
+use super::super::{choice, Failure, Outcome};
+use entail::gen::logicon::{self, Config, Error};
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 /// Arguments of `entail gen logicon`.
 #[derive(clap::Args)]
@@ -41,8 +41,8 @@ pub struct Args {
     #[arg(long, default_value_t = 0)]
     seed: u64,
     /// plain, hard or completion.
-    #[arg(long, default_value = "plain", value_parser = ["plain", "hard", "completion"])]
-    variant: String,
+    #[arg(long, value_enum, default_value_t = choice::Variant::Plain)]
+    variant: choice::Variant,
     /// Largest graph distance between any two statements of a sample.
     #[arg(long, default_value_t = 6)]
     max_distance: usize,
@@ -61,6 +61,9 @@ pub struct Args {
     /// Output JSONL file, or `-` for stdout.
     #[arg(long, short, default_value = "-")]
     output: PathBuf,
+    /// Print the run's statistics on stderr as JSON.
+    #[arg(long)]
+    json: bool,
 }
 
 impl Args {
@@ -75,7 +78,7 @@ impl Args {
             max_atoms: self.atoms.1,
             graph_nodes: self.graph_nodes,
             max_connectives: self.max_connectives,
-            variant: Variant::from_name(&self.variant).unwrap_or_default(),
+            variant: self.variant.into(),
             threads: crate::cli::threads(self.threads),
             ..Config::default()
         }
@@ -83,36 +86,30 @@ impl Args {
 }
 
 /// Runs `entail gen logicon`.
-pub fn run(args: Args) -> ExitCode {
+pub fn run(args: Args) -> Outcome {
     let config = args.config();
-    if let Err(e) = config.validate() {
-        eprintln!("entail gen logicon: {e}");
-        return ExitCode::from(2);
-    }
+    config.validate().map_err(|e| Failure::new(e.to_string()))?;
+    let out = super::output(&args.output)?;
     let bar = crate::cli::progress::bar(config.count, "samples");
-    let result = if args.output.as_os_str() == "-" {
-        write(&config, std::io::stdout().lock(), &bar)
-    } else {
-        match std::fs::File::create(&args.output) {
-            Ok(f) => write(&config, f, &bar),
-            Err(e) => Err(Error::Io(e)),
-        }
-    };
+    let result = write(&config, out, &bar);
+    bar.finish_and_clear();
     match result {
-        Ok(_) => {
-            bar.finish_and_clear();
-            ExitCode::SUCCESS
+        Ok(stats) => {
+            let text = format!("{} samples", stats.samples);
+            super::summary("logicon", args.json, &stats, &text)
         }
-        // A closed pipe (e.g. `| head`) means the reader has what it wanted.
-        Err(Error::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(e) => {
-            bar.abandon();
-            eprintln!("entail gen logicon: {}: {e}", args.output.display());
-            ExitCode::from(1)
-        }
+        Err(Error::Io(e)) => super::io_outcome(&args.output, e),
+        Err(e) => Err(Failure::new(e.to_string())),
     }
 }
 
-fn write(config: &Config, out: impl Write, bar: &indicatif::ProgressBar) -> Result<(), Error> {
-    logicon::generate(config, &mut BufWriter::new(out), &|n| bar.inc(n)).map(|_| ())
+fn write(
+    config: &Config,
+    out: impl Write,
+    bar: &indicatif::ProgressBar,
+) -> Result<logicon::Stats, Error> {
+    let mut out = BufWriter::new(out);
+    let stats = logicon::generate(config, &mut out, &|n| bar.inc(n))?;
+    out.flush()?;
+    Ok(stats)
 }

@@ -5,7 +5,9 @@ mod logicgraph;
 mod logicon;
 mod slr;
 
-use std::process::ExitCode;
+use super::{Exit, Failure, Outcome};
+use std::io::Write;
+use std::path::Path;
 
 /// Arguments of `entail gen`.
 #[derive(clap::Args)]
@@ -26,12 +28,57 @@ enum Family {
     Divlogic(divlogic::Args),
 }
 
+impl Args {
+    /// The family's name, for messages.
+    pub fn family_name(&self) -> &'static str {
+        match self.family {
+            Family::Slr(_) => "slr",
+            Family::Logicgraph(_) => "logicgraph",
+            Family::Logicon(_) => "logicon",
+            Family::Divlogic(_) => "divlogic",
+        }
+    }
+}
+
 /// Runs `entail gen`.
-pub fn run(args: Args) -> ExitCode {
+pub fn run(args: Args) -> Outcome {
     match args.family {
         Family::Slr(a) => slr::run(a),
         Family::Logicgraph(a) => logicgraph::run(a),
         Family::Logicon(a) => logicon::run(a),
         Family::Divlogic(a) => divlogic::run(a),
     }
+}
+
+/// Where a JSONL generator writes: the file at `path`, or stdout for `-`.
+fn output(path: &Path) -> Result<Box<dyn Write>, Failure> {
+    Ok(if path.as_os_str() == "-" {
+        Box::new(std::io::stdout().lock())
+    } else {
+        Box::new(super::create_file(path)?)
+    })
+}
+
+/// How a run that wrote to `path` ended: a closed pipe (e.g. `| head`) means
+/// the reader has what it wanted; another write error names the output.
+fn io_outcome(path: &Path, error: std::io::Error) -> Outcome {
+    if error.kind() == std::io::ErrorKind::BrokenPipe {
+        Ok(Exit::Done)
+    } else {
+        Err(super::io_failure(path, "write", &error))
+    }
+}
+
+/// Prints a finished run's summary on stderr (the output may be stdout):
+/// `text` after the command's name, or with `--json` the run's statistics
+/// as one JSON object.
+fn summary<S: serde::Serialize>(family: &str, json: bool, stats: &S, text: &str) -> Outcome {
+    if json {
+        let line = serde_json::to_string(stats)
+            .map_err(|e| Failure::new(format!("cannot write the statistics as JSON: {e}")))?;
+        eprintln!("{line}");
+    } else {
+        eprintln!("entail gen {family}: {text}");
+    }
+    Ok(Exit::Done)
 }

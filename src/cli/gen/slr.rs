@@ -1,12 +1,11 @@
 //! `entail gen slr`.
 
+use super::super::{choice, Failure, Outcome};
 use entail::gen::slr::language::Language;
-use entail::gen::slr::prompt::PromptStyle;
-use entail::gen::slr::{self, Config, Error, Split};
+use entail::gen::slr::{self, Config, Error};
 use entail::judge::JudgeConfig;
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 /// Arguments of `entail gen slr`.
 #[derive(clap::Args)]
@@ -26,12 +25,13 @@ JSONL fields (SLR-Bench names): id, prompt, ground-truth rule, validation progra
 curriculum level, curriculum tier, rule sampling, rule complexity, background sampling,
 problem size, vocabulary predicates, vocabulary car constants, evaluation_config, seed.
 
-Statistics (rules resampled, candidates labelled, judge calls, duplicates) go to stderr.
+Statistics (rules resampled, candidates labelled, judge calls, duplicates) go to stderr,
+as one JSON object with --json.
 
 Examples:
   entail gen slr --level 3 --count 10 --seed 1 --output -
   entail gen slr --levels 1-20 --count 1000 --seed 7 --split test -o slr_test.jsonl
-  entail gen slr --level 12 --count 50 --prompt nl --language my_domain.json -o nl.jsonl")]
+  entail gen slr --level 12 --count 50 --prompt nl --language corpora/slr-lang/trains.json -o nl.jsonl")]
 pub struct Args {
     /// One curriculum level (1-20).
     #[arg(long, conflicts_with = "levels", value_parser = clap::value_parser!(u32).range(1..=20))]
@@ -46,11 +46,11 @@ pub struct Args {
     #[arg(long, default_value_t = 0)]
     seed: u64,
     /// train, validation or test (disjoint random streams).
-    #[arg(long, default_value = "train", value_parser = ["train", "validation", "test"])]
-    split: String,
+    #[arg(long, value_enum, default_value_t = choice::Split::Train)]
+    split: choice::Split,
     /// prolog (facts) or nl (English sentences).
-    #[arg(long, default_value = "prolog", value_parser = ["prolog", "nl"])]
-    prompt: String,
+    #[arg(long, value_enum, default_value_t = choice::Prompt::Prolog)]
+    prompt: choice::Prompt,
     /// A language file (JSON, same shape as corpora/slr-lang/trains.json).
     #[arg(long)]
     language: Option<PathBuf>,
@@ -60,6 +60,9 @@ pub struct Args {
     /// Output JSONL file, or `-` for stdout.
     #[arg(long, short, default_value = "-")]
     output: PathBuf,
+    /// Print the run's statistics on stderr as JSON.
+    #[arg(long)]
+    json: bool,
 }
 
 /// `1-20`, `1..20` or `7`.
@@ -74,19 +77,14 @@ fn parse_levels(text: &str) -> Result<(u32, u32), String> {
 }
 
 /// Runs `entail gen slr`.
-pub fn run(args: Args) -> ExitCode {
+pub fn run(args: Args) -> Outcome {
     let language = match &args.language {
         None => Language::trains(),
-        Some(path) => match std::fs::read_to_string(path)
-            .map_err(|e| e.to_string())
-            .and_then(|t| Language::from_json(&t).map_err(|e| e.to_string()))
-        {
-            Ok(l) => l,
-            Err(e) => {
-                eprintln!("entail gen slr: {}: {e}", path.display());
-                return ExitCode::from(2);
-            }
-        },
+        Some(path) => {
+            let text = super::super::read_text(path)?;
+            Language::from_json(&text)
+                .map_err(|e| Failure::new(format!("{}: {e}", path.display())))?
+        }
     };
     let (lo, hi) = match (args.level, args.levels) {
         (Some(l), _) => (l, l),
@@ -98,8 +96,8 @@ pub fn run(args: Args) -> ExitCode {
         seed: args.seed,
         levels: (lo..=hi).collect(),
         count: args.count,
-        split: Split::from_name(&args.split).unwrap_or_default(),
-        prompt: PromptStyle::from_name(&args.prompt).unwrap_or_default(),
+        split: args.split.into(),
+        prompt: args.prompt.into(),
         language,
         shard: entail::gen::WHOLE_RUN,
         threads,
@@ -108,34 +106,23 @@ pub fn run(args: Args) -> ExitCode {
             ..JudgeConfig::default()
         },
     };
+    let out = super::output(&args.output)?;
     let bar = crate::cli::progress::bar(config.count * config.levels.len() as u64, "tasks");
     let start = std::time::Instant::now();
-    let result = if args.output.as_os_str() == "-" {
-        write(&config, std::io::stdout().lock(), &bar)
-    } else {
-        match std::fs::File::create(&args.output) {
-            Ok(f) => write(&config, f, &bar),
-            Err(e) => Err(Error::Io(e)),
-        }
-    };
+    let result = write(&config, out, &bar);
+    bar.finish_and_clear();
     match result {
         Ok(stats) => {
-            bar.finish_and_clear();
             let json = serde_json::to_string(&stats).unwrap_or_default();
-            eprintln!(
-                "entail gen slr: {} tasks in {:.1}s; stats {json}",
+            let text = format!(
+                "{} tasks in {:.1}s; stats {json}",
                 stats.tasks,
                 start.elapsed().as_secs_f64()
             );
-            ExitCode::SUCCESS
+            super::summary("slr", args.json, &stats, &text)
         }
-        // A closed pipe (e.g. `| head`) means the reader has what it wanted.
-        Err(Error::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(e) => {
-            bar.abandon();
-            eprintln!("entail gen slr: {e}");
-            ExitCode::from(1)
-        }
+        Err(Error::Io(e)) => super::io_outcome(&args.output, e),
+        Err(e) => Err(Failure::new(e.to_string())),
     }
 }
 

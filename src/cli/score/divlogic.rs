@@ -1,8 +1,8 @@
 //! `entail score divlogic`.
 
+use super::super::{print_json, read_text, Counted, Exit, Failure, Outcome};
 use entail::gen::divlogic::score::{parse_answers, parse_questions, score, Report};
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 /// Arguments of `entail score divlogic`.
 #[derive(clap::Args)]
@@ -16,12 +16,13 @@ Metrics:
   PartialCircular   mean of (c/4)(1 + sum_o p(o) log4 p(o)), c = rotations right,
                     p(o) = share of rotations in which option o (by content) was picked
   PC_alpha          mean of (c/4)[(1-alpha) + alpha(1 + sum_o p(o) log4 p(o))]
-Circular and PC need the questions generated with --rotations.
+Circular and PC need the questions generated with --rotations. A bad line in either file
+(or a second answer to an id) is reported on stderr as FILE:LINE: message, left out,
+and counted (bad_lines in the JSON report).
 
 Examples:
-  entail gen divlogic --count 500 --seed 3 --rotations --output q.jsonl
-  entail score divlogic --questions q.jsonl --answers model.jsonl
-  entail score divlogic --questions q.jsonl --answers model.jsonl --alpha 0.25 --alpha 0.75 --json")]
+  entail score divlogic --questions corpora/score/divlogic_questions.jsonl --answers corpora/score/divlogic_answers.jsonl
+  entail score divlogic --questions corpora/score/divlogic_questions.jsonl --answers corpora/score/divlogic_answers.jsonl --alpha 0.25 --alpha 0.75 --json")]
 pub struct Args {
     /// Questions JSONL from `entail gen divlogic`.
     #[arg(long)]
@@ -38,43 +39,28 @@ pub struct Args {
 }
 
 /// Runs `entail score divlogic`.
-pub fn run(args: Args) -> ExitCode {
+pub fn run(args: Args) -> Outcome {
     if let Some(bad) = args.alpha.iter().find(|a| !(0.0..=1.0).contains(*a)) {
-        eprintln!("entail score divlogic: --alpha {bad} is outside [0, 1]");
-        return ExitCode::from(2);
+        return Err(Failure::new(format!("--alpha {bad} is outside [0, 1]")));
     }
-    let read = |path: &PathBuf| {
-        std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))
-    };
-    let report = (|| -> Result<Report, String> {
-        let questions = parse_questions(
-            &args.questions.display().to_string(),
-            &read(&args.questions)?,
-        )
-        .map_err(|e| e.to_string())?;
-        let answers = parse_answers(&args.answers.display().to_string(), &read(&args.answers)?)
-            .map_err(|e| e.to_string())?;
-        Ok(score(&questions, &answers, &args.alpha))
-    })();
-    let report = match report {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("entail score divlogic: {e}");
-            return ExitCode::from(2);
-        }
-    };
+    let name = |path: &PathBuf| path.display().to_string();
+    let (questions, bad_questions) =
+        parse_questions(&name(&args.questions), &read_text(&args.questions)?);
+    let (answers, bad_answers) = parse_answers(&name(&args.answers), &read_text(&args.answers)?);
+    for bad in bad_questions.iter().chain(&bad_answers) {
+        eprintln!("{bad}");
+    }
+    let bad_lines = bad_questions.len() + bad_answers.len();
+    let report = score(&questions, &answers, &args.alpha);
     if args.json {
-        match serde_json::to_string_pretty(&report) {
-            Ok(s) => outln!("{s}"),
-            Err(e) => {
-                eprintln!("entail score divlogic: {e}");
-                return ExitCode::from(1);
-            }
-        }
+        print_json(&Counted {
+            report: &report,
+            bad_lines,
+        })?;
     } else {
-        out!("{}", human(&report));
+        out!("{}{}", human(&report), super::bad_lines_note(bad_lines));
     }
-    ExitCode::SUCCESS
+    Ok(Exit::Done)
 }
 
 fn human(r: &Report) -> String {

@@ -1,9 +1,9 @@
 //! `entail score logicgraph`.
 
+use super::super::{print_json, read_text, Counted, Exit, Failure, Outcome};
 use entail::gen::logicgraph::score::{self, AnswerSet};
 use entail::prove::{ProveOptions, Prover};
 use std::path::PathBuf;
-use std::process::ExitCode;
 use std::time::Duration;
 
 /// Arguments of `entail score logicgraph`.
@@ -23,8 +23,9 @@ entails the target and the target follows from the premises it cites.
   a tree: JSONL, one line per instance, named relative to --gold:
     {\"instance\": \"Small/test_1\", \"solutions\": [...]}
     {\"instance\": \"Small/test_1\", \"steps\": \"<step file text>\"}
-A bad line or an unreadable answer is reported with FILE:LINE and scores as an
-instance with no valid solution; the rest of the batch is scored.
+A bad answer line or an unreadable answer is reported on stderr as FILE:LINE: message and
+scores as an instance with no valid solution; the rest of the batch is scored. Bad
+lines are counted (bad_lines in the JSON report).
 
 Metrics per instance (averaged per tier and over all):
   success      1 if at least one solution is valid
@@ -39,13 +40,12 @@ Metrics per instance (averaged per tier and over all):
                0 if it found none
 Gold supports, families and the minimum come from the gold solutions that check valid.
 
-Exit status: 0 scored, 1 some gold instance could not be loaded (the rest is scored),
-2 bad arguments or unreadable files.
+A gold instance that does not load is reported, left out, and makes the exit status 1.
 
 Examples:
-  entail score logicgraph --gold corpora/logicgraph/Small/test_109 --answers answer.json
-  entail score logicgraph --gold corpora/logicgraph --answers model_a.jsonl --answers model_b.jsonl
-  entail score logicgraph --gold corpora/logicgraph --answers model.jsonl --json > report.json")]
+  entail score logicgraph --gold corpora/logicgraph-answers/Tiny/case_1 --answers corpora/logicgraph-answers/case_1.answer.in
+  entail score logicgraph --gold corpora/logicgraph-answers/Tiny --answers corpora/score/logicgraph_answers.jsonl --json
+  entail score logicgraph --gold corpora/logicgraph-answers/Tiny --answers corpora/logicgraph-answers/case_1.answer.in --answers corpora/score/logicgraph_answers.jsonl")]
 pub struct Args {
     /// An instance directory, or a directory tree of them.
     #[arg(long)]
@@ -65,45 +65,36 @@ pub struct Args {
 }
 
 /// Runs `entail score logicgraph`.
-pub fn run(args: Args) -> ExitCode {
+pub fn run(args: Args) -> Outcome {
     let timeout = match Duration::try_from_secs_f64(args.timeout) {
         Ok(t) if !t.is_zero() => t,
         _ => {
-            eprintln!(
-                "entail score logicgraph: --timeout {} is not a positive number of seconds",
+            return Err(Failure::new(format!(
+                "--timeout {} is not a positive number of seconds",
                 args.timeout
-            );
-            return ExitCode::from(2);
+            )))
         }
     };
-    let instances = match score::find_instances(&args.gold) {
-        Ok(found) if !found.is_empty() => found,
-        Ok(_) => {
-            eprintln!(
-                "entail score logicgraph: no instance (directory with complete.json) under {}",
-                args.gold.display()
-            );
-            return ExitCode::from(2);
-        }
-        Err(e) => {
-            eprintln!("entail score logicgraph: {}", e.message);
-            return ExitCode::from(2);
-        }
-    };
+    let instances = score::find_instances(&args.gold).map_err(|e| Failure::new(e.message))?;
+    if instances.is_empty() {
+        return Err(Failure::new(format!(
+            "no instance (directory with complete.json) under {}",
+            args.gold.display()
+        )));
+    }
     let mut sets = Vec::new();
     for path in &args.answers {
-        let text = match std::fs::read_to_string(path) {
-            Ok(t) => t,
-            Err(e) => {
-                eprintln!("entail score logicgraph: {}: {e}", path.display());
-                return ExitCode::from(2);
-            }
-        };
+        let text = read_text(path)?;
         sets.push(AnswerSet::read(
             &path.display().to_string(),
             &text,
             &instances,
         ));
+    }
+    let mut bad_lines = 0;
+    for line in sets.iter().flat_map(|set| set.lines.bad_lines()) {
+        eprintln!("{line}");
+        bad_lines += 1;
     }
     let mut prover = Prover::new(ProveOptions {
         timeout: Some(timeout),
@@ -120,19 +111,19 @@ pub fn run(args: Args) -> ExitCode {
     );
     bar.finish_and_clear();
     if args.json {
-        match serde_json::to_string_pretty(&report) {
-            Ok(json) => outln!("{json}"),
-            Err(e) => {
-                eprintln!("entail score logicgraph: {e}");
-                return ExitCode::from(1);
-            }
-        }
+        print_json(&Counted {
+            report: &report,
+            bad_lines,
+        })?;
     } else {
-        out!("{}", report.to_text());
+        out!("{}{}", report.to_text(), super::bad_lines_note(bad_lines));
+    }
+    for error in &report.gold_errors {
+        eprintln!("entail score logicgraph: gold instance {error}");
     }
     if report.gold_errors.is_empty() {
-        ExitCode::SUCCESS
+        Ok(Exit::Done)
     } else {
-        ExitCode::from(1)
+        Ok(Exit::Input)
     }
 }

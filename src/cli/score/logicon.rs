@@ -1,9 +1,10 @@
 //! `entail score logicon`.
 
-use entail::gen::logicon::score::{AnswerRecord, Task};
+use super::super::{choice, json_line, print_json, read_jsonl, Counted, Exit, Outcome};
+use entail::gen::logicon::score::AnswerRecord;
 use entail::gen::logicon::{self, Sample};
+use serde_json::Value;
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 /// Arguments of `entail score logicon`.
 #[derive(clap::Args)]
@@ -25,48 +26,73 @@ Task 3 (generative): optional \"group\": a consistent list whose premises (state
   Reports the execution rate (a statement parses over the sample's atoms) and the
   consistency rate (premises plus statements satisfiable, by truth tables).
 
-The report is JSON on stdout.
+The report is printed as `name value` lines (nested names joined by dots), or as JSON
+with --json. A bad line in either file is reported on stderr as FILE:LINE: message,
+left out, and counted (bad_lines).
 
 Examples:
-  entail score logicon --task 1 --samples logicon.jsonl --answers t1.jsonl
-  entail score logicon --task 2 --samples logicon.jsonl --answers t2.jsonl")]
+  entail score logicon --task 1 --samples corpora/score/logicon_samples.jsonl --answers corpora/score/logicon_task1.jsonl
+  entail score logicon --task 2 --samples corpora/score/logicon_samples.jsonl --answers corpora/score/logicon_task2.jsonl --json")]
 pub struct Args {
     /// 1 (discriminative), 2 (enumerative) or 3 (generative).
-    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=3))]
-    task: u8,
+    #[arg(long, value_enum)]
+    task: choice::LogiconTask,
     /// Samples from `entail gen logicon`.
     #[arg(long)]
     samples: PathBuf,
     /// The model's answers (JSONL).
     #[arg(long)]
     answers: PathBuf,
+    /// Print the report as JSON.
+    #[arg(long)]
+    json: bool,
 }
 
 /// Runs `entail score logicon`.
-pub fn run(args: Args) -> ExitCode {
-    let loaded = super::read_jsonl::<Sample>(&args.samples)
-        .and_then(|s| super::read_jsonl::<AnswerRecord>(&args.answers).map(|a| (s, a)));
-    let (samples, answers) = match loaded {
-        Ok(x) => x,
-        Err(e) => {
-            eprintln!("entail score logicon: {e}");
-            return ExitCode::from(2);
+pub fn run(args: Args) -> Outcome {
+    let samples = read_jsonl(&args.samples, json_line::<Sample>)?;
+    let answers = read_jsonl(&args.answers, json_line::<AnswerRecord>)?;
+    let bad_lines = samples.bad + answers.bad;
+    let report = logicon::score(
+        args.task.into(),
+        &samples.into_items(),
+        &answers.into_items(),
+    );
+    if args.json {
+        print_json(&Counted {
+            report: &report,
+            bad_lines,
+        })?;
+    } else {
+        let value = serde_json::to_value(&report).unwrap_or(Value::Null);
+        let mut lines = Vec::new();
+        flatten("", &value, &mut lines);
+        let width = lines.iter().map(|(name, _)| name.len()).max().unwrap_or(0);
+        for (name, value) in lines {
+            outln!("{name:<width$}  {value}");
         }
-    };
-    let task = match args.task {
-        1 => Task::Discriminative,
-        2 => Task::Enumerative,
-        _ => Task::Generative,
-    };
-    let report = serde_json::to_string_pretty(&logicon::score(task, &samples, &answers));
-    match report {
-        Ok(json) => {
-            outln!("{json}");
-            ExitCode::SUCCESS
+        out!("{}", super::bad_lines_note(bad_lines));
+    }
+    Ok(Exit::Done)
+}
+
+/// The leaves of `value` as (dotted name, value) pairs, in order.
+fn flatten(prefix: &str, value: &Value, out: &mut Vec<(String, String)>) {
+    match value {
+        Value::Object(map) => {
+            for (key, inner) in map {
+                let name = if prefix.is_empty() {
+                    key.clone()
+                } else {
+                    format!("{prefix}.{key}")
+                };
+                flatten(&name, inner, out);
+            }
         }
-        Err(e) => {
-            eprintln!("entail score logicon: {e}");
-            ExitCode::from(1)
-        }
+        Value::Number(n) => match n.as_f64() {
+            Some(x) if n.is_f64() => out.push((prefix.to_string(), format!("{x:.4}"))),
+            _ => out.push((prefix.to_string(), n.to_string())),
+        },
+        other => out.push((prefix.to_string(), other.to_string())),
     }
 }

@@ -1,11 +1,14 @@
-//! `entail score`: score model answers against tasks, one subcommand per family.
+//! `entail score`: score model answers against tasks, one subcommand per
+//! family. Every one goes on past a bad input line: it is reported on
+//! stderr as `FILE:LINE: message`, left out, and counted in the report's
+//! `bad_lines`.
 
 mod divlogic;
 mod logicgraph;
 mod logicon;
 mod slr;
 
-use std::process::ExitCode;
+use super::Outcome;
 
 /// Arguments of `entail score`.
 #[derive(clap::Args)]
@@ -26,8 +29,20 @@ enum Family {
     Divlogic(divlogic::Args),
 }
 
+impl Args {
+    /// The family's name, for messages.
+    pub fn family_name(&self) -> &'static str {
+        match self.family {
+            Family::Slr(_) => "slr",
+            Family::Logicgraph(_) => "logicgraph",
+            Family::Logicon(_) => "logicon",
+            Family::Divlogic(_) => "divlogic",
+        }
+    }
+}
+
 /// Runs `entail score`.
-pub fn run(args: Args) -> ExitCode {
+pub fn run(args: Args) -> Outcome {
     match args.family {
         Family::Slr(a) => slr::run(a),
         Family::Logicgraph(a) => logicgraph::run(a),
@@ -36,14 +51,11 @@ pub fn run(args: Args) -> ExitCode {
     }
 }
 
-/// Reads a JSONL file; a bad line is an error naming `FILE:LINE`. Blank lines are skipped.
-fn read_jsonl<T: serde::de::DeserializeOwned>(path: &std::path::Path) -> Result<Vec<T>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, l)| {
-            serde_json::from_str(l).map_err(|e| format!("{}:{}: {e}", path.display(), i + 1))
-        })
-        .collect()
+/// The line a text report ends with when lines were skipped.
+fn bad_lines_note(bad: usize) -> String {
+    match bad {
+        0 => String::new(),
+        1 => "1 bad line (reported on stderr) left out\n".to_string(),
+        n => format!("{n} bad lines (reported on stderr) left out\n"),
+    }
 }

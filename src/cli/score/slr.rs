@@ -1,10 +1,10 @@
 //! `entail score slr`.
 
+use super::super::{json_line, print_json, read_jsonl, Counted, Exit, Outcome};
 use entail::gen::slr::score::{self, id_key, AnswerLine, ScoredTask};
 use entail::judge::{Judge, JudgeConfig};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 /// Arguments of `entail score slr`.
 #[derive(clap::Args)]
@@ -19,11 +19,12 @@ curriculum level, optionally evaluation_config). Answers: JSONL lines
 {\"id\": TASK_ID, \"prediction\": MODEL_OUTPUT} (also \"answer\" or \"response\").
 The rule is taken from the output as `entail judge` does ([RULE]...[/RULE], else the
 last code block, else the text after </think>). A task without an answer counts as
-wrong and syntactically invalid.
+wrong and syntactically invalid. A bad line in either file is reported on stderr as
+FILE:LINE: message, left out, and counted (bad_lines in the JSON report).
 
 Examples:
-  entail score slr --tasks slr_test.jsonl --answers model.jsonl
-  entail score slr --tasks slr_test.jsonl --answers model.jsonl --json > report.json")]
+  entail score slr --tasks corpora/score/slr_tasks.jsonl --answers corpora/score/slr_answers.jsonl
+  entail score slr --tasks corpora/score/slr_tasks.jsonl --answers corpora/score/slr_answers.jsonl --json")]
 pub struct Args {
     /// Tasks (JSONL).
     #[arg(long)]
@@ -40,21 +41,17 @@ pub struct Args {
 }
 
 /// Runs `entail score slr`.
-pub fn run(args: Args) -> ExitCode {
-    let loaded = super::read_jsonl::<ScoredTask>(&args.tasks)
-        .and_then(|t| super::read_jsonl::<AnswerLine>(&args.answers).map(|a| (t, a)));
-    let (tasks, answer_lines) = match loaded {
-        Ok(x) => x,
-        Err(e) => {
-            eprintln!("entail score slr: {e}");
-            return ExitCode::from(2);
-        }
-    };
+pub fn run(args: Args) -> Outcome {
+    let tasks = read_jsonl(&args.tasks, json_line::<ScoredTask>)?;
+    let answer_lines = read_jsonl(&args.answers, json_line::<AnswerLine>)?;
+    let bad_lines = tasks.bad + answer_lines.bad;
     // A later answer to the same id replaces an earlier one.
     let answers: BTreeMap<String, String> = answer_lines
+        .into_items()
         .into_iter()
         .map(|a| (id_key(&a.id), a.prediction))
         .collect();
+    let tasks = tasks.into_items();
     let threads = crate::cli::threads(args.threads);
     let config = JudgeConfig {
         workers: threads.max(1),
@@ -65,15 +62,12 @@ pub fn run(args: Args) -> ExitCode {
     let report = score::score(&judge, &tasks, &answers, threads, &|| bar.inc(1));
     bar.finish_and_clear();
     if args.json {
-        match serde_json::to_string_pretty(&report) {
-            Ok(json) => outln!("{json}"),
-            Err(e) => {
-                eprintln!("entail score slr: {e}");
-                return ExitCode::from(1);
-            }
-        }
+        print_json(&Counted {
+            report: &report,
+            bad_lines,
+        })?;
     } else {
-        out!("{}", report.to_text());
+        out!("{}{}", report.to_text(), super::bad_lines_note(bad_lines));
     }
-    ExitCode::SUCCESS
+    Ok(Exit::Done)
 }

@@ -6,7 +6,7 @@ use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
 /// The variables a question may use, `A`..`H`, as atom names.
-pub const VARIABLES: [&str; 8] = ["A", "B", "C", "D", "E", "F", "G", "H"];
+pub(crate) const VARIABLES: [&str; 8] = ["A", "B", "C", "D", "E", "F", "G", "H"];
 
 /// A variable (index into [`VARIABLES`]) or its negation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

@@ -193,10 +193,10 @@ pub struct Stats {
 /// 3..=5 premises a question needs 1.2 samples on average (3e1c: 2.2, at
 /// most 14 in 6,000 questions), so this bound is only a guard against
 /// configurations that cannot work.
-pub const MAX_ATTEMPTS: usize = 2000;
+pub(crate) const MAX_ATTEMPTS: usize = 2000;
 
 /// The number of options per question.
-pub const OPTIONS: usize = 4;
+pub(crate) const OPTIONS: usize = 4;
 
 /// Writes `config.count` questions (times four with rotations) as JSONL to
 /// `out`, calling `progress(1)` after each question.

@@ -41,7 +41,7 @@ pub fn partial_circular(correct: usize, rotations: usize, picks: &[usize]) -> f6
     pc_alpha(correct, rotations, picks, 1.0)
 }
 
-/// Why scoring input was rejected.
+/// A line of scoring input that was skipped, and why.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ScoreError {
     /// A line is not the JSON we expect.
@@ -56,84 +56,96 @@ pub enum ScoreError {
     },
 }
 
-/// Reads a questions JSONL file (as written by `entail gen divlogic`).
-pub fn parse_questions(file: &str, text: &str) -> Result<Vec<Question>, ScoreError> {
+/// Reads a questions JSONL file (as written by `entail gen divlogic`): the
+/// questions of the good lines, and why each bad line was skipped.
+pub fn parse_questions(file: &str, text: &str) -> (Vec<Question>, Vec<ScoreError>) {
     let mut out = Vec::new();
+    let mut bad = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
-        let q: Question = serde_json::from_str(line).map_err(|e| ScoreError::Line {
-            file: file.to_string(),
-            line: i + 1,
-            message: e.to_string(),
-        })?;
-        if q.options.len() != OPTIONS || q.answer >= OPTIONS {
-            return Err(ScoreError::Line {
+        match parse_question(line) {
+            Ok(q) => out.push(q),
+            Err(message) => bad.push(ScoreError::Line {
                 file: file.to_string(),
                 line: i + 1,
-                message: format!(
-                    "a question needs {OPTIONS} options and an answer below {OPTIONS}"
-                ),
-            });
+                message,
+            }),
         }
-        out.push(q);
     }
-    Ok(out)
+    (out, bad)
+}
+
+fn parse_question(line: &str) -> Result<Question, String> {
+    let q: Question = serde_json::from_str(line).map_err(|e| e.to_string())?;
+    if q.options.len() != OPTIONS || q.answer >= OPTIONS {
+        return Err(format!(
+            "a question needs {OPTIONS} options and an answer below {OPTIONS}"
+        ));
+    }
+    Ok(q)
 }
 
 /// Reads an answers JSONL file: `{"id": …, "answer": …}` per line, where the
 /// answer is an option index `0`..`3`, a letter `"A"`..`"D"`, or `null` for
-/// no answer. Returns the answer per id (`None` = unanswered).
-pub fn parse_answers(
-    file: &str,
-    text: &str,
-) -> Result<BTreeMap<String, Option<usize>>, ScoreError> {
+/// no answer. Returns the answer per id (`None` = unanswered), and why each
+/// bad line was skipped (a second answer to an id is a bad line).
+pub fn parse_answers(file: &str, text: &str) -> (BTreeMap<String, Option<usize>>, Vec<ScoreError>) {
     let mut out = BTreeMap::new();
+    let mut bad = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
-        let err = |message: String| ScoreError::Line {
-            file: file.to_string(),
-            line: i + 1,
-            message,
-        };
-        let value: serde_json::Value =
-            serde_json::from_str(line).map_err(|e| err(e.to_string()))?;
-        let id = value
-            .get("id")
-            .and_then(|v| v.as_str())
-            .ok_or_else(|| err("missing string field `id`".into()))?;
-        let answer = match value.get("answer") {
-            None | Some(serde_json::Value::Null) => None,
-            Some(serde_json::Value::Number(n)) => match n.as_u64() {
-                Some(k) if (k as usize) < OPTIONS => Some(k as usize),
-                _ => {
-                    return Err(err(format!(
-                        "answer {n} is not an option index 0..{}",
-                        OPTIONS - 1
-                    )))
-                }
-            },
-            Some(serde_json::Value::String(s)) => match option::parse(s, OPTIONS) {
-                Some(k) => Some(k),
-                None => {
-                    let other = s.trim().to_ascii_uppercase();
-                    return Err(err(format!("answer {other:?} is not a letter A-D")));
-                }
-            },
-            Some(other) => {
-                return Err(err(format!(
-                    "answer {other} is neither an index nor a letter"
-                )))
+        let parsed = parse_answer(line).and_then(|(id, answer)| {
+            if out.contains_key(&id) {
+                Err(format!("id {id} answered twice"))
+            } else {
+                Ok((id, answer))
             }
-        };
-        if out.insert(id.to_string(), answer).is_some() {
-            return Err(err(format!("id {id} answered twice")));
+        });
+        match parsed {
+            Ok((id, answer)) => {
+                out.insert(id, answer);
+            }
+            Err(message) => bad.push(ScoreError::Line {
+                file: file.to_string(),
+                line: i + 1,
+                message,
+            }),
         }
     }
-    Ok(out)
+    (out, bad)
+}
+
+fn parse_answer(line: &str) -> Result<(String, Option<usize>), String> {
+    let value: serde_json::Value = serde_json::from_str(line).map_err(|e| e.to_string())?;
+    let id = value
+        .get("id")
+        .and_then(|v| v.as_str())
+        .ok_or_else(|| "missing string field `id`".to_string())?;
+    let answer = match value.get("answer") {
+        None | Some(serde_json::Value::Null) => None,
+        Some(serde_json::Value::Number(n)) => match n.as_u64() {
+            Some(k) if (k as usize) < OPTIONS => Some(k as usize),
+            _ => {
+                return Err(format!(
+                    "answer {n} is not an option index 0..{}",
+                    OPTIONS - 1
+                ))
+            }
+        },
+        Some(serde_json::Value::String(s)) => match option::parse(s, OPTIONS) {
+            Some(k) => Some(k),
+            None => {
+                let other = s.trim().to_ascii_uppercase();
+                return Err(format!("answer {other:?} is not a letter A-D"));
+            }
+        },
+        Some(other) => return Err(format!("answer {other} is neither an index nor a letter")),
+    };
+    Ok((id.to_string(), answer))
 }
 
 /// The metrics of one answer set.

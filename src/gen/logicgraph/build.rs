@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 /// One cited premise of a step: its formula, and the pool index when it is
 /// a leaf (`None`: the conclusion of an earlier step of the same path).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Cited {
+pub(crate) struct Cited {
     /// The premise's formula.
     pub prop: Prop,
     /// Index into the pool, or `None` for a derived premise.
@@ -28,7 +28,7 @@ pub struct Cited {
 
 /// One inference of a path.
 #[derive(Debug, Clone, PartialEq)]
-pub struct BuiltStep {
+pub(crate) struct BuiltStep {
     /// The argument form applied.
     pub form: Form,
     /// The cited premises, in the form's canonical order.
@@ -40,7 +40,7 @@ pub struct BuiltStep {
 /// One proof path: a core chain, or a branch that re-derives an intermediate
 /// conclusion of its family's core and then follows the core.
 #[derive(Debug, Clone, PartialEq)]
-pub struct BuiltPath {
+pub(crate) struct BuiltPath {
     /// 1-based family number (paths sharing the final inference into `G`).
     pub family: usize,
     /// For a branch, the 0-based index of the core step it re-derives.
@@ -51,7 +51,7 @@ pub struct BuiltPath {
 
 /// The construction before naming: pool and paths over atoms `0..atoms`.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Skeleton {
+pub(crate) struct Skeleton {
     /// Number of atoms used, `G` (atom 0) included.
     pub atoms: usize,
     /// The premise pool in construction order.
@@ -64,7 +64,7 @@ pub struct Skeleton {
 
 /// Why a draw was abandoned before verification.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum BuildFailure {
+pub(crate) enum BuildFailure {
     /// The instance would use more atoms than `Config::max_atoms`.
     TooManyAtoms,
     /// No way was found to place a branch within the depth range.
@@ -242,7 +242,7 @@ impl<'a, R: Rng> Builder<'a, R> {
 }
 
 /// Builds one skeleton from `rng` under `config`.
-pub fn build<R: Rng>(config: &Config, rng: &mut R) -> Result<Skeleton, BuildFailure> {
+pub(crate) fn build<R: Rng>(config: &Config, rng: &mut R) -> Result<Skeleton, BuildFailure> {
     let (dmin, dmax) = config.depth;
     let total_paths = rng.gen_range(config.paths.0..=config.paths.1);
     let families = if dmax < 2 {

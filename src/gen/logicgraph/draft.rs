@@ -18,7 +18,7 @@ use std::time::Duration;
 
 /// A premise of the pool with its id and text.
 #[derive(Debug, Clone, PartialEq)]
-pub struct PoolPremise {
+pub(crate) struct PoolPremise {
     /// `Rule3`, `Fact1`, …
     pub id: String,
     /// The formula.
@@ -32,7 +32,7 @@ pub struct PoolPremise {
 /// An instance being generated, named and worded; [`Draft::files`] writes it
 /// in the published layout.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Draft {
+pub(crate) struct Draft {
     /// The lexicon domain the atoms come from (`domain_theme`).
     pub domain: String,
     /// Atom `k`'s ground atom (0 is `G`).
@@ -47,18 +47,18 @@ pub struct Draft {
 
 impl Draft {
     /// The Prover9 spelling of each atom.
-    pub fn expressions(&self) -> Vec<String> {
+    pub(crate) fn expressions(&self) -> Vec<String> {
         self.atoms.iter().map(|a| a.expression.clone()).collect()
     }
 
     /// The id of pool premise `i`.
-    pub fn pool_id(&self, i: usize) -> &str {
+    pub(crate) fn pool_id(&self, i: usize) -> &str {
         self.premises.get(i).map_or("?", |p| p.id.as_str())
     }
 
     /// The sentence for `p`: a premise's own wording if it is one, else the
     /// plain phrasing.
-    pub fn natural(&self, p: &Prop) -> String {
+    pub(crate) fn natural(&self, p: &Prop) -> String {
         if let Some(pp) = self.premises.iter().find(|pp| pp.prop == *p) {
             return pp.natural.clone();
         }
@@ -70,7 +70,7 @@ impl Draft {
 
     /// The instance as the engine sees it (A-notation), like
     /// [`load`](super::load)`(dir, false)` reads it back.
-    pub fn problem(&self) -> StepProblem {
+    pub(crate) fn problem(&self) -> StepProblem {
         let mut premises: Vec<Premise> = Vec::new();
         for rules_first in [true, false] {
             for p in &self.premises {
@@ -128,7 +128,7 @@ impl Draft {
 
     /// The premise-id set of each path (its leaves), as the engine should
     /// find them as minimal supports.
-    pub fn path_supports(&self) -> BTreeSet<BTreeSet<String>> {
+    pub(crate) fn path_supports(&self) -> BTreeSet<BTreeSet<String>> {
         self.paths
             .iter()
             .map(|p| {
@@ -143,7 +143,12 @@ impl Draft {
 
     /// Writes the instance directory (created if needed); `prompt` adds
     /// `prompt.txt`.
-    pub fn write(&self, dir: &Path, report: &CheckReport, prompt: bool) -> Result<(), Error> {
+    pub(crate) fn write(
+        &self,
+        dir: &Path,
+        report: &CheckReport,
+        prompt: bool,
+    ) -> Result<(), Error> {
         let io = |p: &Path, e: std::io::Error| Error::Io {
             path: p.display().to_string(),
             message: e.to_string(),
@@ -169,7 +174,7 @@ impl Draft {
 
 /// A verified instance and the engine's report on it.
 #[derive(Debug, Clone)]
-pub struct Generated {
+pub(crate) struct Generated {
     /// The instance.
     pub instance: Draft,
     /// `Prover::check_problem` with supports, all good.
@@ -236,7 +241,7 @@ fn assemble<R: Rng>(skeleton: Skeleton, rng: &mut R) -> Result<Draft, Error> {
 }
 
 /// Runs every engine check on `instance`; `Err` names the first failure.
-pub fn verify(prover: &mut Prover, instance: &Draft) -> Result<CheckReport, String> {
+pub(crate) fn verify(prover: &mut Prover, instance: &Draft) -> Result<CheckReport, String> {
     let problem = instance.problem();
     let options = SupportOptions {
         cap: 1000,
@@ -290,7 +295,7 @@ pub fn verify(prover: &mut Prover, instance: &Draft) -> Result<CheckReport, Stri
 /// Generates item `index` of a run: draws from
 /// [`item_rng`]`(config.seed, index)` until a draw passes [`verify`], counting
 /// discards in `stats`.
-pub fn generate_one(
+pub(crate) fn generate_one(
     config: &Config,
     index: u64,
     prover: &mut Prover,

@@ -53,7 +53,7 @@ impl Form {
 
     /// Whether it can conclude any formula (HS needs an implication and CD
     /// a disjunction as conclusion, so neither can conclude `G`).
-    pub fn concludes_anything(self) -> bool {
+    pub(crate) fn concludes_anything(self) -> bool {
         !matches!(self, Form::HS | Form::CD)
     }
 }

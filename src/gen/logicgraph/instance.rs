@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 /// The Prover9 spelling of LogicGraph's Unicode connectives.
-pub fn ascii_connectives(formal: &str) -> String {
+pub(crate) fn ascii_connectives(formal: &str) -> String {
     let mut out = String::with_capacity(formal.len() + 8);
     for c in formal.chars() {
         match c {
@@ -98,7 +98,10 @@ fn sentence_key(text: &str) -> String {
 
 impl Notation {
     /// The notation of the instance whose `complete.json` is `complete`.
-    pub fn of_complete(complete: &Value, instantiated: bool) -> Result<Notation, ProveError> {
+    pub(crate) fn of_complete(
+        complete: &Value,
+        instantiated: bool,
+    ) -> Result<Notation, ProveError> {
         let mut atoms = BTreeMap::new();
         if instantiated {
             if let Some(map) = complete
@@ -152,7 +155,7 @@ impl Notation {
 
     /// Parses a step formula written in A-notation (Unicode or Prover9
     /// connectives) and puts it in this notation.
-    pub fn step_formula(&self, src: &str, what: &str) -> Result<Formula, ProveError> {
+    pub(crate) fn step_formula(&self, src: &str, what: &str) -> Result<Formula, ProveError> {
         Ok(self.apply(formula(&ascii_connectives(src), what)?))
     }
 
@@ -203,7 +206,7 @@ fn id_text(v: &Value) -> String {
 /// solution cannot redefine a premise); a cited `Derived` premise is resolved
 /// to the latest earlier step with the quoted conclusion, and stays `Derived`
 /// (a bad reference) when there is none.
-pub fn parse_solutions(
+pub(crate) fn parse_solutions(
     doc: &Value,
     notation: &Notation,
 ) -> Result<Vec<ParsedSolution>, ProveError> {
@@ -304,7 +307,7 @@ pub fn load(dir: &Path, instantiated: bool) -> Result<StepProblem, ProveError> {
 }
 
 /// Reads the instance in `dir` with its families and notation.
-pub fn load_instance(dir: &Path, instantiated: bool) -> Result<Instance, ProveError> {
+pub(crate) fn load_instance(dir: &Path, instantiated: bool) -> Result<Instance, ProveError> {
     let complete = read_json(dir, "complete.json")?;
     let solutions = read_json(dir, "solutions.json")?;
     let in_complete = |e: ProveError| e.in_file(dir.join("complete.json").display().to_string());

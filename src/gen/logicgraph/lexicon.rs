@@ -10,7 +10,7 @@ const LEXICON_TEXT: &str = include_str!("../../../corpora/logicgraph-lexicon/lex
 
 /// A named constant of a domain, with the noun phrase that names it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Entity {
+pub(crate) struct Entity {
     /// Its sort (`crew`, `module`, …), which predicates select.
     pub kind: String,
     /// The Prover9 constant.
@@ -21,7 +21,7 @@ pub struct Entity {
 
 /// A predicate with the verb phrases that assert and deny it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Predicate {
+pub(crate) struct Predicate {
     /// Sorts of its arguments: one (unary) or two (binary).
     pub kinds: Vec<String>,
     /// The Prover9 predicate symbol.
@@ -34,7 +34,7 @@ pub struct Predicate {
 
 /// One domain: entities and predicates over them.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Domain {
+pub(crate) struct Domain {
     /// The domain's name.
     pub name: String,
     /// Its constants.
@@ -45,7 +45,7 @@ pub struct Domain {
 
 /// A ground atom of a domain: its Prover9 spelling and two clauses.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GroundAtom {
+pub(crate) struct GroundAtom {
     /// `pressurized(airlock)`
     pub expression: String,
     /// `the airlock is pressurized` (lower-case clause)
@@ -56,7 +56,7 @@ pub struct GroundAtom {
 
 impl Domain {
     /// Every ground atom of the domain, in lexicon order.
-    pub fn ground_atoms(&self) -> Vec<GroundAtom> {
+    pub(crate) fn ground_atoms(&self) -> Vec<GroundAtom> {
         let mut out = Vec::new();
         for p in &self.predicates {
             let of = |kind: &str| {
@@ -98,7 +98,7 @@ impl Domain {
 
 /// Whether Prover9 reads `name` as a constant: lower-case identifier whose
 /// first letter is not u–z.
-pub fn is_constant_name(name: &str) -> bool {
+pub(crate) fn is_constant_name(name: &str) -> bool {
     let mut chars = name.chars();
     matches!(chars.next(), Some('a'..='t'))
         && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
@@ -111,7 +111,7 @@ fn is_predicate_name(name: &str) -> bool {
 }
 
 /// Parses a lexicon text; errors name the line.
-pub fn parse_lexicon(text: &str) -> Result<Vec<Domain>, String> {
+pub(crate) fn parse_lexicon(text: &str) -> Result<Vec<Domain>, String> {
     let mut domains: Vec<Domain> = Vec::new();
     for (n, raw) in text.lines().enumerate() {
         let line = raw.trim();
@@ -171,11 +171,11 @@ pub fn parse_lexicon(text: &str) -> Result<Vec<Domain>, String> {
 }
 
 /// A domain with all its ground atoms.
-pub type DomainAtoms = (Domain, Vec<GroundAtom>);
+pub(crate) type DomainAtoms = (Domain, Vec<GroundAtom>);
 
 /// The compiled-in lexicon with each domain's ground atoms; `Err` only if the
 /// shipped file is malformed (a unit test guards against that).
-pub fn builtin() -> Result<&'static [DomainAtoms], String> {
+pub(crate) fn builtin() -> Result<&'static [DomainAtoms], String> {
     static CELL: OnceLock<Result<Vec<DomainAtoms>, String>> = OnceLock::new();
     CELL.get_or_init(|| {
         parse_lexicon(LEXICON_TEXT).map(|ds| {
@@ -195,7 +195,7 @@ pub fn builtin() -> Result<&'static [DomainAtoms], String> {
 /// Template choices for one rendering: which phrasing each connective gets
 /// at the top level of a sentence.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Phrasing {
+pub(crate) struct Phrasing {
     conditional: usize,
     disjunction: usize,
     negation: usize,
@@ -209,14 +209,14 @@ const NEGATIONS: usize = 3;
 impl Phrasing {
     /// The plain phrasing (used for derived conclusions, so the same formula
     /// always reads the same in steps).
-    pub const PLAIN: Phrasing = Phrasing {
+    pub(crate) const PLAIN: Phrasing = Phrasing {
         conditional: 0,
         disjunction: 0,
         negation: 0,
     };
 
     /// A random choice of phrasings.
-    pub fn random<R: Rng>(rng: &mut R) -> Phrasing {
+    pub(crate) fn random<R: Rng>(rng: &mut R) -> Phrasing {
         Phrasing {
             conditional: rng.gen_range(0..CONDITIONALS),
             disjunction: rng.gen_range(0..DISJUNCTIONS),
@@ -244,7 +244,7 @@ fn operand(p: &Prop, atoms: &[GroundAtom]) -> String {
 }
 
 /// A lower-case clause saying `p`.
-pub fn clause(p: &Prop, atoms: &[GroundAtom], how: Phrasing) -> String {
+pub(crate) fn clause(p: &Prop, atoms: &[GroundAtom], how: Phrasing) -> String {
     let missing = || "(unnamed)".to_string();
     match p {
         Prop::Atom(k) => atoms.get(*k).map_or_else(missing, |a| a.positive.clone()),
@@ -292,12 +292,15 @@ pub fn clause(p: &Prop, atoms: &[GroundAtom], how: Phrasing) -> String {
 }
 
 /// A sentence saying `p`: capitalised, with a full stop.
-pub fn sentence(p: &Prop, atoms: &[GroundAtom], how: Phrasing) -> String {
+pub(crate) fn sentence(p: &Prop, atoms: &[GroundAtom], how: Phrasing) -> String {
     format!("{}.", capitalize(&clause(p, atoms, how)))
 }
 
 /// Picks a domain and `count` distinct ground atoms of it (atom 0 first).
-pub fn pick_atoms<R: Rng>(rng: &mut R, count: usize) -> Result<(String, Vec<GroundAtom>), String> {
+pub(crate) fn pick_atoms<R: Rng>(
+    rng: &mut R,
+    count: usize,
+) -> Result<(String, Vec<GroundAtom>), String> {
     let domains = builtin()?;
     let fitting: Vec<&DomainAtoms> = domains.iter().filter(|(_, a)| a.len() >= count).collect();
     let (domain, atoms) = fitting

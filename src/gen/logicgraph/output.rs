@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 /// A JSON object whose keys keep the order given (`A1, A2, …, A10, G`), which
 /// a sorted map would not.
 #[derive(Debug, Clone)]
-pub struct Ordered<V>(pub Vec<(String, V)>);
+pub(crate) struct Ordered<V>(pub Vec<(String, V)>);
 
 impl<V: Serialize> Serialize for Ordered<V> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -197,7 +197,7 @@ struct ConsistencyCheck {
 
 /// The text of each file of one instance directory.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct InstanceFiles {
+pub(crate) struct InstanceFiles {
     /// `question.json`
     pub question: String,
     /// `complete.json`
@@ -291,7 +291,7 @@ impl Draft {
 
     /// The file texts, with `verify_true.json` taken from `report` (the
     /// engine's check of this instance).
-    pub fn files(&self, report: &CheckReport) -> InstanceFiles {
+    pub(crate) fn files(&self, report: &CheckReport) -> InstanceFiles {
         let exprs = self.expressions();
         let goal = Prop::atom(0);
         let rules: Vec<usize> = (0..self.premises.len())

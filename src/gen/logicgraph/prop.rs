@@ -8,7 +8,7 @@ use crate::syntax::prover9::Formula;
 /// A propositional formula over numbered atoms; atom `0` is the goal `G`,
 /// atom `k ≥ 1` is `Ak`. Only the connectives the seven forms need exist.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Prop {
+pub(crate) enum Prop {
     /// `G` (0) or `Ak` (k).
     Atom(usize),
     /// `¬F`
@@ -40,12 +40,12 @@ const ASCII: Style = Style {
 
 impl Prop {
     /// The atom `k` (0 is `G`).
-    pub fn atom(k: usize) -> Prop {
+    pub(crate) fn atom(k: usize) -> Prop {
         Prop::Atom(k)
     }
 
     /// The negation of `p`, with `¬¬X` simplified to `X` (the forms' rule).
-    pub fn neg(p: &Prop) -> Prop {
+    pub(crate) fn neg(p: &Prop) -> Prop {
         match p {
             Prop::Not(inner) => (**inner).clone(),
             other => Prop::Not(Box::new(other.clone())),
@@ -53,17 +53,17 @@ impl Prop {
     }
 
     /// `(a ∨ b)`
-    pub fn or(a: Prop, b: Prop) -> Prop {
+    pub(crate) fn or(a: Prop, b: Prop) -> Prop {
         Prop::Or(Box::new(a), Box::new(b))
     }
 
     /// `(a → b)`
-    pub fn implies(a: Prop, b: Prop) -> Prop {
+    pub(crate) fn implies(a: Prop, b: Prop) -> Prop {
         Prop::Implies(Box::new(a), Box::new(b))
     }
 
     /// Whether it is an atom or a negated atom (a "fact" in LogicGraph).
-    pub fn is_literal(&self) -> bool {
+    pub(crate) fn is_literal(&self) -> bool {
         match self {
             Prop::Atom(_) => true,
             Prop::Not(inner) => matches!(**inner, Prop::Atom(_)),
@@ -72,7 +72,7 @@ impl Prop {
     }
 
     /// Number of atom occurrences, the measure that keeps formulas readable.
-    pub fn size(&self) -> usize {
+    pub(crate) fn size(&self) -> usize {
         match self {
             Prop::Atom(_) => 1,
             Prop::Not(a) => a.size(),
@@ -81,7 +81,7 @@ impl Prop {
     }
 
     /// The A-notation name of atom `k`.
-    pub fn atom_name(k: usize) -> String {
+    pub(crate) fn atom_name(k: usize) -> String {
         if k == 0 {
             "G".to_string()
         } else {
@@ -113,21 +113,21 @@ impl Prop {
 
     /// `formal`: A-notation, Unicode connectives, every binary connective
     /// parenthesised (`(¬A4 → A5)`), as the published instances write it.
-    pub fn formal(&self) -> String {
+    pub(crate) fn formal(&self) -> String {
         let mut s = String::new();
         self.write(&mut s, &UNICODE, &Prop::atom_name);
         s
     }
 
     /// `prover9`: the A-notation in Prover9 syntax (`(-A4 -> A5)`).
-    pub fn prover9(&self) -> String {
+    pub(crate) fn prover9(&self) -> String {
         let mut s = String::new();
         self.write(&mut s, &ASCII, &Prop::atom_name);
         s
     }
 
     /// Prover9 syntax with atom `k` spelled `atoms[k]` (`prover9_expression`).
-    pub fn instantiated(&self, atoms: &[String]) -> String {
+    pub(crate) fn instantiated(&self, atoms: &[String]) -> String {
         let mut s = String::new();
         self.write(&mut s, &ASCII, &|k| {
             atoms.get(k).cloned().unwrap_or_default()
@@ -137,7 +137,7 @@ impl Prop {
 
     /// Unicode connectives with atom `k` spelled `atoms[k]` (the published
     /// `translations.prover9_expressions` list uses this spelling).
-    pub fn instantiated_unicode(&self, atoms: &[String]) -> String {
+    pub(crate) fn instantiated_unicode(&self, atoms: &[String]) -> String {
         let mut s = String::new();
         self.write(&mut s, &UNICODE, &|k| {
             atoms.get(k).cloned().unwrap_or_default()
@@ -146,7 +146,7 @@ impl Prop {
     }
 
     /// The engine's formula for it, atoms named `G`/`Ak`.
-    pub fn to_formula(&self) -> Formula {
+    pub(crate) fn to_formula(&self) -> Formula {
         match self {
             Prop::Atom(k) => Formula::atom(Prop::atom_name(*k)),
             Prop::Not(a) => Formula::not(a.to_formula()),

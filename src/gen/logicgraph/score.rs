@@ -311,6 +311,18 @@ pub struct AnswerLines {
     pub problems: Vec<String>,
 }
 
+impl AnswerLines {
+    /// Every line that could not be used, as `FILE:LINE: reason`: those
+    /// left out, then those whose instance counts as answered with nothing.
+    pub fn bad_lines(&self) -> impl Iterator<Item = &str> {
+        let unreadable = self
+            .by_instance
+            .values()
+            .filter_map(|(_, source)| source.as_ref().err());
+        self.problems.iter().chain(unreadable).map(String::as_str)
+    }
+}
+
 /// Whether `text` looks like a JSONL answer file: its first non-blank line is
 /// a JSON object with an `instance` key.
 pub(crate) fn looks_like_answer_lines(text: &str) -> bool {

@@ -197,7 +197,7 @@ impl Graph {
 
     /// How many connectives node `n`'s formula has.
     /// Undirected shortest-path distances from `source`; `usize::MAX` if unreachable.
-    pub fn distances(&self, source: usize) -> Vec<usize> {
+    pub(crate) fn distances(&self, source: usize) -> Vec<usize> {
         let mut dist = vec![usize::MAX; self.nodes.len()];
         let mut queue = VecDeque::from([source]);
         dist[source] = 0;
@@ -218,7 +218,7 @@ impl Graph {
     /// the first, repeatedly join the nearest unjoined terminal to the tree by
     /// a shortest path. Edges are listed in the order they are added, each
     /// path from the tree outwards. `None` if the terminals are not connected.
-    pub fn steiner_edges(&self, terminals: &[usize]) -> Option<Vec<usize>> {
+    pub(crate) fn steiner_edges(&self, terminals: &[usize]) -> Option<Vec<usize>> {
         let first = *terminals.first()?;
         let mut in_tree = vec![false; self.nodes.len()];
         in_tree[first] = true;

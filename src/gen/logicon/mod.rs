@@ -36,10 +36,10 @@ use std::io::Write;
 
 /// Atom names, in order: the Prover9 default reads `u`–`z` as variables, so
 /// propositional atoms stop at `t`.
-pub const ATOM_NAMES: [&str; 5] = ["p", "q", "r", "s", "t"];
+pub(crate) const ATOM_NAMES: [&str; 5] = ["p", "q", "r", "s", "t"];
 
 /// The largest `k` accepted: `2^k` lists per sample stay small to print.
-pub const MAX_K: usize = 6;
+pub(crate) const MAX_K: usize = 6;
 
 /// Which items a run makes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]

@@ -61,7 +61,7 @@ pub(crate) struct Vocabulary {
 
 impl Vocabulary {
     /// Draws a distinct subject for every atom and one of the three sentence shapes.
-    pub fn draw(atoms: &[String], rng: &mut impl Rng) -> Vocabulary {
+    pub(crate) fn draw(atoms: &[String], rng: &mut impl Rng) -> Vocabulary {
         let lex = lexicon();
         let mut nouns: Vec<&String> = lex.nouns.iter().collect();
         nouns.shuffle(rng);
@@ -117,7 +117,7 @@ impl Vocabulary {
     }
 
     /// The statement as an English sentence, capitalised and ending in a period.
-    pub fn sentence(&self, f: &Formula) -> String {
+    pub(crate) fn sentence(&self, f: &Formula) -> String {
         let body = self.render(f, true);
         let mut out = capitalise(&body);
         if !out.ends_with('.') {

@@ -39,7 +39,7 @@ pub struct Level {
 }
 
 /// Levels per tier.
-pub const TIERS: [&str; 4] = ["basic", "easy", "medium", "hard"];
+pub(crate) const TIERS: [&str; 4] = ["basic", "easy", "medium", "hard"];
 
 const CARS: [(usize, usize); 20] = [
     (1, 1),

@@ -1,0 +1,214 @@
+//! The values of the enum flags. clap refuses anything else and lists what
+//! it accepts; each value maps to the library's own type.
+
+use clap::ValueEnum;
+use entail::gen::{divlogic, logicgraph, logicon, slr};
+use entail::judge;
+
+/// `judge --isomorphic`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum Isomorphic {
+    /// Score with task constants renamed.
+    Renamed,
+    /// Also score with the original names and report `shortcut`.
+    Both,
+}
+
+impl From<Isomorphic> for judge::Isomorphic {
+    fn from(choice: Isomorphic) -> judge::Isomorphic {
+        match choice {
+            Isomorphic::Renamed => judge::Isomorphic::Renamed,
+            Isomorphic::Both => judge::Isomorphic::Both,
+        }
+    }
+}
+
+/// `judge --engine`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum Engine {
+    /// The native evaluator, scryer workers for what it is not sure of.
+    Auto,
+    /// The scryer workers only.
+    Scryer,
+}
+
+impl From<Engine> for judge::Engine {
+    fn from(choice: Engine) -> judge::Engine {
+        match choice {
+            Engine::Auto => judge::Engine::Auto,
+            Engine::Scryer => judge::Engine::Scryer,
+        }
+    }
+}
+
+/// `gen slr --split`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum Split {
+    /// Training tasks.
+    Train,
+    /// Validation tasks.
+    Validation,
+    /// Test tasks.
+    Test,
+}
+
+impl From<Split> for slr::Split {
+    fn from(choice: Split) -> slr::Split {
+        match choice {
+            Split::Train => slr::Split::Train,
+            Split::Validation => slr::Split::Validation,
+            Split::Test => slr::Split::Test,
+        }
+    }
+}
+
+/// `gen slr --prompt`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum Prompt {
+    /// Prolog facts, as in SLR-Bench.
+    Prolog,
+    /// One English sentence per fact.
+    Nl,
+}
+
+impl From<Prompt> for slr::prompt::PromptStyle {
+    fn from(choice: Prompt) -> slr::prompt::PromptStyle {
+        match choice {
+            Prompt::Prolog => slr::prompt::PromptStyle::Prolog,
+            Prompt::Nl => slr::prompt::PromptStyle::NaturalLanguage,
+        }
+    }
+}
+
+/// `gen logicon --variant`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum Variant {
+    /// All lists in canonical order.
+    Plain,
+    /// A consistent/inconsistent minimal pair first.
+    Hard,
+    /// As hard; the differing position is the label to complete.
+    Completion,
+}
+
+impl From<Variant> for logicon::Variant {
+    fn from(choice: Variant) -> logicon::Variant {
+        match choice {
+            Variant::Plain => logicon::Variant::Plain,
+            Variant::Hard => logicon::Variant::Hard,
+            Variant::Completion => logicon::Variant::Completion,
+        }
+    }
+}
+
+/// `gen divlogic --type`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum QuestionType {
+    /// Three options are not entailed, one is.
+    #[value(name = "3c1e")]
+    OneEntailed,
+    /// Three options are entailed, one is not.
+    #[value(name = "3e1c")]
+    OneNotEntailed,
+    /// The option that restores a removed premise.
+    Missing,
+    /// The three types in turn.
+    Mixed,
+}
+
+impl From<QuestionType> for divlogic::TypeChoice {
+    fn from(choice: QuestionType) -> divlogic::TypeChoice {
+        use divlogic::{QuestionType as Q, TypeChoice};
+        match choice {
+            QuestionType::OneEntailed => TypeChoice::Only(Q::OneEntailed),
+            QuestionType::OneNotEntailed => TypeChoice::Only(Q::OneNotEntailed),
+            QuestionType::Missing => TypeChoice::Only(Q::MissingPremise),
+            QuestionType::Mixed => TypeChoice::Mixed,
+        }
+    }
+}
+
+/// `gen logicgraph --tier`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum Tier {
+    /// 2-4 paths.
+    Small,
+    /// 5-7 paths.
+    Medium,
+    /// 8-10 paths.
+    Large,
+}
+
+impl From<Tier> for logicgraph::Tier {
+    fn from(choice: Tier) -> logicgraph::Tier {
+        match choice {
+            Tier::Small => logicgraph::Tier::Small,
+            Tier::Medium => logicgraph::Tier::Medium,
+            Tier::Large => logicgraph::Tier::Large,
+        }
+    }
+}
+
+/// `gen logicgraph --forms`, one value of the comma-separated list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Form {
+    /// Modus ponens.
+    #[value(name = "MP")]
+    Mp,
+    /// Modus tollens.
+    #[value(name = "MT")]
+    Mt,
+    /// Hypothetical syllogism.
+    #[value(name = "HS")]
+    Hs,
+    /// Disjunctive syllogism.
+    #[value(name = "DS")]
+    Ds,
+    /// Constructive dilemma.
+    #[value(name = "CD")]
+    Cd,
+    /// Reductio ad absurdum.
+    #[value(name = "RAA")]
+    Raa,
+    /// Disjunction elimination.
+    #[value(name = "DE")]
+    De,
+}
+
+impl From<Form> for logicgraph::Form {
+    fn from(choice: Form) -> logicgraph::Form {
+        match choice {
+            Form::Mp => logicgraph::Form::MP,
+            Form::Mt => logicgraph::Form::MT,
+            Form::Hs => logicgraph::Form::HS,
+            Form::Ds => logicgraph::Form::DS,
+            Form::Cd => logicgraph::Form::CD,
+            Form::Raa => logicgraph::Form::RAA,
+            Form::De => logicgraph::Form::DE,
+        }
+    }
+}
+
+/// `score logicon --task`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum LogiconTask {
+    /// Task 1, discriminative.
+    #[value(name = "1")]
+    Discriminative,
+    /// Task 2, enumerative.
+    #[value(name = "2")]
+    Enumerative,
+    /// Task 3, generative.
+    #[value(name = "3")]
+    Generative,
+}
+
+impl From<LogiconTask> for logicon::score::Task {
+    fn from(choice: LogiconTask) -> logicon::score::Task {
+        match choice {
+            LogiconTask::Discriminative => logicon::score::Task::Discriminative,
+            LogiconTask::Enumerative => logicon::score::Task::Enumerative,
+            LogiconTask::Generative => logicon::score::Task::Generative,
+        }
+    }
+}

@@ -1,0 +1,475 @@
+//! How one item of a level becomes a task: a rule drawn, candidate trains
+//! labelled by the judge until the quotas are filled, the task checked.
+
+use super::curriculum::{BackgroundSampling, Level};
+use super::language::Language;
+use super::prompt::PromptStyle;
+use super::rule::{Rule, CONSTRUCTS};
+use super::train::{Train, Vocabulary};
+use super::{curriculum, prompt, rule, train, Error, SlrTask, Split, Stats};
+use crate::gen::item_rng;
+use crate::judge::{
+    sanitize, EvaluationConfig, Judge, Label, Task as JudgeTask, TaskProgram, TaskRecord,
+};
+use crate::syntax::prolog::{parse_program, Program, Sentence};
+use crate::syntax::Pos;
+use rand::seq::SliceRandom;
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+use std::collections::BTreeSet;
+
+/// Rules tried per item before giving up on it.
+const RULE_ATTEMPTS: usize = 40;
+/// Candidate trains labelled per rule before it is replaced.
+const CANDIDATES_PER_RULE: usize = 1200;
+/// Mirror variants drawn per base train.
+const MIRROR_VARIANTS: usize = 3;
+
+/// What one level needs to generate tasks.
+pub struct LevelContext<'l> {
+    /// The level's parameters.
+    pub level: Level,
+    /// What the level's trains and rules may use.
+    pub vocabulary: Vocabulary<'l>,
+    /// A one-train task over the vocabulary: what the safety check runs against.
+    probe: TaskProgram,
+    labels: EvaluationConfig,
+}
+
+impl<'l> LevelContext<'l> {
+    /// The context of `level` in `language`.
+    pub fn new(language: &'l Language, level: u32) -> Result<LevelContext<'l>, Error> {
+        let params = curriculum::level(level).ok_or(Error::Level(level))?;
+        if params.predicates > language.order.len() {
+            return Err(Error::Language(format!(
+                "level {level} needs {} predicates, the language has {}",
+                params.predicates,
+                language.order.len()
+            )));
+        }
+        let (attributes, position) = language.active(params.predicates);
+        let vocabulary = Vocabulary::new(language, attributes, position, params.cars);
+        let mut probe_text = format!(
+            "{}({}).\n",
+            language.labels.positive,
+            language.train_name(0)
+        );
+        let probe_train = Train {
+            cars: vec![train::Car {
+                values: vec![0; vocabulary.attributes.len()],
+            }],
+        };
+        vocabulary.facts(&probe_train, 0, &mut probe_text);
+        let probe = TaskProgram::parse(
+            &probe_text,
+            &language.labels.positive,
+            &language.labels.negative,
+        )
+        .map_err(|e| Error::Language(e.to_string()))?;
+        let labels = EvaluationConfig {
+            positive_predicate: Some(language.labels.positive.clone()),
+            negative_predicate: Some(language.labels.negative.clone()),
+        };
+        Ok(LevelContext {
+            level: params,
+            vocabulary,
+            probe,
+            labels,
+        })
+    }
+
+    /// Whether the judge's sandbox accepts `rule` (the judge's own check).
+    pub fn rule_is_safe(&self, rule: &str) -> bool {
+        match parse_program(rule) {
+            Ok(program) => sanitize(&program, &self.probe).is_ok(),
+            Err(_) => false,
+        }
+    }
+
+    /// The validation program of `examples` (train number = index).
+    pub fn validation_program(&self, examples: &[(Label, Train)]) -> String {
+        let language = self.vocabulary.language;
+        let mut out = String::new();
+        for (t, (label, train)) in examples.iter().enumerate() {
+            if t > 0 {
+                out.push('\n');
+            }
+            let name = match label {
+                Label::Pos => &language.labels.positive,
+                Label::Neg => &language.labels.negative,
+            };
+            out.push_str(&format!("{name}({}).\n", language.train_name(t)));
+            self.vocabulary.facts(train, t, &mut out);
+        }
+        out
+    }
+
+    /// Labels `trains` under `rule` with the judge: one validation program
+    /// with every train labelled positive; each example's `predicted` is the
+    /// train's label. `Err` with the judge's message if the engine failed.
+    pub fn label(&self, judge: &Judge, rule: &str, trains: &[Train]) -> Result<Vec<bool>, String> {
+        let task = self.load(judge, trains)?;
+        predictions(&task, rule, trains.len())
+    }
+
+    /// `trains`, all labelled positive, loaded as one judge task: scoring a
+    /// rule on it labels every train. The judge keeps a loaded background
+    /// in its worker, so scoring further rules on the same task skips the
+    /// loading that dominates its cost.
+    fn load<'j>(&self, judge: &'j Judge, trains: &[Train]) -> Result<JudgeTask<'j>, String> {
+        let language = self.vocabulary.language;
+        let mut terms = Vec::new();
+        for (t, train) in trains.iter().enumerate() {
+            self.vocabulary
+                .example_terms(&language.labels.positive, train, t, &mut terms);
+        }
+        let program = Program {
+            sentences: terms
+                .into_iter()
+                .map(|term| Sentence::Clause {
+                    term,
+                    pos: Pos::default(),
+                })
+                .collect(),
+        };
+        let task = TaskProgram::from_program(
+            program,
+            &language.labels.positive,
+            &language.labels.negative,
+        )
+        .map_err(|e| e.to_string())?;
+        Ok(judge.task_from_program(task))
+    }
+
+    fn sample_rule(&self, rng: &mut ChaCha8Rng) -> Option<Rule> {
+        let (lo, hi) = self.level.rule_length;
+        for _ in 0..100 {
+            let length = rng.gen_range(lo..=hi);
+            let rule = if rng.gen_range(0..100) < self.level.pattern_percent {
+                let construct = CONSTRUCTS[rng.gen_range(0..CONSTRUCTS.len())];
+                rule::pattern(rng, &self.vocabulary, construct, length)
+            } else {
+                rule::uniform(rng, &self.vocabulary, length)
+            };
+            if rule.is_some() {
+                return rule;
+            }
+        }
+        None
+    }
+
+    /// The item's candidate pool: three trains per positive slot (at most 64).
+    fn pool<'j>(&self, judge: &'j Judge, rng: &mut ChaCha8Rng) -> Result<Pool<'j>, String> {
+        let size = (3 * self.level.problem_size / 2).clamp(8, 64);
+        let trains = (0..size)
+            .map(|_| self.vocabulary.sample_train(rng))
+            .collect::<Option<Vec<_>>>()
+            .ok_or("the grammar admits no car")?;
+        let task = self.load(judge, &trains)?;
+        Ok(Pool { task, trains })
+    }
+
+    /// Fills κ/2 positive and κ/2 negative uniform trains, interleaved:
+    /// first from the item's pool, then from fresh batches.
+    fn fill_uniform(
+        &self,
+        judge: &Judge,
+        rule: &Rule,
+        pool: &Pool,
+        rng: &mut ChaCha8Rng,
+        stats: &mut Stats,
+    ) -> Result<Option<Vec<(Label, Train)>>, String> {
+        let quota = (self.level.problem_size / 2).max(1);
+        let (mut positives, mut negatives) = (Vec::new(), Vec::new());
+        let mut seen: BTreeSet<Train> = BTreeSet::new();
+        let (mut labelled, mut positive_seen) = (0usize, 0usize);
+        let mut first = true;
+        while positives.len() < quota || negatives.len() < quota {
+            if labelled >= CANDIDATES_PER_RULE {
+                return Ok(None);
+            }
+            // Size the batch from the rarer label's observed rate, so a
+            // skewed rule costs few judge calls.
+            let missing =
+                (quota - positives.len().min(quota)).max(quota - negatives.len().min(quota));
+            let rate_pos = (positive_seen + 1) as f64 / (labelled + 2) as f64;
+            let rate = if positives.len() < quota && negatives.len() < quota {
+                rate_pos.min(1.0 - rate_pos)
+            } else if positives.len() < quota {
+                rate_pos
+            } else {
+                1.0 - rate_pos
+            };
+            // Loading dominates the judge's cost and grows linearly with the
+            // batch, so modest batches lose little and overshoot less.
+            let batch = ((missing as f64 / rate.max(0.005)) * 1.1).ceil() as usize;
+            let batch = batch.clamp(4, 64).min(CANDIDATES_PER_RULE - labelled);
+            let (trains, labels) = if first {
+                first = false;
+                let labels = predictions(&pool.task, &rule.text, pool.trains.len())?;
+                (pool.trains.clone(), labels)
+            } else {
+                let trains = (0..batch)
+                    .map(|_| self.vocabulary.sample_train(rng))
+                    .collect::<Option<Vec<_>>>()
+                    .ok_or("the grammar admits no car")?;
+                let labels = self.label(judge, &rule.text, &trains)?;
+                stats.candidates_labelled += trains.len() as u64;
+                (trains, labels)
+            };
+            stats.judge_calls += 1;
+            labelled += trains.len();
+            for (train, positive) in trains.into_iter().zip(labels) {
+                positive_seen += positive as usize;
+                let bucket = if positive {
+                    &mut positives
+                } else {
+                    &mut negatives
+                };
+                if bucket.len() < quota && seen.insert(train.clone()) {
+                    bucket.push(train);
+                }
+            }
+            // Give up early on a rule whose observed rate says the budget
+            // will not fill its quotas: most of the cost of hard levels is
+            // otherwise spent on rules that are almost never (or always) true.
+            let needed = |have: usize, hits: usize| -> f64 {
+                let missing = quota.saturating_sub(have) as f64;
+                if missing == 0.0 {
+                    0.0
+                } else {
+                    missing * labelled as f64 / hits.max(1) as f64
+                }
+            };
+            let estimate = needed(positives.len(), positive_seen)
+                .max(needed(negatives.len(), labelled - positive_seen));
+            if labelled as f64 + estimate > CANDIDATES_PER_RULE as f64 {
+                return Ok(None);
+            }
+        }
+        Ok(Some(interleave(positives, negatives)))
+    }
+
+    /// Fills κ/2 pairs: a train and a mirror copy, redrawn only in the rule's
+    /// attributes, with opposite labels.
+    fn fill_mirror(
+        &self,
+        judge: &Judge,
+        rule: &Rule,
+        rng: &mut ChaCha8Rng,
+        stats: &mut Stats,
+    ) -> Result<Option<Vec<(Label, Train)>>, String> {
+        let quota = (self.level.problem_size / 2).max(1);
+        let relevant: Vec<bool> = (0..self.vocabulary.attributes.len())
+            .map(|a| rule.relevant.contains(&a))
+            .collect();
+        if !relevant.contains(&true) {
+            return Ok(None);
+        }
+        let (mut positives, mut negatives) = (Vec::new(), Vec::new());
+        let mut seen: BTreeSet<Train> = BTreeSet::new();
+        let (mut labelled, mut pairs_found) = (0usize, 0usize);
+        while positives.len() < quota {
+            if labelled >= CANDIDATES_PER_RULE {
+                return Ok(None);
+            }
+            let bases = ((quota - positives.len()) * 2).clamp(2, 16);
+            let mut trains = Vec::with_capacity(bases * (MIRROR_VARIANTS + 1));
+            for _ in 0..bases {
+                let base = self
+                    .vocabulary
+                    .sample_train(rng)
+                    .ok_or("the grammar admits no car")?;
+                for _ in 0..MIRROR_VARIANTS {
+                    let variant = self
+                        .vocabulary
+                        .mirror(rng, &base, &relevant)
+                        .ok_or("the grammar admits no mirror")?;
+                    trains.push(variant);
+                }
+                trains.push(base);
+            }
+            let labels = self.label(judge, &rule.text, &trains)?;
+            stats.judge_calls += 1;
+            stats.candidates_labelled += trains.len() as u64;
+            labelled += trains.len();
+            let group = MIRROR_VARIANTS + 1;
+            for (g, chunk) in trains.chunks(group).enumerate() {
+                let labels = &labels[g * group..(g + 1) * group];
+                let base_positive = labels[MIRROR_VARIANTS];
+                let Some(v) = (0..MIRROR_VARIANTS).find(|&v| labels[v] != base_positive) else {
+                    continue;
+                };
+                pairs_found += 1;
+                let (base, variant) = (&chunk[MIRROR_VARIANTS], &chunk[v]);
+                let (p, n) = if base_positive {
+                    (base, variant)
+                } else {
+                    (variant, base)
+                };
+                if positives.len() < quota && !seen.contains(p) && !seen.contains(n) {
+                    seen.insert(p.clone());
+                    seen.insert(n.clone());
+                    positives.push(p.clone());
+                    negatives.push(n.clone());
+                }
+            }
+            // As for uniform backgrounds: stop a rule whose pair rate cannot fill the quota.
+            let missing = quota.saturating_sub(positives.len()) as f64;
+            let estimate = missing * labelled as f64 / pairs_found.max(1) as f64;
+            if missing > 0.0 && labelled as f64 + estimate > CANDIDATES_PER_RULE as f64 {
+                return Ok(None);
+            }
+        }
+        Ok(Some(interleave(positives, negatives)))
+    }
+
+    /// Draws a rule and its examples with `rng`; `None` if every attempt
+    /// failed within the bounds.
+    pub(crate) fn sample_task(
+        &self,
+        judge: &Judge,
+        rng: &mut ChaCha8Rng,
+        stats: &mut Stats,
+    ) -> Option<(Rule, Vec<(Label, Train)>)> {
+        let mut pool: Option<Pool> = None;
+        for _ in 0..RULE_ATTEMPTS {
+            let rule = self.sample_rule(rng)?;
+            stats.rules_sampled += 1;
+            if !self.rule_is_safe(&rule.text) {
+                stats.rules_unsafe += 1;
+                continue;
+            }
+            let filled = match self.level.background {
+                BackgroundSampling::Uniform => {
+                    if pool.is_none() {
+                        match self.pool(judge, rng) {
+                            Ok(p) => {
+                                stats.candidates_labelled += p.trains.len() as u64;
+                                pool = Some(p);
+                            }
+                            Err(_) => return None,
+                        }
+                    }
+                    match &pool {
+                        Some(p) => self.fill_uniform(judge, &rule, p, rng, stats),
+                        None => return None,
+                    }
+                }
+                BackgroundSampling::Mirror => self.fill_mirror(judge, &rule, rng, stats),
+            };
+            match filled {
+                Ok(Some(examples)) => return Some((rule, examples)),
+                Ok(None) => stats.rules_unfillable += 1,
+                Err(_) => stats.rules_engine_error += 1,
+            }
+        }
+        None
+    }
+
+    /// The finished task record for `rule` and `examples`.
+    pub fn record(
+        &self,
+        id: String,
+        seed: u64,
+        rule: &Rule,
+        examples: &[(Label, Train)],
+        style: PromptStyle,
+    ) -> SlrTask {
+        let language = self.vocabulary.language;
+        let cars = examples
+            .iter()
+            .enumerate()
+            .flat_map(|(t, (_, train))| {
+                (1..=train.cars.len()).map(move |c| language.car_name(t, c))
+            })
+            .collect();
+        SlrTask {
+            id,
+            prompt: prompt::prompt(&self.vocabulary, examples, style),
+            ground_truth_rule: rule.text.clone(),
+            validation_program: self.validation_program(examples),
+            curriculum_level: self.level.level,
+            curriculum_tier: curriculum::tier(self.level.level).to_string(),
+            rule_sampling: rule.sampling.name().to_string(),
+            rule_complexity: rule.complexity,
+            background_sampling: self.level.background.name().to_string(),
+            problem_size: examples.len(),
+            vocabulary_predicates: prompt::predicate_signatures(&self.vocabulary),
+            vocabulary_car_constants: cars,
+            evaluation_config: self.labels.clone(),
+            seed,
+        }
+    }
+
+    /// Item `index` of level `self.level` in `split` for run `seed`: the task,
+    /// checked by the judge to score its rule 1.0, or `None`.
+    pub fn item(
+        &self,
+        judge: &Judge,
+        seed: u64,
+        split: Split,
+        index: u64,
+        style: PromptStyle,
+        stats: &mut Stats,
+    ) -> Result<Option<SlrTask>, Error> {
+        let stream = (split.code() << 40) | (u64::from(self.level.level) << 32) | index;
+        let mut rng = item_rng(seed, stream);
+        let Some((rule, mut examples)) = self.sample_task(judge, &mut rng, stats) else {
+            stats.items_failed += 1;
+            return Ok(None);
+        };
+        // Train numbers and fact order follow this order: it must carry no label.
+        examples.shuffle(&mut rng);
+        let id = format!("slr-{}-l{}-{index}", split.name(), self.level.level);
+        let task = self.record(id, seed, &rule, &examples, style);
+        let record = TaskRecord {
+            validation_program: task.validation_program.clone(),
+            evaluation_config: Some(self.labels.clone()),
+            ..Default::default()
+        };
+        let check = judge
+            .task(&record)
+            .map_err(|e| Error::Judge(e.to_string()))?
+            .score(&task.ground_truth_rule);
+        stats.judge_calls += 1;
+        if !check.is_correct {
+            return Err(Error::Judge(format!(
+                "rule {} scores {} on its own task {}",
+                task.ground_truth_rule, check.partial_score, task.id
+            )));
+        }
+        Ok(Some(task))
+    }
+}
+
+/// Each example's `predicted` when `rule` is scored on `task` (`n` examples).
+fn predictions(task: &JudgeTask, rule: &str, n: usize) -> Result<Vec<bool>, String> {
+    let result = task.score(rule);
+    if let Some(error) = result.error {
+        return Err(error);
+    }
+    if result.examples.len() != n {
+        return Err(format!(
+            "judge returned {} verdicts for {n} trains",
+            result.examples.len()
+        ));
+    }
+    Ok(result.examples.iter().map(|e| e.predicted).collect())
+}
+
+/// Candidate trains drawn once per item and loaded once; every rule the
+/// item tries is labelled on them first.
+struct Pool<'j> {
+    task: JudgeTask<'j>,
+    trains: Vec<Train>,
+}
+
+fn interleave(positives: Vec<Train>, negatives: Vec<Train>) -> Vec<(Label, Train)> {
+    let mut out = Vec::with_capacity(positives.len() + negatives.len());
+    for (p, n) in positives.into_iter().zip(negatives) {
+        out.push((Label::Pos, p));
+        out.push((Label::Neg, n));
+    }
+    out
+}
