@@ -332,7 +332,7 @@ fn arithmetic_agrees_with_swipl() {
         .collect();
     assert_eq!(swi.len(), exprs.len(), "swipl printed every result");
 
-    let mut engine = entail::prolog::Engine::new().expect("scryer starts");
+    let mut engine = entail::prolog::ScryerMachine::new().expect("scryer starts");
     let (mut agree, mut unsupported, mut skipped) = (0, 0, 0);
     let mut differing = Vec::new();
     for (e, theirs) in exprs.iter().zip(&swi) {
@@ -351,7 +351,7 @@ fn arithmetic_agrees_with_swipl() {
         };
         let outcome = engine.run_goals(&[goal], 1_000_000);
         if engine.is_poisoned() {
-            engine = entail::prolog::Engine::new().expect("scryer starts");
+            engine = entail::prolog::ScryerMachine::new().expect("scryer starts");
         }
         use entail::prolog::Outcome;
         let ok = match (&outcome, theirs.starts_with("ok ")) {

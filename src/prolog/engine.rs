@@ -31,7 +31,7 @@ pub enum Outcome {
 
 /// A failure of the engine itself rather than of the goals.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum EngineError {
+pub enum MachineError {
     /// Scryer panicked; the machine must not be used again.
     #[error("scryer panicked: {0}")]
     Panic(String),
@@ -44,14 +44,14 @@ pub enum EngineError {
 }
 
 /// A scryer machine with the judge runtime loaded.
-pub struct Engine {
+pub struct ScryerMachine {
     machine: Machine,
     poisoned: bool,
 }
 
-impl Engine {
+impl ScryerMachine {
     /// Builds a machine and loads the runtime (about 100-200 ms).
-    pub fn new() -> Result<Engine, EngineError> {
+    pub fn new() -> Result<ScryerMachine, MachineError> {
         let machine = guarded(|| {
             let mut machine = MachineBuilder::new()
                 .with_streams(StreamConfig::in_memory())
@@ -59,7 +59,7 @@ impl Engine {
             machine.consult_module_string("judge_stdlib", STDLIB.to_string());
             machine
         })?;
-        Ok(Engine {
+        Ok(ScryerMachine {
             machine,
             poisoned: false,
         })
@@ -71,16 +71,16 @@ impl Engine {
     }
 
     /// Replaces the task background with `text` (trusted, printed clauses).
-    pub fn load_background(&mut self, text: &str) -> Result<(), EngineError> {
+    pub fn load_background(&mut self, text: &str) -> Result<(), MachineError> {
         self.consult(BACKGROUND_MODULE, text)
     }
 
     /// Replaces the hypothesis with `text` (trusted, printed clauses).
-    pub fn load_hypothesis(&mut self, text: &str) -> Result<(), EngineError> {
+    pub fn load_hypothesis(&mut self, text: &str) -> Result<(), MachineError> {
         self.consult(HYPOTHESIS_MODULE, text)
     }
 
-    fn consult(&mut self, module: &str, text: &str) -> Result<(), EngineError> {
+    fn consult(&mut self, module: &str, text: &str) -> Result<(), MachineError> {
         self.check_usable()?;
         let machine = &mut self.machine;
         let result = guarded(AssertUnwindSafe(|| {
@@ -90,9 +90,9 @@ impl Engine {
         result
     }
 
-    fn check_usable(&self) -> Result<(), EngineError> {
+    fn check_usable(&self) -> Result<(), MachineError> {
         if self.poisoned {
-            return Err(EngineError::Panic(
+            return Err(MachineError::Panic(
                 "machine poisoned by an earlier panic".into(),
             ));
         }
@@ -106,7 +106,7 @@ impl Engine {
         &mut self,
         goals: &[String],
         inference_limit: u64,
-    ) -> Result<Outcome, EngineError> {
+    ) -> Result<Outcome, MachineError> {
         self.check_usable()?;
         let query = format!(
             "'$judge_eval'([{}], {}, Vs).",
@@ -127,26 +127,26 @@ impl Engine {
         let verdicts = match answers.into_iter().next() {
             Some(Ok(LeafAnswer::LeafAnswer { bindings, .. })) => match bindings.get("Vs") {
                 Some(term) => term.clone(),
-                None => return Err(EngineError::Protocol("no binding for Vs".into())),
+                None => return Err(MachineError::Protocol("no binding for Vs".into())),
             },
             // The driver catches everything, so an exception here is an engine
             // fault such as its heap running out; the machine is not reused.
             Some(Err(term)) | Some(Ok(LeafAnswer::Exception(term))) => {
                 self.poisoned = true;
-                return Err(EngineError::Resource(print_term(&term)));
+                return Err(MachineError::Resource(print_term(&term)));
             }
-            other => return Err(EngineError::Protocol(format!("{other:?}"))),
+            other => return Err(MachineError::Protocol(format!("{other:?}"))),
         };
         decode_verdicts(&verdicts)
     }
 }
 
 /// Turns the driver's verdict list into an [`Outcome`].
-fn decode_verdicts(term: &Term) -> Result<Outcome, EngineError> {
+fn decode_verdicts(term: &Term) -> Result<Outcome, MachineError> {
     let items: &[Term] = match term {
         Term::List(items) => items,
         Term::Atom(a) if a == "[]" => &[],
-        other => return Err(EngineError::Protocol(format!("verdicts {other:?}"))),
+        other => return Err(MachineError::Protocol(format!("verdicts {other:?}"))),
     };
     let mut done = Vec::with_capacity(items.len());
     for item in items {
@@ -167,10 +167,10 @@ fn decode_verdicts(term: &Term) -> Result<Outcome, EngineError> {
                     Term::Compound(g, _) if g == "$judge_unsupported" => {
                         Ok(Outcome::Error(done, print_term(&args[0])))
                     }
-                    other => Err(EngineError::Resource(print_term(other))),
+                    other => Err(MachineError::Resource(print_term(other))),
                 };
             }
-            other => return Err(EngineError::Protocol(format!("verdict {other:?}"))),
+            other => return Err(MachineError::Protocol(format!("verdict {other:?}"))),
         }
     }
     Ok(Outcome::Verdicts(done))
@@ -238,14 +238,14 @@ fn write_term(term: &Term, out: &mut String) {
     }
 }
 
-/// Runs `f`, turning a panic into [`EngineError::Panic`] with its message.
-fn guarded<T>(f: impl FnOnce() -> T + std::panic::UnwindSafe) -> Result<T, EngineError> {
+/// Runs `f`, turning a panic into [`MachineError::Panic`] with its message.
+fn guarded<T>(f: impl FnOnce() -> T + std::panic::UnwindSafe) -> Result<T, MachineError> {
     catch_unwind(f).map_err(|payload| {
         let message = payload
             .downcast_ref::<&str>()
             .map(|s| s.to_string())
             .or_else(|| payload.downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "unknown panic".to_string());
-        EngineError::Panic(message)
+        MachineError::Panic(message)
     })
 }

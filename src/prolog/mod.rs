@@ -7,7 +7,7 @@
 //! with the crate, or any host that calls [`serve_worker`]) under a memory
 //! limit, talks to it over pipes, and kills and restarts it on a timeout or
 //! crash.
-//! [`Engine`] is the machine wrapper the worker uses.
+//! [`ScryerMachine`] is the machine wrapper the worker uses.
 
 mod background;
 mod engine;
@@ -15,5 +15,5 @@ pub mod native;
 mod worker;
 
 pub use background::{clause_head, Arg, Background, Clause, Clauses, ClausesBuilder, Renaming};
-pub use engine::{print_term, Engine, EngineError, Outcome, STDLIB};
+pub use engine::{print_term, MachineError, Outcome, ScryerMachine, STDLIB};
 pub use worker::{serve_worker, Worker, WorkerCommand, WorkerConfig, WorkerFailure, WORKER_BINARY};

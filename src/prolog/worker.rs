@@ -9,7 +9,7 @@
 //! of a request (killed from outside, or by its own answer) is restarted and
 //! the request sent once more; an answer that kills it twice is a crash.
 
-use super::engine::{Engine, Outcome};
+use super::engine::{Outcome, ScryerMachine};
 use super::Background;
 use std::ffi::OsString;
 use std::io::{BufRead, BufReader, Write};
@@ -447,7 +447,7 @@ pub fn serve_worker() -> ExitCode {
     let mut replies: std::fs::File = unsafe { std::os::fd::FromRawFd::from_raw_fd(protocol_fd) };
     std::panic::set_hook(Box::new(|_| {}));
 
-    let mut engine: Option<Engine> = None;
+    let mut engine: Option<ScryerMachine> = None;
     let mut background = String::new();
     let mut served: u64 = 0;
     let stdin = std::io::stdin();
@@ -514,7 +514,7 @@ pub fn serve_worker() -> ExitCode {
 /// compile, silently, and such a machine later panics, so a missing marker
 /// means "not loaded, do not reuse this machine".
 fn evaluate(
-    engine: &mut Engine,
+    engine: &mut ScryerMachine,
     serial: u64,
     hypothesis: &str,
     goals: &[String],
@@ -540,8 +540,8 @@ fn evaluate(
     }
 }
 
-fn fresh_engine(background: &str) -> Result<Engine, String> {
-    let mut engine = Engine::new().map_err(|e| e.to_string())?;
+fn fresh_engine(background: &str) -> Result<ScryerMachine, String> {
+    let mut engine = ScryerMachine::new().map_err(|e| e.to_string())?;
     engine
         .load_background(background)
         .map_err(|e| e.to_string())?;
