@@ -10,6 +10,7 @@
 pub mod finite;
 mod map;
 mod model;
+mod sat;
 mod signature;
 
 pub use map::SubsetMap;
