@@ -43,7 +43,7 @@ fn smallest_countermodel(name: &str) -> entail::smt::Countermodel {
     formulas.push(Formula::Not(Box::new(universal_closure(&goal))));
     let stop = Arc::new(AtomicBool::new(false));
     let deadline = Instant::now() + Duration::from_secs(120);
-    let model = find_model(&formulas, 8, deadline, &stop).expect("a model");
+    let model = find_model(&formulas, 1..=8, deadline, &stop).expect("a model");
     // Our evaluator confirms it independently of Z3.
     for f in &formulas {
         assert_eq!(model.satisfies(f), Some(true), "{name}: {f}");
@@ -94,7 +94,7 @@ fn model_search_finds_nothing_where_every_model_is_infinite() {
     formulas.push(Formula::Not(Box::new(universal_closure(&goal))));
     let stop = Arc::new(AtomicBool::new(false));
     let deadline = Instant::now() + Duration::from_secs(120);
-    assert_eq!(find_model(&formulas, 6, deadline, &stop), None);
+    assert_eq!(find_model(&formulas, 1..=6, deadline, &stop), None);
 }
 
 #[test]
@@ -209,7 +209,7 @@ fn backends_never_contradict_each_other() {
         searched.push(Formula::Not(Box::new(universal_closure(&goal))));
         let model = find_model(
             &searched,
-            4,
+            1..=4,
             Instant::now() + Duration::from_secs(10),
             &Arc::new(AtomicBool::new(false)),
         );

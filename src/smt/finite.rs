@@ -1,27 +1,27 @@
 //! Mace4-style finite model search. The formulas are put in clause form
 //! (negation normal form, Skolem functions for existentials, distribution
-//! into clauses), every clause is flattened so that each literal is
-//! `f(x1..xk) = y`, `p(x1..xk)` or `x = y` over variables, and for domain
-//! sizes 1, 2, 3, … the clauses are instantiated over the elements into a
-//! propositional problem for our SAT solver ([`super::sat`]): one variable
-//! per (function cell, value) with exactly one value per cell, one per
-//! predicate cell. A model found is a finite model of the formulas;
+//! into clauses); for domain sizes 1, 2, 3, … every clause is instantiated
+//! over the elements and a backtracking search decides the cells (one per
+//! function or predicate applied to elements) in Mace4's way: cells with
+//! the least arguments first, each clause instance re-evaluated when a cell
+//! it waits for is decided, and unit instances deciding or excluding cell
+//! values. A model found is a finite model of the formulas;
 //! [`Countermodel::satisfies`] lets callers re-check it.
 //!
-//! Symmetry breaking (Mace4's least-number heuristic, restricted to
-//! constants, Skolem constants included): every model is isomorphic to one
-//! where the constants, in order, name elements in order of first
-//! appearance, so `c_i <= i` and `c_i = v > 0` only if some earlier constant
-//! is `v - 1`.
+//! Symmetry breaking is Mace4's least-number heuristic: elements that no
+//! decided cell mentions (as an argument or a value) are interchangeable,
+//! so a cell tries the mentioned elements and only the least unmentioned
+//! one.
 //!
-//! Limits are counted, not timed: at most [`MAX_CLAUSES`] clauses and
-//! [`MAX_GROUND_LITERALS`] ground literals per domain size.
+//! Limits are counted, not timed: at most [`MAX_CLAUSES`] clauses, and per
+//! domain size [`MAX_INSTANCES`] clause instances and
+//! [`MAX_CELLS_SEARCHED`] cells.
 
 use super::model::{Countermodel, Table, MAX_CELLS};
-use super::sat::{self, Lit, Solver};
 use super::{universal_closure, Signature, SymbolKind};
 use crate::syntax::prover9::{Formula, Quantifier, Term};
 use std::collections::{BTreeSet, HashMap};
+use std::ops::RangeInclusive;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
@@ -29,31 +29,44 @@ use std::time::Instant;
 /// The most clauses the clause form may have.
 const MAX_CLAUSES: usize = 20_000;
 
-/// The most literals of one domain size's ground problem.
-const MAX_GROUND_LITERALS: u128 = 8_000_000;
+/// The most clause instances of one domain size.
+const MAX_INSTANCES: u64 = 4_000_000;
 
-/// Searches domain sizes `1..=max_size` for a model of all `formulas` (free
-/// variables universally closed), until `deadline` or until `stop` is
+/// The most cells of one domain size.
+const MAX_CELLS_SEARCHED: u64 = 1_000_000;
+
+/// The largest domain: cell domains are 64-bit sets.
+const MAX_SIZE: usize = 64;
+
+/// Searches the domain sizes `sizes` in order for a model of all `formulas`
+/// (free variables universally closed), until `deadline` or until `stop` is
 /// raised.
 pub fn find_model(
     formulas: &[Formula],
-    max_size: usize,
+    sizes: RangeInclusive<usize>,
     deadline: Instant,
     stop: &Arc<AtomicBool>,
 ) -> Option<Countermodel> {
     let signature = Signature::of(formulas.iter()).ok()?;
     let problem = Clausal::of(formulas)?;
     let out_of_time = || Instant::now() >= deadline || stop.load(Ordering::Relaxed);
-    for n in 1..=max_size {
-        if std::env::var_os("ENTAIL_DEBUG_MACE").is_some() {
-            eprintln!("size {n}: {} ground literals, {:?} left", problem.ground_literals(n), deadline.saturating_duration_since(Instant::now()));
-        }
-        if out_of_time() || problem.ground_literals(n) > MAX_GROUND_LITERALS {
+    for n in (*sizes.start()).max(1)..=(*sizes.end()).min(MAX_SIZE) {
+        if out_of_time() {
             return None;
         }
-        match problem.solve(n, &out_of_time)? {
-            Some(values) => return problem.countermodel(&signature, n, &values),
-            None => continue,
+        // Past the counted limits no larger size fits either.
+        let search = Search::new(&problem, n)?;
+        let t0 = Instant::now();
+        let r = search.run(&out_of_time);
+        if std::env::var_os("ENTAIL_DEBUG_MACE").is_some() {
+            eprintln!(
+                "size {n}: {:?} in {:?}",
+                r.as_ref().map(|o| o.is_some()),
+                t0.elapsed()
+            );
+        }
+        if let Some(values) = r.ok()? {
+            return problem.countermodel(&signature, n, &values);
         }
     }
     None
@@ -89,48 +102,10 @@ enum Nnf {
     Exists(u32, Box<Nnf>),
 }
 
-/// A flat literal over clause variables.
-#[derive(Clone, PartialEq, Eq)]
-enum Flat {
-    /// `f(args) = value`, or `!=` when not positive.
-    Fun {
-        sym: usize,
-        args: Vec<u32>,
-        value: u32,
-        positive: bool,
-    },
-    Pred {
-        sym: usize,
-        args: Vec<u32>,
-        positive: bool,
-    },
-    Eq {
-        a: u32,
-        b: u32,
-        positive: bool,
-    },
-}
-
-impl Flat {
-    fn vars_mut(&mut self) -> Vec<&mut u32> {
-        match self {
-            Flat::Fun { args, value, .. } => args.iter_mut().chain([value]).collect(),
-            Flat::Pred { args, .. } => args.iter_mut().collect(),
-            Flat::Eq { a, b, .. } => vec![a, b],
-        }
-    }
-}
-
-/// A flat clause whose variables are `0..vars`.
-struct FlatClause {
-    vars: usize,
-    lits: Vec<Flat>,
-}
-
-/// The flattened clause form of a problem.
+/// The clause form of a problem.
 struct Clausal {
     symbols: Vec<Symbol>,
-    clauses: Vec<FlatClause>,
+    clauses: Vec<Template>,
     /// Constants in symmetry-breaking order: the input's by name, then Skolem ones.
     constants: Vec<usize>,
 }
@@ -368,129 +343,488 @@ fn cnf(n: Nnf) -> Option<Vec<Clause>> {
     })
 }
 
-/// Names every compound subterm of one clause by a variable `z`, adding the
-/// literal `t != z` (so the clause reads "if t = z then …").
-struct Flattener {
-    next: u32,
-    named: HashMap<T, u32>,
-    definitions: Vec<Flat>,
+/// A clause of the clause form, its variables numbered `0..vars`.
+struct Template {
+    vars: usize,
+    lits: Clause,
 }
 
-impl Flattener {
-    fn name(&mut self, t: &T) -> u32 {
-        match t {
-            T::Var(v) => *v,
-            T::App(f, args) => {
-                if let Some(&z) = self.named.get(t) {
-                    return z;
+/// A clause instance's cell that is not yet known, and whether it is the
+/// literal's whole side (so the literal can assign it) or only inside it.
+#[derive(Clone, Copy)]
+enum Ev {
+    Val(usize),
+    Stuck { cell: u32, top: bool },
+}
+
+/// What a unit clause instance implies: `cell = value`, or with `false`
+/// for `assign`, `cell != value`.
+type Action = (u32, usize, bool);
+
+enum Outcome {
+    Satisfied,
+    Conflict,
+    Unit(Action),
+    Open(u32, Option<u32>),
+}
+
+enum Undo {
+    Assigned(u32),
+    /// A decided cell's elements counted in `used`.
+    Mentioned(u32),
+    Domain(u32, u64),
+    Watch(u32),
+}
+
+/// A decision: the values still to try for one cell.
+struct Frame {
+    cell: u32,
+    values: Vec<u8>,
+    next: usize,
+    mark: usize,
+}
+
+const UNSET: u8 = u8::MAX;
+
+/// The search at one domain size: cells (one per function or predicate
+/// application to elements) are decided in order, least arguments first;
+/// every clause instance is watched on up to two unknown cells it is stuck
+/// on and re-evaluated when one is decided, so that unit instances decide
+/// or exclude cell values (propagation).
+struct Search<'a> {
+    problem: &'a Clausal,
+    n: usize,
+    base: Vec<u32>,
+    value: Vec<u8>,
+    domain: Vec<u64>,
+    watches: Vec<Vec<u32>>,
+    /// First instance number of each template.
+    offsets: Vec<u32>,
+    trail: Vec<Undo>,
+    head: usize,
+    /// How many decisions mention each element (arguments and values);
+    /// propagated cells follow from decisions and do not count.
+    used: Vec<u32>,
+    order: Vec<u32>,
+    env: Vec<usize>,
+}
+
+impl<'a> Search<'a> {
+    fn new(problem: &'a Clausal, n: usize) -> Option<Search<'a>> {
+        let mut base = Vec::with_capacity(problem.symbols.len() + 1);
+        let mut cells: u64 = 0;
+        for s in &problem.symbols {
+            base.push(u32::try_from(cells).ok()?);
+            cells = cells.checked_add((n as u64).checked_pow(s.arity as u32)?)?;
+        }
+        if cells > MAX_CELLS_SEARCHED {
+            return None;
+        }
+        base.push(cells as u32);
+        let mut offsets = Vec::with_capacity(problem.clauses.len() + 1);
+        let mut instances: u64 = 0;
+        for c in &problem.clauses {
+            offsets.push(u32::try_from(instances).ok()?);
+            instances = instances.checked_add((n as u64).checked_pow(c.vars as u32)?)?;
+            if instances > MAX_INSTANCES {
+                return None;
+            }
+        }
+        offsets.push(instances as u32);
+        let all = if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
+        let mut domain = Vec::with_capacity(cells as usize);
+        for s in &problem.symbols {
+            let d = if s.kind == SymbolKind::Function {
+                all
+            } else {
+                0b11
+            };
+            domain.extend(std::iter::repeat_n(d, n.pow(s.arity as u32)));
+        }
+        // Constants first (in symmetry-breaking order), then by largest argument.
+        let mut keyed: Vec<(usize, usize, u32)> = Vec::with_capacity(cells as usize);
+        for (i, s) in problem.symbols.iter().enumerate() {
+            let rank = problem
+                .constants
+                .iter()
+                .position(|&c| c == i)
+                .unwrap_or(problem.constants.len() + i);
+            for local in 0..n.pow(s.arity as u32) {
+                let mut largest = 0;
+                let mut rest = local;
+                for _ in 0..s.arity {
+                    largest = largest.max(rest % n + 1);
+                    rest /= n;
                 }
-                let args = args.iter().map(|a| self.name(a)).collect();
-                let z = self.next;
-                self.next += 1;
-                self.definitions.push(Flat::Fun {
-                    sym: *f,
-                    args,
-                    value: z,
-                    positive: false,
-                });
-                self.named.insert(t.clone(), z);
-                z
+                keyed.push((largest, rank, base[i] + local as u32));
+            }
+        }
+        keyed.sort_unstable();
+        Some(Search {
+            problem,
+            n,
+            value: vec![UNSET; cells as usize],
+            domain,
+            watches: vec![Vec::new(); cells as usize],
+            offsets,
+            trail: Vec::new(),
+            head: 0,
+            used: vec![0; n],
+            order: keyed.into_iter().map(|k| k.2).collect(),
+            env: Vec::new(),
+            base,
+        })
+    }
+
+    fn symbol_of(&self, cell: u32) -> usize {
+        self.base.partition_point(|&b| b <= cell) - 1
+    }
+
+    /// The arguments of `cell`, first one first.
+    fn args_of(&self, cell: u32) -> (usize, Vec<usize>) {
+        let s = self.symbol_of(cell);
+        let mut rest = (cell - self.base[s]) as usize;
+        let mut args = vec![0; self.problem.symbols[s].arity];
+        for slot in args.iter_mut().rev() {
+            *slot = rest % self.n;
+            rest /= self.n;
+        }
+        (s, args)
+    }
+
+    fn mention(&mut self, cell: u32, up: bool) {
+        let (s, args) = self.args_of(cell);
+        let mut touch = |e: usize| {
+            if up {
+                self.used[e] += 1;
+            } else {
+                self.used[e] -= 1;
+            }
+        };
+        args.into_iter().for_each(&mut touch);
+        if self.problem.symbols[s].kind == SymbolKind::Function {
+            touch(self.value[cell as usize] as usize);
+        }
+    }
+
+    fn assign(&mut self, cell: u32, v: usize) -> bool {
+        let c = cell as usize;
+        if self.value[c] != UNSET {
+            return self.value[c] as usize == v;
+        }
+        if self.domain[c] & (1 << v) == 0 {
+            return false;
+        }
+        self.value[c] = v as u8;
+        self.trail.push(Undo::Assigned(cell));
+        true
+    }
+
+    fn exclude(&mut self, cell: u32, v: usize) -> bool {
+        let c = cell as usize;
+        if self.value[c] != UNSET {
+            return self.value[c] as usize != v;
+        }
+        let d = self.domain[c];
+        if d & (1 << v) == 0 {
+            return true;
+        }
+        let left = d & !(1 << v);
+        if left == 0 {
+            return false;
+        }
+        self.trail.push(Undo::Domain(cell, d));
+        self.domain[c] = left;
+        if left.count_ones() == 1 {
+            return self.assign(cell, left.trailing_zeros() as usize);
+        }
+        true
+    }
+
+    fn watch(&mut self, cell: u32, id: u32) {
+        self.watches[cell as usize].push(id);
+        self.trail.push(Undo::Watch(cell));
+    }
+
+    fn backtrack(&mut self, mark: usize) {
+        while self.trail.len() > mark {
+            match self.trail.pop() {
+                Some(Undo::Assigned(c)) => self.value[c as usize] = UNSET,
+                Some(Undo::Mentioned(c)) => self.mention(c, false),
+                Some(Undo::Domain(c, d)) => self.domain[c as usize] = d,
+                Some(Undo::Watch(c)) => {
+                    self.watches[c as usize].pop();
+                }
+                None => break,
+            }
+        }
+        self.head = self.head.min(mark);
+    }
+
+    fn eval(&self, t: &T) -> Ev {
+        match t {
+            T::Var(v) => Ev::Val(self.env[*v as usize]),
+            T::App(f, args) => {
+                let mut local = 0usize;
+                for a in args {
+                    match self.eval(a) {
+                        Ev::Val(x) => local = local * self.n + x,
+                        Ev::Stuck { cell, .. } => return Ev::Stuck { cell, top: false },
+                    }
+                }
+                let cell = self.base[*f] + local as u32;
+                match self.value[cell as usize] {
+                    UNSET => Ev::Stuck { cell, top: true },
+                    v => Ev::Val(v as usize),
+                }
             }
         }
     }
 
-    /// `f(args) = other` (or `!=`) as a flat literal.
-    fn equation(&mut self, f: usize, args: &[T], other: &T, positive: bool) -> Flat {
-        let args = args.iter().map(|a| self.name(a)).collect();
-        let value = self.name(other);
-        Flat::Fun {
-            sym: f,
-            args,
-            value,
-            positive,
+    /// A literal's truth (`Ok`), or the cells it waits for and what it
+    /// implies if it is the clause's last hope.
+    fn literal(
+        &self,
+        positive: bool,
+        atom: &Atom,
+    ) -> Result<bool, ([Option<u32>; 2], Option<Action>)> {
+        match atom {
+            Atom::Eq(a, b) => match (self.eval(a), self.eval(b)) {
+                (Ev::Val(x), Ev::Val(y)) => Ok((x == y) == positive),
+                (Ev::Val(x), Ev::Stuck { cell, top }) | (Ev::Stuck { cell, top }, Ev::Val(x)) => {
+                    if top && self.domain[cell as usize] & (1 << x) == 0 {
+                        return Ok(!positive);
+                    }
+                    Err(([Some(cell), None], top.then_some((cell, x, positive))))
+                }
+                (Ev::Stuck { cell: c, .. }, Ev::Stuck { cell: d, .. }) => {
+                    Err(([Some(c), (c != d).then_some(d)], None))
+                }
+            },
+            Atom::Pred(p, args) => {
+                let mut local = 0usize;
+                for a in args {
+                    match self.eval(a) {
+                        Ev::Val(x) => local = local * self.n + x,
+                        Ev::Stuck { cell, .. } => return Err(([Some(cell), None], None)),
+                    }
+                }
+                let cell = self.base[*p] + local as u32;
+                match self.value[cell as usize] {
+                    UNSET => Err((
+                        [Some(cell), None],
+                        Some((cell, usize::from(positive), true)),
+                    )),
+                    v => Ok((v == 1) == positive),
+                }
+            }
+        }
+    }
+
+    fn evaluate(&mut self, id: u32) -> Outcome {
+        let t = self.offsets.partition_point(|&o| o <= id) - 1;
+        let template = &self.problem.clauses[t];
+        let mut index = (id - self.offsets[t]) as usize;
+        self.env.clear();
+        self.env.resize(template.vars, 0);
+        for slot in self.env.iter_mut().rev() {
+            *slot = index % self.n;
+            index /= self.n;
+        }
+        let mut open = 0;
+        let mut action = None;
+        let mut cells: [Option<u32>; 2] = [None, None];
+        for (positive, atom) in &template.lits {
+            match self.literal(*positive, atom) {
+                Ok(true) => return Outcome::Satisfied,
+                Ok(false) => {}
+                Err((stuck, implied)) => {
+                    open += 1;
+                    action = implied;
+                    for c in stuck.into_iter().flatten() {
+                        if cells[0].is_none() {
+                            cells[0] = Some(c);
+                        } else if cells[1].is_none() && cells[0] != Some(c) {
+                            cells[1] = Some(c);
+                        }
+                    }
+                }
+            }
+        }
+        match (open, action, cells[0]) {
+            (0, _, _) => Outcome::Conflict,
+            (1, Some(a), _) => Outcome::Unit(a),
+            (_, _, Some(c)) => Outcome::Open(c, cells[1]),
+            (_, _, None) => Outcome::Conflict,
+        }
+    }
+
+    /// Applies what instance `id` implies now; `false` on a conflict.
+    fn visit(&mut self, id: u32) -> bool {
+        match self.evaluate(id) {
+            Outcome::Satisfied => true,
+            Outcome::Conflict => false,
+            Outcome::Unit((cell, v, true)) => self.assign(cell, v),
+            Outcome::Unit((cell, v, false)) => self.exclude(cell, v),
+            Outcome::Open(c, d) => {
+                self.watch(c, id);
+                if let Some(d) = d {
+                    self.watch(d, id);
+                }
+                true
+            }
+        }
+    }
+
+    fn propagate(&mut self) -> bool {
+        while self.head < self.trail.len() {
+            let at = self.head;
+            self.head += 1;
+            let Undo::Assigned(cell) = self.trail[at] else {
+                continue;
+            };
+            let mut i = 0;
+            while i < self.watches[cell as usize].len() {
+                let id = self.watches[cell as usize][i];
+                i += 1;
+                if !self.visit(id) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// The values worth trying for `cell`: for a function, the elements
+    /// already mentioned and the least unmentioned one (the others are
+    /// interchangeable with it: the least-number heuristic).
+    fn candidates(&self, cell: u32) -> Vec<u8> {
+        let (s, args) = self.args_of(cell);
+        let d = self.domain[cell as usize];
+        if self.problem.symbols[s].kind == SymbolKind::Predicate {
+            return (0..2u8).filter(|&v| d & (1 << v) != 0).collect();
+        }
+        let mut out = Vec::new();
+        let mut fresh_taken = false;
+        for e in 0..self.n {
+            let mentioned = self.used[e] > 0 || args.contains(&e);
+            if !mentioned {
+                if fresh_taken {
+                    continue;
+                }
+                fresh_taken = true;
+            }
+            if d & (1 << e) != 0 {
+                out.push(e as u8);
+            }
+        }
+        out
+    }
+
+    /// Tries the next value of the innermost decision, backtracking over
+    /// exhausted ones; `false` when none is left.
+    fn next_branch(&mut self, frames: &mut Vec<Frame>) -> bool {
+        while let Some(f) = frames.last_mut() {
+            let (cell, mark) = (f.cell, f.mark);
+            let Some(&v) = f.values.get(f.next) else {
+                frames.pop();
+                continue;
+            };
+            f.next += 1;
+            self.backtrack(mark);
+            if self.assign(cell, v as usize) {
+                self.mention(cell, true);
+                self.trail.push(Undo::Mentioned(cell));
+                if self.propagate() {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// `Ok(Some(values))` a model's cell values, `Ok(None)` none of this
+    /// size, `Err` out of time.
+    fn run(mut self, out_of_time: &dyn Fn() -> bool) -> Result<Option<Vec<u8>>, ()> {
+        let total = *self.offsets.last().unwrap_or(&0);
+        for id in 0..total {
+            if id % 4096 == 4095 && out_of_time() {
+                return Err(());
+            }
+            if !self.visit(id) {
+                return Ok(None);
+            }
+        }
+        if !self.propagate() {
+            return Ok(None);
+        }
+        let mut frames: Vec<Frame> = Vec::new();
+        let mut decisions: u64 = 0;
+        loop {
+            decisions += 1;
+            if decisions % 256 == 0 && out_of_time() {
+                return Err(());
+            }
+            let Some(&cell) = self
+                .order
+                .iter()
+                .find(|&&c| self.value[c as usize] == UNSET)
+            else {
+                return Ok(Some(self.value));
+            };
+            frames.push(Frame {
+                cell,
+                values: self.candidates(cell),
+                next: 0,
+                mark: self.trail.len(),
+            });
+            if !self.next_branch(&mut frames) {
+                return Ok(None);
+            }
         }
     }
 }
 
-/// The flat form of `clause` with variables `0..k`, or `None` for a
-/// tautology.
-fn flatten(clause: &Clause, first_fresh: u32) -> Option<FlatClause> {
-    let mut fl = Flattener {
-        next: first_fresh,
-        named: HashMap::new(),
-        definitions: Vec::new(),
-    };
-    let mut lits = Vec::new();
+/// `clause` with its variables renumbered `0..k`, repeated literals
+/// dropped and `t != t` removed; `None` for a tautology.
+fn template(clause: Clause) -> Option<Template> {
+    fn renumber(t: &T, order: &mut Vec<u32>) -> T {
+        match t {
+            T::Var(v) => {
+                let i = order.iter().position(|x| x == v).unwrap_or_else(|| {
+                    order.push(*v);
+                    order.len() - 1
+                });
+                T::Var(i as u32)
+            }
+            T::App(f, args) => T::App(*f, args.iter().map(|a| renumber(a, order)).collect()),
+        }
+    }
+    let mut order = Vec::new();
+    let mut lits: Clause = Vec::with_capacity(clause.len());
     for (positive, atom) in clause {
-        let positive = *positive;
-        let lit = match atom {
+        let atom = match atom {
             Atom::Eq(a, b) if a == b => {
                 if positive {
                     return None;
                 }
                 continue;
             }
-            Atom::Eq(T::Var(a), T::Var(b)) => Flat::Eq {
-                a: *a,
-                b: *b,
-                positive,
-            },
-            Atom::Eq(T::App(f, args), other) | Atom::Eq(other, T::App(f, args)) => {
-                fl.equation(*f, args, other, positive)
+            Atom::Eq(a, b) => Atom::Eq(renumber(&a, &mut order), renumber(&b, &mut order)),
+            Atom::Pred(p, args) => {
+                Atom::Pred(p, args.iter().map(|a| renumber(a, &mut order)).collect())
             }
-            Atom::Pred(p, args) => Flat::Pred {
-                sym: *p,
-                args: args.iter().map(|a| fl.name(a)).collect(),
-                positive,
-            },
         };
-        lits.push(lit);
-    }
-    lits.extend(fl.definitions);
-    // `x != y | C` is `C` with x replaced by y.
-    while let Some(at) = lits
-        .iter()
-        .position(|l| matches!(l, Flat::Eq { positive: false, .. }))
-    {
-        let Flat::Eq { a, b, .. } = lits.remove(at) else {
-            continue;
-        };
-        for l in &mut lits {
-            for v in l.vars_mut() {
-                if *v == a {
-                    *v = b;
-                }
-            }
+        if lits.iter().any(|(s, a)| *a == atom && *s != positive) {
+            return None;
+        }
+        if !lits.iter().any(|(s, a)| *a == atom && *s == positive) {
+            lits.push((positive, atom));
         }
     }
-    let mut kept: Vec<Flat> = Vec::with_capacity(lits.len());
-    for l in lits {
-        if let Flat::Eq { a, b, positive } = l {
-            if a == b && positive {
-                return None;
-            }
-        }
-        if !kept.contains(&l) {
-            kept.push(l);
-        }
-    }
-    // Renumber the variables densely.
-    let mut order: Vec<u32> = Vec::new();
-    for l in &mut kept {
-        for v in l.vars_mut() {
-            let i = match order.iter().position(|x| x == v) {
-                Some(i) => i,
-                None => {
-                    order.push(*v);
-                    order.len() - 1
-                }
-            };
-            *v = i as u32;
-        }
-    }
-    Some(FlatClause {
+    Some(Template {
         vars: order.len(),
-        lits: kept,
+        lits,
     })
 }
 
@@ -501,16 +835,13 @@ impl Clausal {
         for f in formulas {
             let nnf = c.nnf(&universal_closure(f), true, &mut Vec::new())?;
             let quantifier_free = c.skolemize(nnf, &mut Vec::new(), &mut HashMap::new());
-            clauses.extend(cnf(quantifier_free)?);
+            for clause in cnf(quantifier_free)? {
+                clauses.extend(template(clause));
+            }
             if clauses.len() > MAX_CLAUSES {
                 return None;
             }
         }
-        let first_fresh = c.next_var;
-        let clauses = clauses
-            .iter()
-            .filter_map(|cl| flatten(cl, first_fresh))
-            .collect();
         let mut constants: Vec<usize> = (0..c.symbols.len())
             .filter(|&i| c.symbols[i].arity == 0 && c.symbols[i].kind == SymbolKind::Function)
             .collect();
@@ -522,141 +853,9 @@ impl Clausal {
         })
     }
 
-    /// The propositional variable numbering at size `n`: each symbol's
-    /// first variable, and the total.
-    fn layout(&self, n: usize) -> Option<(Vec<u32>, u32)> {
-        let mut base = Vec::with_capacity(self.symbols.len());
-        let mut next: u64 = 0;
-        for s in &self.symbols {
-            base.push(u32::try_from(next).ok()?);
-            let cells = (n as u64).checked_pow(s.arity as u32)?;
-            let per = if s.kind == SymbolKind::Function {
-                n as u64
-            } else {
-                1
-            };
-            next = next.checked_add(cells.checked_mul(per)?)?;
-        }
-        Some((base, u32::try_from(next).ok()?))
-    }
-
-    /// A bound on the literals of the ground problem at size `n`.
-    fn ground_literals(&self, n: usize) -> u128 {
-        let n = n as u128;
-        let instances: u128 = self
-            .clauses
-            .iter()
-            .map(|c| {
-                n.saturating_pow(c.vars as u32)
-                    .saturating_mul(c.lits.len() as u128)
-            })
-            .fold(0, u128::saturating_add);
-        let cells: u128 = self
-            .symbols
-            .iter()
-            .filter(|s| s.kind == SymbolKind::Function)
-            .map(|s| n.saturating_pow(s.arity as u32).saturating_mul(n * n))
-            .fold(0, u128::saturating_add);
-        instances.saturating_add(cells)
-    }
-
-    /// The SAT answer at size `n`: `Some(Some(values))` a model's variable
-    /// values, `Some(None)` none of this size, `None` gave up.
-    fn solve(&self, n: usize, out_of_time: &dyn Fn() -> bool) -> Option<Option<Vec<bool>>> {
-        let (base, vars) = self.layout(n)?;
-        let cell = |args: &[usize]| args.iter().fold(0usize, |acc, &a| acc * n + a);
-        let fun = |sym: usize, c: usize, v: usize| base[sym] + (c * n + v) as u32;
-        let mut solver = Solver::new(vars);
-        // Exactly one value per function cell.
-        for (s, symbol) in self.symbols.iter().enumerate() {
-            if symbol.kind != SymbolKind::Function {
-                continue;
-            }
-            for c in 0..n.pow(symbol.arity as u32) {
-                let all: Vec<Lit> = (0..n).map(|v| sat::pos(fun(s, c, v))).collect();
-                solver.add_clause(&all);
-                for v in 0..n {
-                    for w in v + 1..n {
-                        solver.add_clause(&[sat::neg(fun(s, c, v)), sat::neg(fun(s, c, w))]);
-                    }
-                }
-            }
-        }
-        // Constants name elements in order of first appearance.
-        for (i, &c) in self.constants.iter().enumerate() {
-            for v in 1..n {
-                let mut clause = vec![sat::neg(fun(c, 0, v))];
-                if v <= i {
-                    clause.extend(self.constants[..i].iter().map(|&d| sat::pos(fun(d, 0, v - 1))));
-                }
-                solver.add_clause(&clause);
-            }
-        }
-        let mut lits: Vec<Lit> = Vec::new();
-        let mut count: u64 = 0;
-        for clause in &self.clauses {
-            let mut at = vec![0usize; clause.vars];
-            'instances: loop {
-                count += 1;
-                if count % 4096 == 0 && out_of_time() {
-                    return None;
-                }
-                lits.clear();
-                let mut satisfied = false;
-                for l in &clause.lits {
-                    match l {
-                        Flat::Eq { a, b, positive } => {
-                            if (at[*a as usize] == at[*b as usize]) == *positive {
-                                satisfied = true;
-                                break;
-                            }
-                        }
-                        Flat::Fun {
-                            sym,
-                            args,
-                            value,
-                            positive,
-                        } => {
-                            let args: Vec<usize> = args.iter().map(|&a| at[a as usize]).collect();
-                            let v = fun(*sym, cell(&args), at[*value as usize]);
-                            lits.push(if *positive { sat::pos(v) } else { sat::neg(v) });
-                        }
-                        Flat::Pred {
-                            sym,
-                            args,
-                            positive,
-                        } => {
-                            let args: Vec<usize> = args.iter().map(|&a| at[a as usize]).collect();
-                            let v = base[*sym] + cell(&args) as u32;
-                            lits.push(if *positive { sat::pos(v) } else { sat::neg(v) });
-                        }
-                    }
-                }
-                if !satisfied {
-                    solver.add_clause(&lits);
-                }
-                // The next assignment of the clause's variables.
-                for slot in at.iter_mut().rev() {
-                    *slot += 1;
-                    if *slot < n {
-                        continue 'instances;
-                    }
-                    *slot = 0;
-                }
-                break;
-            }
-        }
-        let mut stop = || out_of_time();
-        match solver.solve(&mut stop)? {
-            false => Some(None),
-            true => Some(Some((0..vars).map(|v| solver.value(v)).collect())),
-        }
-    }
-
     /// The input symbols' tables (Skolem functions left out), in
-    /// `signature`'s order.
-    fn countermodel(&self, signature: &Signature, n: usize, values: &[bool]) -> Option<Countermodel> {
-        let (base, _) = self.layout(n)?;
+    /// `signature`'s order, from the cell values of a search at size `n`.
+    fn countermodel(&self, signature: &Signature, n: usize, values: &[u8]) -> Option<Countermodel> {
         let mut cm = Countermodel {
             domain_size: n,
             functions: Vec::new(),
@@ -669,20 +868,21 @@ impl Clausal {
                 cm.truncated = true;
                 continue;
             }
-            let sym = self
-                .symbols
-                .iter()
-                .position(|s| !s.skolem && s.name == name && s.arity == arity && s.kind == kind);
+            // The symbol's first cell: the cells of the symbols before it.
+            let mut first = 0usize;
+            let mut found = None;
+            for s in &self.symbols {
+                if !s.skolem && s.name == name && s.arity == arity && s.kind == kind {
+                    found = Some(first);
+                    break;
+                }
+                first += n.checked_pow(s.arity as u32)?;
+            }
             let values: Vec<usize> = (0..cells)
-                .map(|c| match (sym, kind) {
-                    // A symbol the clause form lost (in a tautology) is free.
-                    (None, _) => 0,
-                    (Some(s), SymbolKind::Predicate) => {
-                        usize::from(values[(base[s] as usize) + c])
-                    }
-                    (Some(s), SymbolKind::Function) => (0..n)
-                        .find(|&v| values[base[s] as usize + c * n + v])
-                        .unwrap_or(0),
+                .map(|c| match found {
+                    // A symbol only in a tautology has no cells: any value does.
+                    None => 0,
+                    Some(at) => values.get(at + c).map_or(0, |&v| v as usize),
                 })
                 .collect();
             let table = Table {
@@ -714,7 +914,7 @@ mod tests {
         let stop = Arc::new(AtomicBool::new(false));
         let model = find_model(
             &formulas,
-            max,
+            1..=max,
             Instant::now() + Duration::from_secs(60),
             &stop,
         )?;
@@ -725,14 +925,18 @@ mod tests {
     }
 
     #[test]
-    fn flattening_names_subterms() {
-        let c = Clausal::of(&[f("(x * y) * z = x * (y * z)")]).expect("clausal");
+    fn clause_form() {
+        // all x exists y: y is a Skolem function of x; the clause keeps one variable.
+        let c = Clausal::of(&[f("all x exists y r(x, y)")]).expect("clausal");
         assert_eq!(c.clauses.len(), 1);
-        // x*y != u | y*z != w | x*w != v | u*z = v: six variables, four literals.
-        assert_eq!((c.clauses[0].vars, c.clauses[0].lits.len()), (6, 4));
-        // `x != y | p(x)` loses its disequality.
-        let c = Clausal::of(&[f("x != y | p(x, y)")]).expect("clausal");
-        assert_eq!((c.clauses[0].vars, c.clauses[0].lits.len()), (1, 1));
+        assert_eq!(c.clauses[0].vars, 1);
+        assert!(c.symbols.iter().any(|s| s.skolem && s.arity == 1));
+        // p <-> q is two clauses; tautologies and `t != t` disappear.
+        let c =
+            Clausal::of(&[f("p <-> q"), f("x = x | r(x, x)"), f("a != a | s")]).expect("clausal");
+        assert_eq!(c.clauses.len(), 3);
+        assert_eq!(c.clauses[2].lits.len(), 1);
+        assert_eq!(c.constants.len(), 1);
     }
 
     #[test]
@@ -742,22 +946,24 @@ mod tests {
         assert_eq!(m.domain_size, 2);
         // An injective non-surjective function has no finite model.
         assert_eq!(
-            search(
-                &["f(x) = f(y) -> x = y", "exists y all x f(x) != y"],
-                5
-            ),
+            search(&["f(x) = f(y) -> x = y", "exists y all x f(x) != y"], 5),
             None
         );
         // Existentials under universals become Skolem functions.
         let m = search(
-            &["all x exists y r(x, y)", "all x -r(x, x)", "exists x p(x)", "exists x -p(x)"],
+            &[
+                "all x exists y r(x, y)",
+                "all x -r(x, x)",
+                "exists x p(x)",
+                "exists x -p(x)",
+            ],
             4,
         )
         .expect("a model");
         assert_eq!(m.domain_size, 2);
         // <-> in both polarities.
-        let m = search(&["all x (p(x) <-> -q(x))", "-(p(a) <-> q(b))", "a != b"], 4)
-            .expect("a model");
+        let m =
+            search(&["all x (p(x) <-> -q(x))", "-(p(a) <-> q(b))", "a != b"], 4).expect("a model");
         assert_eq!(m.domain_size, 2);
     }
 
@@ -773,5 +979,6 @@ mod tests {
         )
         .expect("a model");
         assert_eq!(m.domain_size, 6);
+        assert_eq!(m.functions.len(), 1, "{m}");
     }
 }

@@ -10,7 +10,6 @@
 pub mod finite;
 mod map;
 mod model;
-mod sat;
 mod signature;
 
 pub use map::SubsetMap;
