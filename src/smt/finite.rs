@@ -55,9 +55,9 @@ pub fn find_model(
             return None;
         }
         // Past the counted limits no larger size fits either.
-        let search = Search::new(&problem, n)?;
+        let search = Search::new(&problem, n, &out_of_time)?;
         let t0 = Instant::now();
-        let r = search.run(&out_of_time);
+        let r = search.run();
         if std::env::var_os("ENTAIL_DEBUG_MACE").is_some() {
             eprintln!(
                 "size {n}: {:?} in {:?}",
@@ -407,10 +407,22 @@ struct Search<'a> {
     used: Vec<u32>,
     order: Vec<u32>,
     env: Vec<usize>,
+    /// Polled every [`POLL_EVERY`] instance visits; once it says so, every
+    /// visit fails and the search unwinds.
+    out_of_time: &'a dyn Fn() -> bool,
+    visits: u64,
+    gave_up: bool,
 }
 
+/// How many clause-instance visits pass between two polls of the deadline.
+const POLL_EVERY: u64 = 4096;
+
 impl<'a> Search<'a> {
-    fn new(problem: &'a Clausal, n: usize) -> Option<Search<'a>> {
+    fn new(
+        problem: &'a Clausal,
+        n: usize,
+        out_of_time: &'a dyn Fn() -> bool,
+    ) -> Option<Search<'a>> {
         let mut base = Vec::with_capacity(problem.symbols.len() + 1);
         let mut cells: u64 = 0;
         for s in &problem.symbols {
@@ -472,6 +484,9 @@ impl<'a> Search<'a> {
             used: vec![0; n],
             order: keyed.into_iter().map(|k| k.2).collect(),
             env: Vec::new(),
+            out_of_time,
+            visits: 0,
+            gave_up: false,
             base,
         })
     }
@@ -661,6 +676,11 @@ impl<'a> Search<'a> {
 
     /// Applies what instance `id` implies now; `false` on a conflict.
     fn visit(&mut self, id: u32) -> bool {
+        self.visits += 1;
+        if self.gave_up || (self.visits % POLL_EVERY == 0 && (self.out_of_time)()) {
+            self.gave_up = true;
+            return false;
+        }
         match self.evaluate(id) {
             Outcome::Satisfied => true,
             Outcome::Conflict => false,
@@ -745,26 +765,17 @@ impl<'a> Search<'a> {
 
     /// `Ok(Some(values))` a model's cell values, `Ok(None)` none of this
     /// size, `Err` out of time.
-    fn run(mut self, out_of_time: &dyn Fn() -> bool) -> Result<Option<Vec<u8>>, ()> {
+    fn run(mut self) -> Result<Option<Vec<u8>>, ()> {
         let total = *self.offsets.last().unwrap_or(&0);
-        for id in 0..total {
-            if id % 4096 == 4095 && out_of_time() {
-                return Err(());
-            }
-            if !self.visit(id) {
-                return Ok(None);
-            }
+        let consistent = (0..total).all(|id| self.visit(id)) && self.propagate();
+        if self.gave_up {
+            return Err(());
         }
-        if !self.propagate() {
+        if !consistent {
             return Ok(None);
         }
         let mut frames: Vec<Frame> = Vec::new();
-        let mut decisions: u64 = 0;
         loop {
-            decisions += 1;
-            if decisions % 256 == 0 && out_of_time() {
-                return Err(());
-            }
             let Some(&cell) = self
                 .order
                 .iter()
@@ -779,7 +790,7 @@ impl<'a> Search<'a> {
                 mark: self.trail.len(),
             });
             if !self.next_branch(&mut frames) {
-                return Ok(None);
+                return if self.gave_up { Err(()) } else { Ok(None) };
             }
         }
     }
