@@ -21,7 +21,6 @@ use super::model::{Countermodel, Table, MAX_CELLS};
 use super::{universal_closure, Signature, SymbolKind};
 use crate::syntax::prover9::{Formula, Quantifier, Term};
 use std::collections::{BTreeSet, HashMap};
-use std::ops::RangeInclusive;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
@@ -38,39 +37,57 @@ const MAX_CELLS_SEARCHED: u64 = 1_000_000;
 /// The largest domain: cell domains are 64-bit sets.
 const MAX_SIZE: usize = 64;
 
-/// Searches the domain sizes `sizes` in order for a model of all `formulas`
-/// (free variables universally closed), until `deadline` or until `stop` is
-/// raised.
+/// Searches domain sizes up to `max_size`, `first` first (a Mace4
+/// `domain_size` hint, or 1), for a model of all `formulas` (free variables
+/// universally closed), until `deadline` or until `stop` is raised.
+///
+/// A size without models can take long to rule out while a larger one has
+/// a model that is quick to find, so the sizes share the work in rounds:
+/// each round gives every size still open a budget of clause-instance
+/// visits, four times the last round's. Budgets are counted, so the model
+/// found does not depend on the machine's speed.
 pub fn find_model(
     formulas: &[Formula],
-    sizes: RangeInclusive<usize>,
+    max_size: usize,
+    first: usize,
     deadline: Instant,
     stop: &Arc<AtomicBool>,
 ) -> Option<Countermodel> {
     let signature = Signature::of(formulas.iter()).ok()?;
     let problem = Clausal::of(formulas)?;
     let out_of_time = || Instant::now() >= deadline || stop.load(Ordering::Relaxed);
-    for n in (*sizes.start()).max(1)..=(*sizes.end()).min(MAX_SIZE) {
-        if out_of_time() {
-            return None;
+    let max_size = max_size.min(MAX_SIZE);
+    let mut open: Vec<usize> = (1..=max_size).collect();
+    if let Some(at) = open.iter().position(|&n| n == first) {
+        open.remove(at);
+        open.insert(0, first);
+    }
+    let mut budget = FIRST_BUDGET;
+    while !open.is_empty() {
+        let mut still_open = Vec::with_capacity(open.len());
+        for &n in &open {
+            if out_of_time() {
+                return None;
+            }
+            // Past the counted limits (a size that never fits is skipped cheaply).
+            let Some(search) = Search::new(&problem, n, budget, &out_of_time) else {
+                continue;
+            };
+            match search.run() {
+                Ok(Some(values)) => return problem.countermodel(&signature, n, &values),
+                Ok(None) => {}
+                Err(()) if out_of_time() => return None,
+                Err(()) => still_open.push(n),
+            }
         }
-        // Past the counted limits no larger size fits either.
-        let search = Search::new(&problem, n, &out_of_time)?;
-        let t0 = Instant::now();
-        let r = search.run();
-        if std::env::var_os("ENTAIL_DEBUG_MACE").is_some() {
-            eprintln!(
-                "size {n}: {:?} in {:?}",
-                r.as_ref().map(|o| o.is_some()),
-                t0.elapsed()
-            );
-        }
-        if let Some(values) = r.ok()? {
-            return problem.countermodel(&signature, n, &values);
-        }
+        open = still_open;
+        budget = budget.saturating_mul(4);
     }
     None
 }
+
+/// The first round's visits per domain size.
+const FIRST_BUDGET: u64 = 20_000;
 
 /// A symbol of the clause form: the input's, or a Skolem function.
 struct Symbol {
@@ -411,6 +428,8 @@ struct Search<'a> {
     /// visit fails and the search unwinds.
     out_of_time: &'a dyn Fn() -> bool,
     visits: u64,
+    /// The most visits this search may make.
+    budget: u64,
     gave_up: bool,
 }
 
@@ -421,6 +440,7 @@ impl<'a> Search<'a> {
     fn new(
         problem: &'a Clausal,
         n: usize,
+        budget: u64,
         out_of_time: &'a dyn Fn() -> bool,
     ) -> Option<Search<'a>> {
         let mut base = Vec::with_capacity(problem.symbols.len() + 1);
@@ -453,8 +473,10 @@ impl<'a> Search<'a> {
             };
             domain.extend(std::iter::repeat_n(d, n.pow(s.arity as u32)));
         }
-        // Constants first (in symmetry-breaking order), then by largest argument.
-        let mut keyed: Vec<(usize, usize, u32)> = Vec::with_capacity(cells as usize);
+        // Constants first (in symmetry-breaking order), then by largest
+        // argument, functions (whose values the heuristic narrows) before
+        // predicates.
+        let mut keyed: Vec<(usize, bool, usize, u32)> = Vec::with_capacity(cells as usize);
         for (i, s) in problem.symbols.iter().enumerate() {
             let rank = problem
                 .constants
@@ -468,7 +490,8 @@ impl<'a> Search<'a> {
                     largest = largest.max(rest % n + 1);
                     rest /= n;
                 }
-                keyed.push((largest, rank, base[i] + local as u32));
+                let predicate = s.kind == SymbolKind::Predicate;
+                keyed.push((largest, predicate, rank, base[i] + local as u32));
             }
         }
         keyed.sort_unstable();
@@ -482,10 +505,11 @@ impl<'a> Search<'a> {
             trail: Vec::new(),
             head: 0,
             used: vec![0; n],
-            order: keyed.into_iter().map(|k| k.2).collect(),
+            order: keyed.into_iter().map(|k| k.3).collect(),
             env: Vec::new(),
             out_of_time,
             visits: 0,
+            budget,
             gave_up: false,
             base,
         })
@@ -653,6 +677,8 @@ impl<'a> Search<'a> {
             match self.literal(*positive, atom) {
                 Ok(true) => return Outcome::Satisfied,
                 Ok(false) => {}
+                // The same ground literal twice counts once.
+                Err((_, Some(implied))) if open == 1 && action == Some(implied) => {}
                 Err((stuck, implied)) => {
                     open += 1;
                     action = implied;
@@ -677,7 +703,10 @@ impl<'a> Search<'a> {
     /// Applies what instance `id` implies now; `false` on a conflict.
     fn visit(&mut self, id: u32) -> bool {
         self.visits += 1;
-        if self.gave_up || (self.visits % POLL_EVERY == 0 && (self.out_of_time)()) {
+        if self.gave_up
+            || self.visits > self.budget
+            || (self.visits % POLL_EVERY == 0 && (self.out_of_time)())
+        {
             self.gave_up = true;
             return false;
         }
@@ -764,7 +793,7 @@ impl<'a> Search<'a> {
     }
 
     /// `Ok(Some(values))` a model's cell values, `Ok(None)` none of this
-    /// size, `Err` out of time.
+    /// size, `Err` out of time or budget.
     fn run(mut self) -> Result<Option<Vec<u8>>, ()> {
         let total = *self.offsets.last().unwrap_or(&0);
         let consistent = (0..total).all(|id| self.visit(id)) && self.propagate();
@@ -925,7 +954,8 @@ mod tests {
         let stop = Arc::new(AtomicBool::new(false));
         let model = find_model(
             &formulas,
-            1..=max,
+            max,
+            1,
             Instant::now() + Duration::from_secs(60),
             &stop,
         )?;

@@ -272,21 +272,11 @@ impl Engine {
                 )));
             }
             Formula::Not(f) => self.formula(f, env)?.not(),
-            Formula::And(a, b) => {
-                Bool::and(&[self.formula(a, env)?, self.formula(b, env)?])
-            }
-            Formula::Or(a, b) => {
-                Bool::or(&[self.formula(a, env)?, self.formula(b, env)?])
-            }
-            Formula::Implies(a, b) => self
-                .formula(a, env)?
-                .implies(self.formula(b, env)?),
-            Formula::ImpliedBy(a, b) => self
-                .formula(b, env)?
-                .implies(self.formula(a, env)?),
-            Formula::Iff(a, b) => self
-                .formula(a, env)?
-                .iff(self.formula(b, env)?),
+            Formula::And(a, b) => Bool::and(&[self.formula(a, env)?, self.formula(b, env)?]),
+            Formula::Or(a, b) => Bool::or(&[self.formula(a, env)?, self.formula(b, env)?]),
+            Formula::Implies(a, b) => self.formula(a, env)?.implies(self.formula(b, env)?),
+            Formula::ImpliedBy(a, b) => self.formula(b, env)?.implies(self.formula(a, env)?),
+            Formula::Iff(a, b) => self.formula(a, env)?.iff(self.formula(b, env)?),
             Formula::Quant(q, var, body) => {
                 // A fresh constant per binding: shadowing and clashes with a
                 // constant of the same name are then impossible.
