@@ -43,8 +43,9 @@ const MAX_SIZE: usize = 64;
 ///
 /// A size without models can take long to rule out while a larger one has
 /// a model that is quick to find, so the sizes share the work in rounds:
-/// each round gives every size still open a budget of clause-instance
-/// visits, four times the last round's. Budgets are counted, so the model
+/// each round gives the sizes still open budgets of clause-instance visits
+/// that halve from one size to the next (so a round costs at most twice
+/// its first budget), and the next round four times as much. Budgets are counted, so the model
 /// found does not depend on the machine's speed.
 pub fn find_model(
     formulas: &[Formula],
@@ -65,12 +66,17 @@ pub fn find_model(
     let mut budget = FIRST_BUDGET;
     while !open.is_empty() {
         let mut still_open = Vec::with_capacity(open.len());
-        for &n in &open {
+        for (i, &n) in open.iter().enumerate() {
+            let share = budget.checked_shr(i as u32).unwrap_or(0);
+            if share < FIRST_BUDGET {
+                still_open.push(n);
+                continue;
+            }
             if out_of_time() {
                 return None;
             }
             // Past the counted limits (a size that never fits is skipped cheaply).
-            let Some(search) = Search::new(&problem, n, budget, &out_of_time) else {
+            let Some(search) = Search::new(&problem, n, share, &out_of_time) else {
                 continue;
             };
             match search.run() {
@@ -705,7 +711,7 @@ impl<'a> Search<'a> {
         self.visits += 1;
         if self.gave_up
             || self.visits > self.budget
-            || (self.visits % POLL_EVERY == 0 && (self.out_of_time)())
+            || (self.visits.is_multiple_of(POLL_EVERY) && (self.out_of_time)())
         {
             self.gave_up = true;
             return false;
