@@ -89,6 +89,8 @@ pub struct Prover {
     engine: Option<Engine>,
     /// The per-check timeout in force.
     timeout: Duration,
+    /// The first domain size the model search tries (the file's Mace4 hint).
+    first_model_size: usize,
     options: ProveOptions,
 }
 
@@ -98,6 +100,7 @@ impl Prover {
         Prover {
             engine: None,
             timeout: options.timeout.unwrap_or(DEFAULT_TIMEOUT),
+            first_model_size: 1,
             options,
         }
     }
@@ -241,6 +244,7 @@ impl Prover {
         }
         let goal = combined_goal(&goals)?;
         self.use_timeout(problem::max_seconds(input));
+        self.first_model_size = problem::first_model_size(input);
         let premises: Vec<&Formula> = assumptions.iter().map(|e| &e.formula).collect();
         let timeout = self.timeout;
         let first_order = !signature.is_propositional();

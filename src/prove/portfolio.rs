@@ -96,6 +96,7 @@ impl Prover {
         if let Some(g) = goal {
             searched.push(Formula::Not(Box::new(universal_closure(g))));
         }
+        let first_size = self.first_model_size;
         let (tx, rx) = mpsc::channel::<Helper>();
         self.engine().set_stop(Some(stop.clone()));
         let decided = std::thread::scope(|scope| {
@@ -116,8 +117,9 @@ impl Prover {
                 let searched = &searched;
                 scope.spawn(move || {
                     if wait_unless_stopped(&stop, HELPER_DELAY) {
-                        let model = finite::find_model(searched, MAX_DOMAIN, deadline, &stop)
-                            .filter(|m| confirms(m, premises, goal));
+                        let model =
+                            finite::find_model(searched, MAX_DOMAIN, first_size, deadline, &stop)
+                                .filter(|m| confirms(m, premises, goal));
                         if model.is_some() {
                             stop.store(true, Ordering::Relaxed);
                         }

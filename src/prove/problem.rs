@@ -89,6 +89,21 @@ pub(crate) fn max_seconds(input: &Input) -> Option<Duration> {
     }
 }
 
+/// The first domain size to search for a countermodel: Mace4's
+/// `assign(domain_size, N)` or `assign(start_size, N)` (N > 0), else 1.
+/// Any model is a countermodel, so this only orders the search.
+pub(crate) fn first_model_size(input: &Input) -> usize {
+    ["domain_size", "start_size"]
+        .iter()
+        .find_map(|name| match input.assigned(name) {
+            Some(Term::App(n, args)) if args.is_empty() => {
+                n.parse::<usize>().ok().filter(|&s| s > 0)
+            }
+            _ => None,
+        })
+        .unwrap_or(1)
+}
+
 /// The multiple-goal restriction of Prover9 (goals.html): with more than one
 /// goal, each must be built from atoms with `&` and `all` only.
 fn positive_universal_conjunctive(f: &Formula) -> bool {

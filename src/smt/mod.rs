@@ -111,7 +111,7 @@ impl Engine {
             .iter()
             .map(|v| (v.clone(), Dynamic::fresh_const(v, &self.universe)))
             .collect();
-        let body = self.formula(formula, &mut env, None)?;
+        let body = self.formula(formula, &mut env)?;
         let bounds: Vec<&dyn Ast> = env.iter().map(|(_, c)| c as &dyn Ast).collect();
         let closed = z3::ast::forall_const(&bounds, &[], &body);
         if self.closed_cache.len() >= CACHE_LIMIT {
@@ -241,13 +241,11 @@ impl Engine {
         decl
     }
 
-    /// Encodes `formula`; with a `domain`, quantifiers expand into
-    /// conjunctions and disjunctions over its elements (ground encoding).
+    /// Encodes `formula`.
     fn formula(
         &mut self,
         formula: &Formula,
         env: &mut Vec<(String, Dynamic)>,
-        domain: Option<&[Dynamic]>,
     ) -> Result<Bool, EncodeError> {
         Ok(match formula {
             Formula::True => Bool::from_bool(true),
@@ -273,41 +271,18 @@ impl Engine {
                     "variable `{v}` is used as a formula"
                 )));
             }
-            Formula::Not(f) => self.formula(f, env, domain)?.not(),
-            Formula::And(a, b) => {
-                Bool::and(&[self.formula(a, env, domain)?, self.formula(b, env, domain)?])
-            }
-            Formula::Or(a, b) => {
-                Bool::or(&[self.formula(a, env, domain)?, self.formula(b, env, domain)?])
-            }
-            Formula::Implies(a, b) => self
-                .formula(a, env, domain)?
-                .implies(self.formula(b, env, domain)?),
-            Formula::ImpliedBy(a, b) => self
-                .formula(b, env, domain)?
-                .implies(self.formula(a, env, domain)?),
-            Formula::Iff(a, b) => self
-                .formula(a, env, domain)?
-                .iff(self.formula(b, env, domain)?),
+            Formula::Not(f) => self.formula(f, env)?.not(),
+            Formula::And(a, b) => Bool::and(&[self.formula(a, env)?, self.formula(b, env)?]),
+            Formula::Or(a, b) => Bool::or(&[self.formula(a, env)?, self.formula(b, env)?]),
+            Formula::Implies(a, b) => self.formula(a, env)?.implies(self.formula(b, env)?),
+            Formula::ImpliedBy(a, b) => self.formula(b, env)?.implies(self.formula(a, env)?),
+            Formula::Iff(a, b) => self.formula(a, env)?.iff(self.formula(b, env)?),
             Formula::Quant(q, var, body) => {
-                if let Some(elements) = domain {
-                    let mut parts = Vec::with_capacity(elements.len());
-                    for e in elements {
-                        env.push((var.clone(), e.clone()));
-                        let part = self.formula(body, env, domain);
-                        env.pop();
-                        parts.push(part?);
-                    }
-                    return Ok(match q {
-                        Quantifier::All => Bool::and(&parts),
-                        Quantifier::Exists => Bool::or(&parts),
-                    });
-                }
                 // A fresh constant per binding: shadowing and clashes with a
                 // constant of the same name are then impossible.
                 let bound = Dynamic::fresh_const(var, &self.universe);
                 env.push((var.clone(), bound.clone()));
-                let body = self.formula(body, env, None);
+                let body = self.formula(body, env);
                 env.pop();
                 let body = body?;
                 match q {

@@ -167,7 +167,7 @@ pub(super) fn extract(
 /// the element a model value (as Z3 prints it) stands for. Tables over
 /// [`MAX_CELLS`] are left out; a symbol `decl` does not know is skipped.
 /// `None` if the model gives a value no element stands for.
-pub(super) fn read_tables(
+fn read_tables(
     model: &Model,
     signature: &Signature,
     elements: &[Dynamic],
