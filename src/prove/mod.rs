@@ -2,7 +2,7 @@
 //! LogicGraph instances that `gen::logicgraph` loads into them), global
 //! derivability, consistency and minimal supports.
 //!
-//! A [`Prover`] owns one Z3 [`Engine`], made on first use, and reuses its
+//! A [`Prover`] owns one Z3 [`Z3Session`], made on first use, and reuses its
 //! solver for every check (scoped with push/pop, or switched by indicator
 //! literals), which is what makes thousands of step checks per second
 //! possible. Z3 state is thread-local, so a `Prover` stays on the thread
@@ -35,7 +35,7 @@ pub use report::{
     SolutionReport, StepReport, StepStatus, SupportsReport,
 };
 
-use crate::smt::{free_variables, Engine, Sat, Signature, SubsetMap};
+use crate::smt::{free_variables, Sat, Signature, SubsetMap, Z3Session};
 use crate::syntax::prover9::{Formula, Input};
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
@@ -86,7 +86,7 @@ impl Default for SupportOptions {
 pub struct Prover {
     /// Made on first use: creating Z3's context costs milliseconds, which
     /// problems settled without Z3 (see `quick`) do not pay.
-    engine: Option<Engine>,
+    engine: Option<Z3Session>,
     /// The per-check timeout in force.
     timeout: Duration,
     /// The first domain size the model search tries (the file's Mace4 hint).
@@ -106,9 +106,9 @@ impl Prover {
     }
 
     /// The Z3 engine, made on first use.
-    fn engine(&mut self) -> &mut Engine {
+    fn engine(&mut self) -> &mut Z3Session {
         let timeout = self.timeout;
-        self.engine.get_or_insert_with(|| Engine::new(timeout))
+        self.engine.get_or_insert_with(|| Z3Session::new(timeout))
     }
 
     /// The options it was made with.
@@ -720,7 +720,7 @@ impl<'p> Guarded<'p> {
     /// After an unsat check of `subset`: the part of it in Z3's core.
     fn core(&self, subset: &[usize]) -> Vec<usize> {
         // The engine exists: a check made this core.
-        let found = self.prover.engine.as_ref().map(Engine::unsat_core);
+        let found = self.prover.engine.as_ref().map(Z3Session::unsat_core);
         let mut core: Vec<usize> = found
             .unwrap_or_default()
             .iter()

@@ -2,7 +2,7 @@
 //! over one uninterpreted sort, a reusable solver with a per-check timeout,
 //! and the extraction of finite countermodels in Mace4's notation.
 //!
-//! Z3 objects live in a thread-local context (z3 0.22), so an [`Engine`] is
+//! Z3 objects live in a thread-local context (z3 0.22), so an [`Z3Session`] is
 //! bound to the thread that made it; services keep one engine per thread and
 //! reuse its solver with `push`/`pop`, because a fresh solver costs
 //! milliseconds where a scoped check costs microseconds.
@@ -45,7 +45,7 @@ const CACHE_LIMIT: usize = 100_000;
 /// Symbols are declared by name, arity and kind, so problems checked one after
 /// another on the same engine cannot interfere; whether a single problem uses
 /// a symbol consistently is [`Signature`]'s job.
-pub struct Engine {
+pub struct Z3Session {
     universe: Sort,
     decls: HashMap<(String, usize, SymbolKind), Rc<FuncDecl>>,
     solver: Solver,
@@ -55,12 +55,12 @@ pub struct Engine {
     stop: Option<Arc<AtomicBool>>,
 }
 
-impl Engine {
+impl Z3Session {
     /// A new engine whose checks give up after `timeout` (reported as
     /// [`Sat::Unknown`]).
-    pub fn new(timeout: Duration) -> Engine {
+    pub fn new(timeout: Duration) -> Z3Session {
         let solver = Solver::new();
-        let mut engine = Engine {
+        let mut engine = Z3Session {
             universe: Sort::uninterpreted("U".into()),
             decls: HashMap::new(),
             solver,
@@ -122,12 +122,12 @@ impl Engine {
     }
 
     /// A fresh Boolean constant, used as an indicator literal that switches an
-    /// assertion on or off through [`Engine::check`]'s assumptions.
+    /// assertion on or off through [`Z3Session::check`]'s assumptions.
     pub fn indicator(&self, prefix: &str) -> Bool {
         Bool::fresh_const(prefix)
     }
 
-    /// Opens a scope: assertions made until the matching [`Engine::pop`] are
+    /// Opens a scope: assertions made until the matching [`Z3Session::pop`] are
     /// retracted by it.
     pub fn push(&mut self) {
         self.solver.push();
@@ -327,7 +327,7 @@ mod tests {
     }
 
     /// Whether `premises` entail `goal` on a fresh scope of `engine`.
-    fn entails(engine: &mut Engine, premises: &[Formula], goal: &Formula) -> Sat {
+    fn entails(engine: &mut Z3Session, premises: &[Formula], goal: &Formula) -> Sat {
         engine.push();
         for p in premises {
             let b = engine.closed(p).expect("encodes");
@@ -342,7 +342,7 @@ mod tests {
 
     #[test]
     fn free_variables_are_universally_closed() {
-        let mut e = Engine::new(Duration::from_secs(5));
+        let mut e = Z3Session::new(Duration::from_secs(5));
         let px = app("p", vec![Term::Var("x".into())]);
         // p(x) closed is all x p(x), which entails p(a) …
         assert_eq!(
@@ -355,7 +355,7 @@ mod tests {
 
     #[test]
     fn equality_and_functions_are_congruent() {
-        let mut e = Engine::new(Duration::from_secs(5));
+        let mut e = Z3Session::new(Duration::from_secs(5));
         let eq = Formula::Atom(Term::App("=".into(), vec![c("a"), c("b")]));
         let fa = Term::App("f".into(), vec![c("a")]);
         let fb = Term::App("f".into(), vec![c("b")]);
@@ -365,7 +365,7 @@ mod tests {
 
     #[test]
     fn shadowed_quantifiers_bind_innermost() {
-        let mut e = Engine::new(Duration::from_secs(5));
+        let mut e = Z3Session::new(Duration::from_secs(5));
         // all x (p(x) -> exists x q(x)) with q(a) false everywhere except …
         let inner = Formula::Quant(
             Quantifier::Exists,
@@ -397,7 +397,7 @@ mod tests {
 
     #[test]
     fn same_name_different_kinds_do_not_clash_across_problems() {
-        let mut e = Engine::new(Duration::from_secs(5));
+        let mut e = Z3Session::new(Duration::from_secs(5));
         let p_pred = app("p", vec![c("a")]);
         assert_eq!(entails(&mut e, &[p_pred.clone()], &p_pred), Sat::Unsat);
         let p_fun = Formula::Atom(Term::App(
