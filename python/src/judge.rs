@@ -11,7 +11,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyString;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Mutex, OnceLock};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// How often a running batch takes the GIL to look for Ctrl-C and move the
 /// progress bar.
@@ -148,61 +148,76 @@ fn run(
     let cancel = AtomicBool::new(false);
     let slots: Mutex<Vec<Option<JudgeResult>>> = Mutex::new(vec![None; n]);
     let threads = judge.config().workers.clamp(1, n.max(1));
-    let (finished, finishes) = mpsc::channel::<()>();
+    // Units of work over `order`: a task's answers together when there are
+    // tasks enough for every thread (threads then load different tasks at
+    // once instead of waiting on the same one), else single answers.
+    let mut units: Vec<(usize, usize)> = Vec::new();
+    for (k, &i) in order.iter().enumerate() {
+        match units.last_mut() {
+            Some((_, end)) if tasks.len() >= threads && task_of[order[*end - 1]] == task_of[i] => {
+                *end = k + 1
+            }
+            _ => units.push((k, k + 1)),
+        }
+    }
+    // Workers count what they finish and say only when they stop, so the
+    // watching thread is not woken once per answer.
+    let done = AtomicUsize::new(0);
+    let (stopped, stops) = mpsc::channel::<()>();
     let mut interrupted: Option<PyErr> = None;
     std::thread::scope(|scope| {
         for _ in 0..threads {
-            let finished = finished.clone();
-            let (parsed, order, next, cancel, slots) = (&parsed, &order, &next, &cancel, &slots);
-            scope.spawn(move || loop {
-                if cancel.load(Ordering::Relaxed) {
-                    break;
+            let stopped = stopped.clone();
+            let (parsed, order, units, next, cancel, slots, done) =
+                (&parsed, &order, &units, &next, &cancel, &slots, &done);
+            scope.spawn(move || {
+                'units: while let Some(&(start, end)) =
+                    units.get(next.fetch_add(1, Ordering::Relaxed))
+                {
+                    for &i in &order[start..end] {
+                        if cancel.load(Ordering::Relaxed) {
+                            break 'units;
+                        }
+                        let task = parsed[task_of[i]].get_or_init(|| {
+                            serde_json::from_str::<TaskRecord>(&tasks[task_of[i]])
+                                .map_err(|e| format!("reference: {e}"))
+                                .and_then(|record| judge.task(&record).map_err(|e| e.to_string()))
+                        });
+                        let result = match task {
+                            Ok(task) => task.score(&predictions[i]),
+                            Err(e) => JudgeResult::failed(None, false, ErrorKind::Input, e.clone()),
+                        };
+                        slots.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(result);
+                        done.fetch_add(1, Ordering::Relaxed);
+                    }
                 }
-                let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) else {
-                    break;
-                };
-                let task = parsed[task_of[i]].get_or_init(|| {
-                    serde_json::from_str::<TaskRecord>(&tasks[task_of[i]])
-                        .map_err(|e| format!("reference: {e}"))
-                        .and_then(|record| judge.task(&record).map_err(|e| e.to_string()))
-                });
-                let result = match task {
-                    Ok(task) => task.score(&predictions[i]),
-                    Err(e) => JudgeResult::failed(None, false, ErrorKind::Input, e.clone()),
-                };
-                slots.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(result);
-                let _ = finished.send(());
+                let _ = stopped.send(());
             });
         }
-        drop(finished);
+        drop(stopped);
         // This thread watches: Ctrl-C stops the batch after the answers
         // under way, and the progress callback hears how far it got.
-        let (mut done, mut reported) = (0usize, 0usize);
-        let mut last_poll = Instant::now();
-        while done < n {
-            match finishes.recv_timeout(POLL) {
-                Ok(()) => done += 1,
+        let (mut running, mut reported) = (threads, 0usize);
+        while running > 0 {
+            match stops.recv_timeout(POLL) {
+                Ok(()) => running -= 1,
                 Err(mpsc::RecvTimeoutError::Timeout) => {}
-                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                Err(mpsc::RecvTimeoutError::Disconnected) => running = 0,
             }
-            if done == n {
-                if progress.is_none() {
-                    break;
-                }
-            } else if last_poll.elapsed() < POLL {
-                continue;
+            if running == 0 && progress.is_none() {
+                break;
             }
-            last_poll = Instant::now();
+            let now = done.load(Ordering::Relaxed);
             let polled = Python::attach(|py| -> PyResult<()> {
                 py.check_signals()?;
                 if let Some(callback) = &progress {
-                    if done > reported {
-                        callback.call1(py, (done - reported,))?;
+                    if now > reported {
+                        callback.call1(py, (now - reported,))?;
                     }
                 }
                 Ok(())
             });
-            reported = done;
+            reported = now;
             if let Err(e) = polled {
                 cancel.store(true, Ordering::Relaxed);
                 interrupted = Some(e);
