@@ -139,7 +139,7 @@ impl Clauses {
 }
 
 /// The head of a clause term.
-pub fn clause_head(clause: &Term) -> &Term {
+fn clause_head(clause: &Term) -> &Term {
     match clause {
         Term::Compound(neck, args) if neck == ":-" && args.len() == 2 => &args[0],
         other => other,

@@ -14,6 +14,6 @@ mod engine;
 pub mod native;
 mod worker;
 
-pub use background::{clause_head, Arg, Background, Clause, Clauses, ClausesBuilder, Renaming};
+pub use background::{Arg, Background, Clause, Clauses, ClausesBuilder, Renaming};
 pub use engine::{print_term, MachineError, Outcome, ScryerMachine, STDLIB};
 pub use worker::{serve_worker, Worker, WorkerCommand, WorkerConfig, WorkerFailure, WORKER_BINARY};
