@@ -1,6 +1,6 @@
 //! `entail score divlogic`.
 
-use super::super::{print_json, read_text, Counted, Exit, Failure, Outcome};
+use super::super::{read_text, Failure, Outcome};
 use entail::gen::divlogic::score::{parse_answers, parse_questions, score, Report};
 use std::path::PathBuf;
 
@@ -52,15 +52,7 @@ pub fn run(args: Args) -> Outcome {
     }
     let bad_lines = bad_questions.len() + bad_answers.len();
     let report = score(&questions, &answers, &args.alpha);
-    if args.json {
-        print_json(&Counted {
-            report: &report,
-            bad_lines,
-        })?;
-    } else {
-        out!("{}{}", human(&report), super::bad_lines_note(bad_lines));
-    }
-    Ok(Exit::Done)
+    super::print_report(args.json, &report, bad_lines, human)
 }
 
 fn human(r: &Report) -> String {

@@ -1,6 +1,6 @@
 //! `entail score logicgraph`.
 
-use super::super::{print_json, read_text, Counted, Exit, Failure, Outcome};
+use super::super::{read_text, Exit, Failure, Outcome};
 use entail::gen::logicgraph::score::{self, AnswerSet};
 use entail::prove::{ProveOptions, Prover};
 use std::path::PathBuf;
@@ -110,14 +110,7 @@ pub fn run(args: Args) -> Outcome {
         &|| bar.inc(1),
     );
     bar.finish_and_clear();
-    if args.json {
-        print_json(&Counted {
-            report: &report,
-            bad_lines,
-        })?;
-    } else {
-        out!("{}{}", report.to_text(), super::bad_lines_note(bad_lines));
-    }
+    super::print_report(args.json, &report, bad_lines, |r| r.to_text())?;
     for error in &report.gold_errors {
         eprintln!("entail score logicgraph: gold instance {error}");
     }

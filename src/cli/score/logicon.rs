@@ -1,6 +1,6 @@
 //! `entail score logicon`.
 
-use super::super::{choice, json_line, print_json, read_jsonl, Counted, Exit, Outcome};
+use super::super::{choice, json_line, read_jsonl, Outcome};
 use entail::gen::logicon::score::AnswerRecord;
 use entail::gen::logicon::{self, Sample};
 use serde_json::Value;
@@ -58,22 +58,16 @@ pub fn run(args: Args) -> Outcome {
         &samples.into_items(),
         &answers.into_items(),
     );
-    if args.json {
-        print_json(&Counted {
-            report: &report,
-            bad_lines,
-        })?;
-    } else {
-        let value = serde_json::to_value(&report).unwrap_or(Value::Null);
+    super::print_report(args.json, &report, bad_lines, |report| {
+        let value = serde_json::to_value(report).unwrap_or(Value::Null);
         let mut lines = Vec::new();
         flatten("", &value, &mut lines);
         let width = lines.iter().map(|(name, _)| name.len()).max().unwrap_or(0);
-        for (name, value) in lines {
-            outln!("{name:<width$}  {value}");
-        }
-        out!("{}", super::bad_lines_note(bad_lines));
-    }
-    Ok(Exit::Done)
+        lines
+            .iter()
+            .map(|(name, value)| format!("{name:<width$}  {value}\n"))
+            .collect()
+    })
 }
 
 /// The leaves of `value` as (dotted name, value) pairs, in order.

@@ -8,7 +8,7 @@ mod logicgraph;
 mod logicon;
 mod slr;
 
-use super::Outcome;
+use super::{print_json, Counted, Exit, Failure, Outcome};
 
 /// Arguments of `entail score`.
 #[derive(clap::Args)]
@@ -49,6 +49,22 @@ pub fn run(args: Args) -> Outcome {
         Family::Logicon(a) => logicon::run(a),
         Family::Divlogic(a) => divlogic::run(a),
     }
+}
+
+/// Prints a score report: as JSON with its count of bad lines, or as
+/// `text` followed by a note on the lines left out.
+fn print_report<R: serde::Serialize>(
+    json: bool,
+    report: &R,
+    bad_lines: usize,
+    text: impl FnOnce(&R) -> String,
+) -> Result<Exit, Failure> {
+    if json {
+        print_json(&Counted { report, bad_lines })?;
+    } else {
+        out!("{}{}", text(report), bad_lines_note(bad_lines));
+    }
+    Ok(Exit::Done)
 }
 
 /// The line a text report ends with when lines were skipped.

@@ -1,6 +1,6 @@
 //! `entail score slr`.
 
-use super::super::{json_line, print_json, read_jsonl, Counted, Exit, Outcome};
+use super::super::{json_line, read_jsonl, Outcome};
 use entail::gen::slr::score::{self, id_key, AnswerLine, ScoredTask};
 use entail::judge::{Judge, JudgeConfig};
 use std::collections::BTreeMap;
@@ -61,13 +61,5 @@ pub fn run(args: Args) -> Outcome {
     let bar = crate::cli::progress::bar(tasks.len() as u64, "tasks");
     let report = score::score(&judge, &tasks, &answers, threads, &|| bar.inc(1));
     bar.finish_and_clear();
-    if args.json {
-        print_json(&Counted {
-            report: &report,
-            bad_lines,
-        })?;
-    } else {
-        out!("{}{}", report.to_text(), super::bad_lines_note(bad_lines));
-    }
-    Ok(Exit::Done)
+    super::print_report(args.json, &report, bad_lines, |r| r.to_text())
 }
