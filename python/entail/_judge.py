@@ -117,8 +117,12 @@ def _predictions(predictions: Any) -> List[str]:
     return predictions
 
 
-def _freeze(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, default=repr)
+def _json(value: Any) -> str:
+    """``value`` as JSON text; what JSON cannot hold is written as its repr."""
+    try:
+        return json.dumps(value)
+    except (TypeError, ValueError):
+        return json.dumps(value, default=repr)
 
 
 def _program(reference: Mapping) -> Any:
@@ -137,37 +141,35 @@ def _config(reference: Mapping) -> Any:
     return config
 
 
-def _task_key(reference: Any, index: int) -> Tuple:
-    if isinstance(reference, str):
-        return (reference,)
-    if isinstance(reference, Mapping):
-        program = _program(reference)
-        if not isinstance(program, str):
-            program = _freeze(program)
-        return (program, _freeze(_config(reference)), _freeze(reference.get("id")))
-    raise TypeError(
-        f"references[{index}] must be a dict or a str, not {type(reference).__name__}"
-    )
+# A task as the native judge takes it: a task record as JSON text, or
+# (program, evaluation_config as JSON or None, id as JSON or None).
+_Task = Union[str, Tuple[str, Optional[str], Optional[str]]]
 
 
-def _task_json(reference: Reference) -> str:
-    """The task record the library reads, as JSON text."""
+def _task(reference: Any, index: int) -> _Task:
+    """The task ``reference`` names; equal references give equal tasks."""
     if isinstance(reference, str):
-        return reference if reference.lstrip().startswith("{") else json.dumps(
-            {"validation program": reference}
+        return reference if reference.lstrip().startswith("{") else (reference, None, None)
+    if not isinstance(reference, Mapping):
+        raise TypeError(
+            f"references[{index}] must be a dict or a str, not {type(reference).__name__}"
         )
+    program = _program(reference)
+    config = _config(reference)
+    config = None if config is None else _json(config)
+    id_ = reference.get("id")
+    id_ = None if id_ is None else _json(id_)
+    if isinstance(program, str):
+        return (program, config, id_)
+    # Not a program: the native judge reads the record and names what is wrong.
     record: Dict[str, Any] = {}
     if "validation program" in reference or "validation_program" in reference:
-        record["validation program"] = _program(reference)
-    if reference.get("evaluation_config") is not None:
-        record["evaluation_config"] = _config(reference)
-    if reference.get("id") is not None:
-        record["id"] = reference["id"]
+        record["validation program"] = program
     return json.dumps(record, default=repr)
 
 
-def _tasks(references: Any, count: int) -> Tuple[List[str], List[int]]:
-    """The distinct tasks as JSON, and each prediction's task index."""
+def _tasks(references: Any, count: int) -> Tuple[List[_Task], List[int]]:
+    """The distinct tasks, and each prediction's task index."""
     if isinstance(references, (str, Mapping)):
         references = [references] * count
     elif isinstance(references, Iterable):
@@ -180,15 +182,15 @@ def _tasks(references: Any, count: int) -> Tuple[List[str], List[int]]:
         raise ValueError(
             f"{count} predictions but {len(references)} references"
         )
-    index: Dict[Tuple, int] = {}
-    tasks: List[str] = []
+    index: Dict[_Task, int] = {}
+    tasks: List[_Task] = []
     task_of: List[int] = []
     for i, reference in enumerate(references):
-        key = _task_key(reference, i)
-        t = index.get(key)
+        task = _task(reference, i)
+        t = index.get(task)
         if t is None:
-            t = index[key] = len(tasks)
-            tasks.append(_task_json(reference))
+            t = index[task] = len(tasks)
+            tasks.append(task)
         task_of.append(t)
     return tasks, task_of
 

@@ -1,6 +1,6 @@
 """Types of the Rust extension; the public API wraps it (see `entail`)."""
 
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
 class NativeJudge:
     def __init__(
@@ -15,7 +15,7 @@ class NativeJudge:
     ) -> None: ...
     def score_batch(
         self,
-        tasks: List[str],
+        tasks: List[Union[str, Tuple[str, Optional[str], Optional[str]]]],
         task_of: List[int],
         predictions: List[str],
         progress: Optional[Callable[[int], Any]] = None,

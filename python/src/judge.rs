@@ -3,14 +3,16 @@
 
 use crate::value::to_python;
 use entail::judge::{
-    Engine, ErrorKind, Isomorphic, Judge, JudgeConfig, JudgeResult, Task, TaskRecord,
+    Engine, ErrorKind, ExampleResult, Isomorphic, Judge, JudgeConfig, JudgeResult, Label, Task,
+    TaskRecord,
 };
 use entail::prolog::{WorkerCommand, WorkerConfig};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyString;
+use pyo3::types::{PyDict, PyList, PyString};
+use pyo3::{intern, IntoPyObjectExt};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{mpsc, Mutex, OnceLock};
+use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
 
 /// How often a running batch takes the GIL to look for Ctrl-C and move the
@@ -28,6 +30,39 @@ pub fn set_worker_command(worker: &mut WorkerConfig, command: &[String]) -> PyRe
         args: args.iter().map(Into::into).collect(),
     });
     Ok(())
+}
+
+/// A distinct task as Python hands it over: a task record as JSON text, or
+/// the parts of a dict (the program, and `evaluation_config` and `id` as
+/// JSON text), so that a program held in a dict is never escaped into JSON
+/// only to be read back here.
+#[derive(FromPyObject)]
+pub enum TaskArg {
+    Parts(String, Option<String>, Option<String>),
+    Record(String),
+}
+
+impl TaskArg {
+    fn record(&self) -> Result<TaskRecord, String> {
+        let json_error = |e: serde_json::Error| format!("reference: {e}");
+        match self {
+            TaskArg::Record(json) => serde_json::from_str(json).map_err(json_error),
+            TaskArg::Parts(program, config, id) => Ok(TaskRecord {
+                validation_program: program.clone(),
+                evaluation_config: config
+                    .as_deref()
+                    .map(serde_json::from_str)
+                    .transpose()
+                    .map_err(json_error)?,
+                id: id
+                    .as_deref()
+                    .map(serde_json::from_str)
+                    .transpose()
+                    .map_err(json_error)?,
+                ground_truth_rule: None,
+            }),
+        }
+    }
 }
 
 /// A judge and its pool of scryer workers.
@@ -81,15 +116,15 @@ impl NativeJudge {
         })
     }
 
-    /// Scores `predictions[i]` against the task `tasks[task_of[i]]` (a task
-    /// record as JSON text) and returns one result dict per prediction.
+    /// Scores `predictions[i]` against the task `tasks[task_of[i]]` and
+    /// returns one result dict per prediction.
     /// `progress`, if given, is called with the number of answers finished
     /// since its last call.
     #[pyo3(signature = (tasks, task_of, predictions, progress=None))]
     fn score_batch(
         &self,
         py: Python<'_>,
-        tasks: Vec<String>,
+        tasks: Vec<TaskArg>,
         task_of: Vec<usize>,
         predictions: Vec<Bound<'_, PyString>>,
         progress: Option<Py<PyAny>>,
@@ -102,14 +137,7 @@ impl NativeJudge {
             .map(|p| p.to_string_lossy().into_owned())
             .collect();
         let results = py.detach(|| run(&self.judge, &tasks, &task_of, &predictions, progress))?;
-        results
-            .iter()
-            .map(|r| {
-                let value =
-                    serde_json::to_value(r).map_err(|e| PyValueError::new_err(e.to_string()))?;
-                to_python(py, &value)
-            })
-            .collect()
+        results.iter().map(|r| result_to_python(py, r)).collect()
     }
 
     /// How many evaluations the native engine answered and how many it
@@ -129,19 +157,35 @@ impl NativeJudge {
     }
 }
 
+/// A task while its answers are scored: loaded by the first thread to need
+/// it, and dropped by the thread that scores its last answer, so freeing it
+/// is spread over the workers instead of left to the thread holding the GIL.
+struct Loaded<'j> {
+    task: Mutex<Option<Arc<Result<Task<'j>, String>>>>,
+    answers_left: AtomicUsize,
+}
+
 /// Scores every prediction on the judge's worker count of threads. Answers
 /// are taken in task order, so a task is parsed once, by the first thread
 /// to need it, and its background stays loaded in the workers.
 fn run(
     judge: &Judge,
-    tasks: &[String],
+    tasks: &[TaskArg],
     task_of: &[usize],
     predictions: &[String],
     progress: Option<Py<PyAny>>,
 ) -> PyResult<Vec<JudgeResult>> {
     let n = predictions.len();
-    let parsed: Vec<OnceLock<Result<Task<'_>, String>>> =
-        tasks.iter().map(|_| OnceLock::new()).collect();
+    let loaded: Vec<Loaded<'_>> = tasks
+        .iter()
+        .map(|_| Loaded {
+            task: Mutex::new(None),
+            answers_left: AtomicUsize::new(0),
+        })
+        .collect();
+    for &t in task_of {
+        loaded[t].answers_left.fetch_add(1, Ordering::Relaxed);
+    }
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by_key(|&i| task_of[i]);
     let next = AtomicUsize::new(0);
@@ -168,8 +212,8 @@ fn run(
     std::thread::scope(|scope| {
         for _ in 0..threads {
             let stopped = stopped.clone();
-            let (parsed, order, units, next, cancel, slots, done) =
-                (&parsed, &order, &units, &next, &cancel, &slots, &done);
+            let (loaded, order, units, next, cancel, slots, done) =
+                (&loaded, &order, &units, &next, &cancel, &slots, &done);
             scope.spawn(move || {
                 'units: while let Some(&(start, end)) =
                     units.get(next.fetch_add(1, Ordering::Relaxed))
@@ -178,15 +222,28 @@ fn run(
                         if cancel.load(Ordering::Relaxed) {
                             break 'units;
                         }
-                        let task = parsed[task_of[i]].get_or_init(|| {
-                            serde_json::from_str::<TaskRecord>(&tasks[task_of[i]])
-                                .map_err(|e| format!("reference: {e}"))
-                                .and_then(|record| judge.task(&record).map_err(|e| e.to_string()))
-                        });
-                        let result = match task {
+                        let t = task_of[i];
+                        let task = {
+                            let mut slot = loaded[t].task.lock().unwrap_or_else(|e| e.into_inner());
+                            let task = slot.get_or_insert_with(|| {
+                                Arc::new(tasks[t].record().and_then(|record| {
+                                    judge.task(&record).map_err(|e| e.to_string())
+                                }))
+                            });
+                            Arc::clone(task)
+                        };
+                        let result = match &*task {
                             Ok(task) => task.score(&predictions[i]),
                             Err(e) => JudgeResult::failed(None, false, ErrorKind::Input, e.clone()),
                         };
+                        if loaded[t].answers_left.fetch_sub(1, Ordering::Relaxed) == 1 {
+                            loaded[t]
+                                .task
+                                .lock()
+                                .unwrap_or_else(|e| e.into_inner())
+                                .take();
+                        }
+                        drop(task);
                         slots.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(result);
                         done.fetch_add(1, Ordering::Relaxed);
                     }
@@ -237,4 +294,54 @@ fn run(
             })
         })
         .collect())
+}
+
+/// A result as the dict `json.loads` gives for its line in `entail judge
+/// --batch` output, keys in the same order, built directly: this runs on the
+/// thread holding the GIL, once per answer.
+fn result_to_python(py: Python<'_>, r: &JudgeResult) -> PyResult<Py<PyAny>> {
+    let dict = PyDict::new(py);
+    let id = match &r.id {
+        Some(id) => to_python(py, id)?,
+        None => py.None(),
+    };
+    dict.set_item(intern!(py, "id"), id)?;
+    dict.set_item(intern!(py, "syntax_valid"), r.syntax_valid)?;
+    dict.set_item(intern!(py, "is_correct"), r.is_correct)?;
+    dict.set_item(intern!(py, "partial_score"), r.partial_score)?;
+    let examples = PyList::empty(py);
+    for e in &r.examples {
+        examples.append(example_to_python(py, e)?)?;
+    }
+    dict.set_item(intern!(py, "examples"), examples)?;
+    let kind = match r.error_kind {
+        Some(kind) => to_python(py, &serde_json::json!(kind))?,
+        None => py.None(),
+    };
+    dict.set_item(intern!(py, "error_kind"), kind)?;
+    dict.set_item(intern!(py, "error"), r.error.as_deref())?;
+    dict.set_item(intern!(py, "time_ms"), r.time_ms)?;
+    if let Some(original) = &r.original_names {
+        dict.set_item(
+            intern!(py, "original_names"),
+            result_to_python(py, original)?,
+        )?;
+    }
+    if let Some(shortcut) = r.shortcut {
+        dict.set_item(intern!(py, "shortcut"), shortcut)?;
+    }
+    dict.into_py_any(py)
+}
+
+fn example_to_python<'py>(py: Python<'py>, e: &ExampleResult) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    dict.set_item(intern!(py, "atom"), &e.atom)?;
+    let label = match e.label {
+        Label::Pos => intern!(py, "pos"),
+        Label::Neg => intern!(py, "neg"),
+    };
+    dict.set_item(intern!(py, "label"), label)?;
+    dict.set_item(intern!(py, "predicted"), e.predicted)?;
+    dict.set_item(intern!(py, "correct"), e.correct)?;
+    Ok(dict)
 }

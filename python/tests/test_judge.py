@@ -58,9 +58,11 @@ def test_compute_matches_golden_corpus(root, engine):
             assert key in result
 
 
-def test_score_batch_matches_cli_on_generated_tasks(tmp_path, entail_bin):
+@pytest.mark.parametrize("isomorphic", ["renamed", "both"])
+def test_score_batch_matches_cli_on_generated_tasks(tmp_path, entail_bin, isomorphic):
     """A differential check against `entail judge --batch` on tasks from
-    every curriculum tier, with right, wrong, unsafe and broken answers."""
+    every curriculum tier, with right, wrong, unsafe and broken answers:
+    the same dicts, keys in the same order."""
     tasks = entail.gen.slr(levels=(1, 20), count=1, seed=3, threads=2)
     answers = [
         lambda t: t["ground-truth rule"],
@@ -76,12 +78,16 @@ def test_score_batch_matches_cli_on_generated_tasks(tmp_path, entail_bin):
             lines.append(dict(task, prediction=answer(task)))
     batch = tmp_path / "batch.jsonl"
     batch.write_text("".join(json.dumps(line) + "\n" for line in lines))
-    cli = jsonl(run_cli(entail_bin, "judge", "--batch", str(batch), "--workers", "2"))
-    ours = entail.Judge(workers=2).score_batch(
+    cli = jsonl(run_cli(entail_bin, "judge", "--batch", str(batch), "--workers", "2",
+                        "--isomorphic", isomorphic))
+    ours = entail.Judge(workers=2, isomorphic=isomorphic).score_batch(
         [line.pop("prediction") for line in lines], lines
     )
     assert len(ours) == len(cli) == 20 * len(answers)
     assert [without_time(r) for r in ours] == [without_time(r) for r in cli]
+    assert [list(without_time(r)) for r in ours] == [list(without_time(r)) for r in cli]
+    if isomorphic == "both":
+        assert all("original_names" in r for r in ours if r["error_kind"] is None)
     assert {r["error_kind"] for r in ours} >= {None, "unsafe", "syntax", "no_rule"}
 
 
