@@ -269,15 +269,21 @@ fn more_renamings_report_the_minimum() {
     let task = eight.task(&record(&program)).unwrap();
     assert_eq!(task.renamings().len(), 8);
     assert_eq!(
-        task.renamings()[0].names,
-        one.task(&record(&program)).unwrap().renamings()[0].names
+        task.renamings()[0].background.renamed_atoms(),
+        one.task(&record(&program)).unwrap().renamings()[0]
+            .background
+            .renamed_atoms()
     );
     let worst = task.score(rule);
     assert!(worst.partial_score <= single.partial_score);
     // Four trains, two positive: one renaming in six puts the positives
     // first and third; eight together cannot all do it.
     assert!(worst.partial_score < 1.0, "{worst:?}");
-    let distinct: BTreeSet<_> = task.renamings().iter().map(|n| n.names.clone()).collect();
+    let distinct: BTreeSet<_> = task
+        .renamings()
+        .iter()
+        .map(|n| n.background.renamed_atoms())
+        .collect();
     assert_eq!(distinct.len(), 8);
 }
 
@@ -290,7 +296,7 @@ fn renaming_is_deterministic_per_seed_and_differs_across_tasks() {
         let task = judge.task(&record(program)).unwrap();
         let naming = task.renamings()[0].clone();
         (
-            naming.names,
+            naming.background.renamed_atoms(),
             naming.background.text().to_string(),
             naming.goals,
         )
@@ -338,7 +344,7 @@ fn car_order_is_kept_and_train_order_is_not() {
     let program = alternating_task(3, 12);
     let judge = judge_with(Isomorphic::Both, 9, 1);
     let task = judge.task(&record(&program)).unwrap();
-    let names = &task.renamings()[0].names;
+    let names = task.renamings()[0].background.renamed_atoms();
     for t in 0..3 {
         let mut cars: Vec<String> = (1..=12).map(|c| format!("car{t}_{c}")).collect();
         cars.sort();
@@ -367,7 +373,8 @@ fn car_order_is_kept_and_train_order_is_not() {
     for seed in 0..400 {
         let judge = judge_with(Isomorphic::Renamed, seed, 1);
         let naming = judge.task(&record(&program)).unwrap().renamings()[0].clone();
-        name_first += (naming.names["train0"] < naming.names["train1"]) as usize;
+        let names = naming.background.renamed_atoms();
+        name_first += (names["train0"] < names["train1"]) as usize;
         let first_fact = naming
             .background
             .text()
@@ -375,7 +382,7 @@ fn car_order_is_kept_and_train_order_is_not() {
             .next()
             .unwrap_or("")
             .to_string();
-        block_first += first_fact.contains(&naming.names["train0"]) as usize;
+        block_first += first_fact.contains(&names["train0"]) as usize;
     }
     println!("train0 named first {name_first}/400, its block first {block_first}/400");
     assert!((160..=240).contains(&name_first), "{name_first}");
@@ -390,7 +397,8 @@ fn train_blocks_move_whole() {
     let judge = judge_with(Isomorphic::Renamed, 1, 1);
     let task = judge.task(&record(&program)).unwrap();
     let naming = &task.renamings()[0];
-    let back: BTreeMap<&String, &String> = naming.names.iter().map(|(o, n)| (n, o)).collect();
+    let names = naming.background.renamed_atoms();
+    let back: BTreeMap<&String, &String> = names.iter().map(|(o, n)| (n, o)).collect();
     let mut per_predicate: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for line in naming.background.text().lines() {
         let (predicate, rest) = line.split_once('(').expect("a fact");

@@ -28,7 +28,7 @@
 //! position of their facts notices the change, and that is the shortcut.
 
 use super::task::TaskProgram;
-use crate::prolog::native::FastHasher;
+use crate::prolog::native::{FastHasher, FastMap};
 use crate::prolog::{Arg, Background, Clause, Clauses, Renaming};
 use crate::syntax::prolog::Term;
 use rand::seq::SliceRandom;
@@ -103,8 +103,6 @@ pub struct Naming {
     /// The goals run for the examples, in task order
     /// ([`super::Example::run_goal`]).
     pub goals: Vec<Term>,
-    /// Original constant → its name here (empty for the original naming).
-    pub names: Arc<BTreeMap<String, String>>,
 }
 
 impl Naming {
@@ -117,7 +115,6 @@ impl Naming {
                 .iter()
                 .map(|e| e.run_goal(e.goal.clone()))
                 .collect(),
-            names: Arc::default(),
         }
     }
 
@@ -179,7 +176,8 @@ impl Naming {
             visit(goal, &mut classify);
         }
 
-        let mut names = BTreeMap::new();
+        let constants: usize = blocks.values().map(BTreeSet::len).sum();
+        let mut names = FastMap::with_capacity_and_hasher(constants, Default::default());
         let mut drawn: FastSet<[u8; NAME_LETTERS]> = FastSet::default();
         let mut fresh = |rng: &mut ChaCha8Rng| loop {
             let mut name = [0u8; NAME_LETTERS];
@@ -212,7 +210,7 @@ impl Naming {
         // A random rank per train block, and the block of each symbol.
         let mut order: Vec<&str> = blocks.keys().copied().collect();
         order.shuffle(&mut rng);
-        let rank: BTreeMap<&str, usize> = order.iter().enumerate().map(|(i, t)| (*t, i)).collect();
+        let rank: FastMap<&str, usize> = order.iter().enumerate().map(|(i, t)| (*t, i)).collect();
         let symbol_rank: Vec<Option<usize>> = (0..clauses.symbol_count())
             .map(|s| train_of(clauses.symbol(s as u32)).and_then(|t| rank.get(t).copied()))
             .collect();
@@ -261,14 +259,10 @@ impl Naming {
             .map(|e| e.run_goal(e.goal.rename_atoms(&rename)))
             .collect();
         let key = fnv(&[program.content_hash, seed, index, 1]);
-        let renaming = Renaming {
-            names: names.clone(),
-            order,
-        };
+        let renaming = Renaming { names, order };
         Naming {
             background: program.background_original.renamed(key, renaming),
             goals,
-            names,
         }
     }
 }

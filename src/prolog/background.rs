@@ -34,8 +34,8 @@ pub struct Background {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Renaming {
     /// Atom → its new name; atoms not here keep theirs (functor names and
-    /// numbers are never renamed).
-    pub names: Arc<BTreeMap<String, String>>,
+    /// numbers are never renamed). Only looked up, never iterated.
+    pub(crate) names: Arc<FastMap<String, String>>,
     /// The clauses in load order, as indices into the original clauses
     /// (a permutation of them).
     pub order: Vec<u32>,
@@ -293,6 +293,13 @@ impl Background {
             .as_ref()
             .and_then(|r| r.names.get(atom))
             .map(String::as_str)
+    }
+
+    /// Each renamed atom and its new name, sorted (empty when nothing is
+    /// renamed): for inspecting a renaming.
+    pub fn renamed_atoms(&self) -> BTreeMap<String, String> {
+        let names = self.renaming.iter().flat_map(|r| r.names.iter());
+        names.map(|(a, b)| (a.clone(), b.clone())).collect()
     }
 
     /// `clause` as loaded: its atoms renamed.

@@ -137,6 +137,10 @@ impl Base {
         let library = Library::get()?;
         let (mut atoms, mut db) = (AtomTable::empty(Some(&library.atoms)), Db::default());
         let clauses = background.clauses();
+        // Sized up front: growing the atom table rehashes it, and growing
+        // the fact store copies it, and a task has hundreds of facts.
+        atoms.reserve(clauses.symbol_count());
+        db.templates.reserve(3 * clauses.len());
         // Each symbol is interned once as a predicate name and once as an
         // atom (renamed), and the checks on a predicate run once per run
         // of its clauses.

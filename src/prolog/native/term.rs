@@ -93,6 +93,12 @@ impl AtomTable {
         self.parent.map_or(0, AtomTable::len)
     }
 
+    /// Room for `more` atoms without growing.
+    pub(crate) fn reserve(&mut self, more: usize) {
+        self.names.reserve(more);
+        self.ids.reserve(more);
+    }
+
     pub(crate) fn len(&self) -> u32 {
         self.offset() + self.names.len() as u32
     }
@@ -761,21 +767,35 @@ impl std::hash::Hasher for FastHasher {
     }
 
     fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for chunk in &mut chunks {
+        let n = bytes.len();
+        let word = |at: usize| {
             let mut word = [0u8; 8];
-            word.copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(word));
-        }
-        let rest = chunks.remainder();
-        if !rest.is_empty() {
-            // Byte by byte into one word: a copy of variable length would
-            // call memcpy, dearer than this for at most 7 bytes.
-            let word = rest
-                .iter()
-                .rev()
-                .fold(0u64, |word, &b| (word << 8) | u64::from(b));
-            self.write_u64(word);
+            word.copy_from_slice(&bytes[at..at + 8]);
+            u64::from_le_bytes(word)
+        };
+        let half = |at: usize| {
+            let mut half = [0u8; 4];
+            half.copy_from_slice(&bytes[at..at + 4]);
+            u64::from(u32::from_le_bytes(half))
+        };
+        // Most keys are names shorter than 16 bytes: read them as at most
+        // two overlapping fixed-size loads, not byte by byte. The length
+        // goes in too, so overlapping reads of different lengths differ.
+        self.write_u64(n as u64);
+        match n {
+            0 => {}
+            1..=3 => self.write_u64(
+                u64::from(bytes[0]) | u64::from(bytes[n / 2]) << 8 | u64::from(bytes[n - 1]) << 16,
+            ),
+            4..=7 => self.write_u64(half(0) | half(n - 4) << 32),
+            _ => {
+                let mut at = 0;
+                while at + 8 < n {
+                    self.write_u64(word(at));
+                    at += 8;
+                }
+                self.write_u64(word(n - 8));
+            }
         }
     }
 
