@@ -113,6 +113,25 @@ fn invalid(error: impl std::error::Error + Send + Sync + 'static) -> io::Error {
     io::Error::new(io::ErrorKind::InvalidData, error)
 }
 
+/// A file of records as JSON Lines: a Parquet file's rows (see
+/// [`parquet_lines`]), any other file as it is.
+pub fn json_lines(mut file: File) -> io::Result<Box<dyn BufRead + Send>> {
+    let mut magic = Vec::with_capacity(4);
+    (&mut file).take(4).read_to_end(&mut magic)?;
+    file.seek(SeekFrom::Start(0))?;
+    if is_parquet(&magic) {
+        Ok(Box::new(parquet_lines(file)?))
+    } else {
+        Ok(Box::new(BufReader::new(file)))
+    }
+}
+
+/// How many rows a Parquet file has, read from its footer.
+pub fn parquet_rows(file: File) -> io::Result<u64> {
+    let reader = ParquetRecordBatchReaderBuilder::try_new(file).map_err(invalid)?;
+    Ok(reader.metadata().file_metadata().num_rows().max(0) as u64)
+}
+
 /// The rows of a Parquet file as JSON Lines, read a batch at a time. Null
 /// values are written out (`"error": null`), as our own JSON Lines have them.
 pub fn parquet_lines(file: File) -> io::Result<impl BufRead> {

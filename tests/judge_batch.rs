@@ -245,6 +245,64 @@ fn the_cli_exits_0_with_every_line_back() {
     check(&parse_output(&out.stdout), &lines);
 }
 
+/// SLR-Bench publishes Parquet: a Parquet batch scores as the same batch
+/// in JSON Lines does, and `--format parquet` writes the same results.
+#[test]
+fn parquet_in_and_out_give_the_json_lines_results() {
+    use std::io::{BufRead, Write};
+    let dir = std::env::temp_dir().join(format!("entail-judge-parquet-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let lines = [
+        good("a", RED),
+        good("b", LONG),
+        good("c", SHORT),
+        good("d", "eastbound(T) :- "),
+    ];
+    let jsonl = dir.join("batch.jsonl");
+    std::fs::write(&jsonl, lines.join(&b'\n')).unwrap();
+    let mut sink = entail::table::ParquetSink::new(Vec::new()).unwrap();
+    sink.write_all(&lines.join(&b'\n')).unwrap();
+    let parquet = dir.join("batch.parquet");
+    std::fs::write(&parquet, sink.finish().unwrap()).unwrap();
+    let judge = |input: &std::path::Path, extra: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_entail"))
+            .args(["judge", "--batch"])
+            .arg(input)
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out.stdout
+    };
+    let without_time = |mut results: Vec<JudgeResult>| {
+        results.iter_mut().for_each(|r| r.time_ms = 0.0);
+        results
+    };
+    let want = without_time(parse_output(&judge(&jsonl, &[])));
+    assert_eq!(
+        want.iter().map(|r| r.partial_score).collect::<Vec<_>>(),
+        [1.0, 0.75, 0.5, 0.0]
+    );
+    assert_eq!(without_time(parse_output(&judge(&parquet, &[]))), want);
+    let written = dir.join("results.parquet");
+    judge(
+        &jsonl,
+        &["--format", "parquet", "--output", written.to_str().unwrap()],
+    );
+    let file = std::fs::File::open(&written).unwrap();
+    let back: Vec<JudgeResult> = entail::table::parquet_lines(file)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(&line.unwrap()).unwrap())
+        .collect();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(without_time(back), want);
+}
+
 #[test]
 fn same_batch_same_output_with_one_or_two_workers() {
     let lines: Vec<_> = batch()

@@ -256,3 +256,26 @@ def test_workers_run_this_package_whatever_the_directory(tmp_path, monkeypatch, 
     record = json.loads((root / "corpora/slr/task_l1.json").read_text())
     result = entail.Judge(workers=1, engine="scryer").score(SHORT_RED, record)
     assert result["error_kind"] is None and result["is_correct"]
+
+
+def test_cli_parquet_output_is_read_by_pyarrow_as_the_json_lines(tmp_path, entail_bin, root):
+    """`judge --batch --format parquet` writes what pyarrow (and so
+    `datasets.load_dataset("parquet", ...)`) reads back as the JSONL rows;
+    a Parquet input written by pyarrow scores as its JSONL does."""
+    pq = pytest.importorskip("pyarrow.parquet")
+    import pyarrow
+
+    predictions, references = corpus(root)
+    rows = [dict(r, prediction=p) for p, r in zip(predictions, references)
+            if isinstance(r.get("validation program"), str)]
+    batch = tmp_path / "batch.jsonl"
+    batch.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    want = [without_time(r) for r in jsonl(run_cli(entail_bin, "judge", "--batch", str(batch)))]
+    out = tmp_path / "results.parquet"
+    run_cli(entail_bin, "judge", "--batch", str(batch), "--format", "parquet", "--output", str(out))
+    got = [without_time(r) for r in pq.read_table(out).to_pylist()]
+    assert got == want
+    published = tmp_path / "batch.parquet"
+    pq.write_table(pyarrow.Table.from_pylist(rows), published)
+    from_parquet = jsonl(run_cli(entail_bin, "judge", "--batch", str(published)))
+    assert [without_time(r) for r in from_parquet] == want

@@ -7,6 +7,7 @@ use entail::judge::{
 };
 use entail::syntax::prolog::parse_program;
 use entail::syntax::SyntaxError;
+use entail::table::{self, Format, ParquetSink};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -18,6 +19,7 @@ Examples:
   entail judge --task corpora/slr/task_l1.json --hypothesis 'eastbound(T) :- has_car(T, C), car_color(C, red).'
   echo 'eastbound(T) :- has_car(T, C), car_len(C, long).' | entail judge --task corpora/slr/task_l1.json - --json
   entail judge --batch corpora/slr/predictions.jsonl --output results.jsonl --workers 2
+  entail judge --batch corpora/slr/predictions.jsonl --format parquet --output results.parquet
   entail judge --task corpora/slr/task_l1.json --hypothesis 'eastbound(T) :- has_car(T, C), car_color(C, red).' --isomorphic both --renamings 8
 
 Task constants (train<N>, car<N>_<M>) get opaque names drawn from --seed and the task,
@@ -28,7 +30,8 @@ With --isomorphic both the result also has the score on the original names, and
 
 A task is a JSON object with \"validation program\" (or \"validation_program\"), and
 optionally \"evaluation_config\": {\"positive_predicate\", \"negative_predicate\"} and \"id\".
-Batch lines are task objects with an extra \"prediction\" field. Every input line gets
+Batch lines are task objects with an extra \"prediction\" field; a Parquet file with
+those columns (as SLR-Bench publishes its tasks) is read row by row. Every input line gets
 one output line, in order; a bad line gets error_kind \"input\", is reported on stderr
 as FILE:LINE: message and counted in the summary (on stderr; JSON with --json).")]
 pub struct Args {
@@ -47,12 +50,16 @@ pub struct Args {
     /// Print the result as JSON (with --batch: the summary on stderr).
     #[arg(long)]
     json: bool,
-    /// A JSONL file of task records with a "prediction" field.
+    /// A JSONL or Parquet file of task records with a "prediction" field.
     #[arg(long)]
     batch: Option<PathBuf>,
     /// Where batch results go (default: standard output).
     #[arg(long, requires = "batch")]
     output: Option<PathBuf>,
+    /// The format of batch results: one JSON object per line, or a Parquet
+    /// table with the same fields as columns.
+    #[arg(long, value_enum, default_value_t = Format::Jsonl, requires = "batch")]
+    format: Format,
     /// Worker processes (and threads) for a batch.
     #[arg(long, default_value_t = 1)]
     workers: usize,
@@ -97,7 +104,7 @@ pub fn run(args: Args) -> Outcome {
     config.worker.memory_limit_bytes = args.memory_mb.saturating_mul(1 << 20);
     let judge = Judge::new(config);
     match (&args.batch, &args.task) {
-        (Some(batch), _) => run_batch_file(&judge, batch, args.output.as_deref(), args.json),
+        (Some(batch), _) => run_batch_file(&judge, batch, &args),
         (None, Some(task)) => run_single(&judge, task, &args),
         (None, None) => Err(Failure::new(
             "give --task with an answer, or --batch (see --help)",
@@ -198,26 +205,28 @@ fn print_human(result: &JudgeResult) {
     outln!("time:          {:.1} ms", result.time_ms);
 }
 
-fn run_batch_file(judge: &Judge, path: &Path, output: Option<&Path>, json: bool) -> Outcome {
+fn run_batch_file(judge: &Judge, path: &Path, args: &Args) -> Outcome {
     // Open the input first, so that a missing file is reported before an
     // output file is created.
-    let file = super::open_file(path)?;
-    let lines = count_lines(path);
-    let bar = crate::cli::progress::bar(lines as u64, "answers");
-    let out: Box<dyn Write> = match output {
+    let read_failure = |e: std::io::Error| Failure::new(format!("{}: {e}", path.display()));
+    let input = table::json_lines(super::open_file(path)?).map_err(read_failure)?;
+    let bar = crate::cli::progress::bar(count_records(path), "answers");
+    let out: Box<dyn Write + Send> = match &args.output {
         Some(p) => Box::new(std::io::BufWriter::new(super::create_file(p)?)),
-        None => Box::new(std::io::stdout().lock()),
-    };
-    let out = BadLines {
-        file: path,
-        out,
-        pending: Vec::new(),
-        line: 0,
+        None => Box::new(std::io::BufWriter::new(std::io::stdout())),
     };
     let on_done = || bar.inc(1);
-    let summary = run_batch(judge, BufReader::new(file), out, &on_done);
+    let summary = match args.format {
+        Format::Jsonl => run_batch(judge, input, BadLines::new(path, out), &on_done),
+        Format::Parquet => ParquetSink::new(out).and_then(|sink| {
+            let mut lines = BadLines::new(path, sink);
+            let summary = run_batch(judge, input, &mut lines, &on_done)?;
+            lines.out.finish()?.flush()?;
+            Ok(summary)
+        }),
+    };
     bar.finish_and_clear();
-    let summary = summary.map_err(|e| Failure::new(format!("{}: {e}", path.display())))?;
+    let summary = summary.map_err(read_failure)?;
     let evaluations = judge.native_stats().map(|stats| Evaluations {
         native: stats.native_answers,
         scryer: stats.fallbacks,
@@ -232,7 +241,7 @@ fn run_batch_file(judge: &Judge, path: &Path, output: Option<&Path>, json: bool)
         bad_lines: summary.malformed,
         evaluations,
     };
-    if json {
+    if args.json {
         let text = serde_json::to_string(&summary)
             .map_err(|e| Failure::new(format!("cannot write the summary as JSON: {e}")))?;
         eprintln!("{text}");
@@ -305,6 +314,15 @@ struct BadLines<'a, W: Write> {
 }
 
 impl<W: Write> BadLines<'_, W> {
+    fn new(file: &Path, out: W) -> BadLines<'_, W> {
+        BadLines {
+            file,
+            out,
+            pending: Vec::new(),
+            line: 0,
+        }
+    }
+
     fn check(&mut self, line: &[u8]) {
         self.line += 1;
         #[derive(serde::Deserialize)]
@@ -342,19 +360,23 @@ impl<W: Write> Write for BadLines<'_, W> {
     }
 }
 
-/// How many lines `path` has, for the progress bar (read in blocks, so a
-/// huge file is never held in memory; 0 if it cannot be read).
-fn count_lines(path: &Path) -> usize {
+/// How many records `path` has, for the progress bar: a Parquet file's
+/// rows, or lines, read in blocks so a huge file is never held in memory
+/// (0 if it cannot be read).
+fn count_records(path: &Path) -> u64 {
     let Ok(file) = std::fs::File::open(path) else {
         return 0;
     };
     let mut reader = BufReader::with_capacity(1 << 16, file);
+    if reader.fill_buf().is_ok_and(table::is_parquet) {
+        return table::parquet_rows(reader.into_inner()).unwrap_or(0);
+    }
     let mut count = 0;
     while let Ok(block) = reader.fill_buf() {
         if block.is_empty() {
             break;
         }
-        count += block.iter().filter(|&&b| b == b'\n').count();
+        count += block.iter().filter(|&&b| b == b'\n').count() as u64;
         let used = block.len();
         reader.consume(used);
     }
