@@ -1,5 +1,5 @@
-//! `entail prove`: a plain Prover9 problem, a step file, or a LogicGraph
-//! instance directory, checked with Z3.
+//! `entail prove`: a plain Prover9 problem, a step file, a LogicGraph
+//! instance directory, or a whole tree of instances, checked with Z3.
 
 use super::{Exit, Failure, Outcome};
 use entail::prove::{
@@ -10,20 +10,32 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+mod tree;
+
 /// Arguments of `entail prove`.
 #[derive(clap::Args)]
 #[command(after_help = "\
 Exit status: 0 proved, or everything valid; 2 not proved, or something refuted;
 4 unknown (a timeout or Z3 `unknown`) with nothing refuted; 1 an input error.
 
+A directory without complete.json is a tree: every instance directory under it is
+checked in one process on --workers threads, and each gets one line (with --json, one
+JSON object with its \"instance\" path relative to the tree); the summary of verified,
+refuted and unknown instances goes to stderr. An unreadable instance is reported as
+DIR: message and counted; the others go on.
+
 Examples:
   entail prove corpora/prove/group.in
   entail prove corpora/prove/mp_chain.in --json
-  entail prove corpora/logicgraph-answers/Tiny/case_1 --supports")]
+  entail prove corpora/logicgraph-answers/Tiny/case_1 --supports
+  entail prove corpora/logicgraph-answers --supports --json")]
 pub struct Args {
-    /// A Prover9 input file (plain problem or step file with `formulas(solution_N)` lists), or a LogicGraph
-    /// instance directory (complete.json + solutions.json)
+    /// A Prover9 input file (plain problem or step file with `formulas(solution_N)` lists), a LogicGraph
+    /// instance directory (complete.json + solutions.json), or a directory tree of instances
     path: PathBuf,
+    /// Threads for a tree of instances (default: one per core)
+    #[arg(long, value_name = "N")]
+    workers: Option<usize>,
     /// Print the report as JSON
     #[arg(long)]
     json: bool,
@@ -61,10 +73,7 @@ pub fn run(args: Args) -> Outcome {
     let file = args.path.display().to_string();
     let source = if args.path.is_dir() {
         if !args.path.join("complete.json").is_file() {
-            return Err(Failure::new(format!(
-                "{file}: a directory without complete.json; give a Prover9 file or one \
-                 LogicGraph instance directory (checking a whole tree is not supported yet)"
-            )));
+            return tree::run(&args);
         }
         None
     } else {
@@ -77,16 +86,13 @@ pub fn run(args: Args) -> Outcome {
     }
 }
 
-/// Checks the instance directory at `args.path`, or the file whose text is
-/// `source`.
-fn run_inner(args: &Args, source: Option<String>) -> Result<Exit, ProveError> {
-    let started = Instant::now();
-    let timeout = args.timeout.map(|t| seconds(t, "--timeout")).transpose()?;
+/// The prover's options and the support enumeration's, from the flags.
+fn options(args: &Args) -> Result<(ProveOptions, Option<SupportOptions>), ProveError> {
     let options = ProveOptions {
-        timeout,
+        timeout: args.timeout.map(|t| seconds(t, "--timeout")).transpose()?,
         countermodels: !args.no_countermodels,
     };
-    let support_options = if args.supports {
+    let supports = if args.supports {
         Some(SupportOptions {
             cap: args.supports_cap,
             timeout: seconds(args.supports_timeout, "--supports-timeout")?,
@@ -94,6 +100,15 @@ fn run_inner(args: &Args, source: Option<String>) -> Result<Exit, ProveError> {
     } else {
         None
     };
+    Ok((options, supports))
+}
+
+/// Checks the instance directory at `args.path`, or the file whose text is
+/// `source`.
+fn run_inner(args: &Args, source: Option<String>) -> Result<Exit, ProveError> {
+    let started = Instant::now();
+    let (options, support_options) = options(args)?;
+    let timeout = options.timeout;
     let problem = if let Some(src) = source {
         let input = entail::syntax::prover9::parse(&src)?;
         if !is_step_file(&input) {

@@ -19,7 +19,8 @@
 //! settings), `build` (the backward construction of a skeleton), `prop` and
 //! `lexicon` (formulas and their words), `draft` (an instance named, worded
 //! and verified), `output` and `instance` (the published files, written and
-//! read), `run` (a whole run on worker threads) and `score`.
+//! read), `run` (a whole run on worker threads), `tree` (a tree of
+//! instances checked in one process) and `score`.
 
 mod build;
 mod config;
@@ -31,9 +32,11 @@ mod output;
 mod prop;
 mod run;
 pub mod score;
+mod tree;
 
 pub use config::{Config, Error, Tier};
 pub use form::Form;
 pub use instance::{load, Instance, Notation, ParsedSolution};
 pub use run::{generate, item_dir, Stats};
 pub use score::score;
+pub use tree::{check_tree, instances, TreeOptions};
