@@ -18,13 +18,14 @@
 //! Modules by concept: `form` (the argument forms), `config` (tiers and
 //! settings), `build` (the backward construction of a skeleton), `prop` and
 //! `lexicon` (formulas and their words), `draft` (an instance named, worded
-//! and verified), `output` and `instance` (the published files, written and
-//! read), `run` (a whole run on worker threads) and `score`.
+//! and verified), `format` (the published files' one schema), `output` and
+//! `instance` (those files written and read), `run` (a whole run on worker threads) and `score`.
 
 mod build;
 mod config;
 mod draft;
 mod form;
+mod format;
 mod instance;
 mod lexicon;
 mod output;
