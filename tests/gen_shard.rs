@@ -40,46 +40,20 @@ fn slr_run(config: &slr::Config) -> (Vec<u8>, slr::Stats) {
     (out, stats)
 }
 
-/// The sum of shards' statistics: counts add, shortfalls add per level.
-fn slr_sum(parts: &[slr::Stats]) -> slr::Stats {
-    let mut total = slr::Stats::default();
-    let mut shortfall: BTreeMap<u32, u64> = BTreeMap::new();
-    for s in parts {
-        total.tasks += s.tasks;
-        total.rules_sampled += s.rules_sampled;
-        total.rules_unsafe += s.rules_unsafe;
-        total.rules_unfillable += s.rules_unfillable;
-        total.rules_engine_error += s.rules_engine_error;
-        total.candidates_labelled += s.candidates_labelled;
-        total.judge_calls += s.judge_calls;
-        total.duplicates += s.duplicates;
-        total.items_failed += s.items_failed;
-        for &(level, n) in &s.shortfall {
-            *shortfall.entry(level).or_default() += n;
-        }
-    }
-    total.shortfall = shortfall.into_iter().collect();
-    total
-}
-
 /// Checks every split of 1, 2 and 3 shards, on 1 and 2 threads, against the
 /// unsharded run on one thread.
 fn check_slr(levels: Vec<u32>, count: u64) -> slr::Stats {
     let (whole, whole_stats) = slr_run(&slr_config(levels.clone(), count, 1, Shard::WHOLE));
     for threads in [1, 2] {
         for n in 1..=3 {
-            let (mut joined, mut parts) = (Vec::new(), Vec::new());
+            let (mut joined, mut sum) = (Vec::new(), slr::Stats::default());
             for shard in splits(n) {
                 let (out, stats) = slr_run(&slr_config(levels.clone(), count, threads, shard));
                 joined.extend(out);
-                parts.push(stats);
+                sum.merge(&stats);
             }
             assert!(joined == whole, "slr: {n} shards on {threads} threads");
-            assert_eq!(
-                slr_sum(&parts),
-                whole_stats,
-                "{n} shards on {threads} threads"
-            );
+            assert_eq!(sum, whole_stats, "{n} shards on {threads} threads");
         }
     }
     whole_stats
@@ -204,13 +178,12 @@ fn logicgraph_shard_directories_merge_into_the_whole_tree() {
     for threads in [1, 2] {
         for n in 1..=3 {
             let mut merged = BTreeMap::new();
-            let (mut generated, mut paths) = (0, 0);
+            let mut sum = logicgraph::Stats::default();
             for shard in splits(n) {
                 let dir = base.join(format!("t{threads}-n{n}-{shard:?}"));
                 let s = logicgraph::generate(&config(threads, shard), &dir, &|_| {})
                     .expect("generation succeeds");
-                generated += s.generated;
-                paths += s.paths;
+                sum.merge(&s);
                 let mut files = BTreeMap::new();
                 tree(&dir, &dir, &mut files);
                 for (name, bytes) in files {
@@ -221,7 +194,7 @@ fn logicgraph_shard_directories_merge_into_the_whole_tree() {
                 merged == whole,
                 "logicgraph: {n} shards on {threads} threads"
             );
-            assert_eq!((generated, paths), (stats.generated, stats.paths));
+            assert_eq!(sum, stats);
         }
     }
     let _ = std::fs::remove_dir_all(&base);

@@ -98,12 +98,13 @@ mod tests {
         let blocks = |items, n| {
             (0..n)
                 .map(|i| Shard::new(i, n).map(|s| s.range(items)))
+                .map(|r| r.map(|r| (r.start, r.end)))
                 .collect::<Result<Vec<_>, _>>()
         };
-        assert_eq!(blocks(10, 1), Ok(vec![0..10]));
-        assert_eq!(blocks(10, 3), Ok(vec![0..3, 3..6, 6..10]));
-        assert_eq!(blocks(2, 3), Ok(vec![0..0, 0..1, 1..2]));
-        assert_eq!(blocks(0, 2), Ok(vec![0..0, 0..0]));
+        assert_eq!(blocks(10, 1), Ok(vec![(0, 10)]));
+        assert_eq!(blocks(10, 3), Ok(vec![(0, 3), (3, 6), (6, 10)]));
+        assert_eq!(blocks(2, 3), Ok(vec![(0, 0), (0, 1), (1, 2)]));
+        assert_eq!(blocks(0, 2), Ok(vec![(0, 0), (0, 0)]));
         assert_eq!(
             Shard::new(0, 4).map(|s| s.range(u64::MAX)),
             Ok(0..u64::MAX / 4)

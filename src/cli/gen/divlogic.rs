@@ -40,7 +40,7 @@ pub struct Args {
     seed: u64,
     /// Write only block I of N of the run (0-based, e.g. 0/4); the N shards'
     /// outputs, concatenated in order, are the whole run's output.
-    #[arg(long, default_value = "0/1", value_parser = super::parse_shard)]
+    #[arg(long, value_name = "I/N", default_value = "0/1", value_parser = super::parse_shard)]
     shard: Shard,
     /// Output JSONL file, or `-` for stdout.
     #[arg(long, short, default_value = "-")]
@@ -69,7 +69,6 @@ impl Args {
             min_premises: self.min_premises,
             max_premises: self.max_premises,
             shard: self.shard,
-            ..Config::default()
         }
     }
 }

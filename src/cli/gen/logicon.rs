@@ -63,7 +63,7 @@ pub struct Args {
     threads: Option<usize>,
     /// Write only block I of N of the run (0-based, e.g. 0/4); the N shards'
     /// outputs, concatenated in order, are the whole run's output.
-    #[arg(long, default_value = "0/1", value_parser = super::parse_shard)]
+    #[arg(long, value_name = "I/N", default_value = "0/1", value_parser = super::parse_shard)]
     shard: Shard,
     /// Output JSONL file, or `-` for stdout.
     #[arg(long, short, default_value = "-")]
@@ -88,7 +88,6 @@ impl Args {
             variant: self.variant.into(),
             shard: self.shard,
             threads: crate::cli::threads(self.threads),
-            ..Config::default()
         }
     }
 }

@@ -206,30 +206,16 @@ pub fn generate(config: &Config, out: &mut dyn Write, progress: Progress) -> Res
     let mut stats = Stats::default();
     for index in config.shard.range(config.count) {
         let records = item_records(config, index)?;
-        write_jsonl(&records, &mut *out)?;
+        for record in &records {
+            serde_json::to_writer(&mut *out, record).map_err(std::io::Error::from)?;
+            out.write_all(b"\n")?;
+        }
         stats.questions += 1;
         stats.records += records.len() as u64;
         progress(1);
     }
     out.flush()?;
     Ok(stats)
-}
-
-/// The records [`generate`] writes, in memory: `config.count` questions
-/// (times four with rotations), calling `progress` after each question.
-pub fn questions(config: &Config, mut progress: impl FnMut()) -> Result<Vec<Question>, Error> {
-    validate(config)?;
-    let mut out = Vec::new();
-    for index in 0..config.count {
-        let q = question(config, index)?;
-        if config.rotations {
-            out.extend((0..OPTIONS).map(|k| rotate(&q, k)));
-        } else {
-            out.push(q);
-        }
-        progress();
-    }
-    Ok(out)
 }
 
 fn validate(config: &Config) -> Result<(), Error> {
@@ -248,7 +234,7 @@ fn validate(config: &Config) -> Result<(), Error> {
 }
 
 /// Question `index` of a run: depends only on the seed, the index and the config.
-pub fn question(config: &Config, index: u64) -> Result<Question, Error> {
+fn question(config: &Config, index: u64) -> Result<Question, Error> {
     validate(config)?;
     let kind = config.types.for_item(index);
     let mut rng = item_rng(config.seed, index);
@@ -301,15 +287,6 @@ pub fn rotate(q: &Question, k: usize) -> Question {
         answer: (q.answer + n - k % n) % n,
         ..q.clone()
     }
-}
-
-/// Writes questions as JSONL, one per line.
-pub fn write_jsonl(questions: &[Question], mut out: impl Write) -> std::io::Result<()> {
-    for q in questions {
-        serde_json::to_writer(&mut out, q)?;
-        out.write_all(b"\n")?;
-    }
-    Ok(())
 }
 
 /// A question before it is put into words.

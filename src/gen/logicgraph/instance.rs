@@ -281,6 +281,12 @@ pub struct Instance {
     pub notation: Notation,
 }
 
+/// Whether `dir` is a LogicGraph instance directory (it holds a
+/// `complete.json`).
+pub fn is_instance_dir(dir: &Path) -> bool {
+    dir.join("complete.json").is_file()
+}
+
 /// Reads the instance in `dir`. See [`parse_solutions`] for how `Derived`
 /// premises are resolved; any unreadable gold solution is an error.
 pub fn load(dir: &Path, instantiated: bool) -> Result<StepProblem, ProveError> {

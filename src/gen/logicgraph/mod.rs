@@ -35,6 +35,6 @@ pub mod score;
 
 pub use config::{Config, Error, Tier};
 pub use form::Form;
-pub use instance::{load, Instance, Notation, ParsedSolution};
+pub use instance::{is_instance_dir, load, Instance, Notation, ParsedSolution};
 pub use run::{generate, item_dir, Stats};
 pub use score::score;

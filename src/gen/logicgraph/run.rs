@@ -25,8 +25,9 @@ pub struct Stats {
 }
 
 impl Stats {
-    /// Adds another run's counts (for per-thread statistics).
-    fn merge(&mut self, other: &Stats) {
+    /// Adds another run's counts: a thread's into its run's, or one shard's
+    /// into the sum of shards (which equals the unsharded run's statistics).
+    pub fn merge(&mut self, other: &Stats) {
         self.generated += other.generated;
         for (k, v) in &other.discarded {
             *self.discarded.entry(k.clone()).or_default() += v;

@@ -34,7 +34,18 @@ pub struct Stats {
 }
 
 impl Stats {
-    fn add(&mut self, other: &Stats) {
+    /// Adds `other`'s counts: an item's into its run's, or one shard's into
+    /// the sum of shards (which equals the unsharded run's statistics).
+    /// Shortfalls add per level, in the order levels first appear.
+    pub fn merge(&mut self, other: &Stats) {
+        self.tasks += other.tasks;
+        self.duplicates += other.duplicates;
+        for &(level, missing) in &other.shortfall {
+            match self.shortfall.iter_mut().find(|(l, _)| *l == level) {
+                Some((_, total)) => *total += missing,
+                None => self.shortfall.push((level, missing)),
+            }
+        }
         self.rules_sampled += other.rules_sampled;
         self.rules_unsafe += other.rules_unsafe;
         self.rules_unfillable += other.rules_unfillable;
@@ -129,7 +140,7 @@ fn generate_level(
             let (task, item_stats) = result?;
             let ours = slots.contains(&found);
             if ours {
-                stats.add(&item_stats);
+                stats.merge(&item_stats);
             }
             since_new += 1;
             let Some(task) = task else { continue };
