@@ -372,14 +372,7 @@ fn same_seed_gives_byte_identical_output_and_other_seeds_differ() {
     assert_eq!(first, run("11"));
     assert_eq!(first.iter().filter(|&&b| b == b'\n').count(), 120);
     // The streaming command line writes exactly what the library generates.
-    let config = Config {
-        types: TypeChoice::Mixed,
-        count: 30,
-        seed: 11,
-        rotations: true,
-        ..Config::default()
-    };
-    assert_eq!(first, jsonl(&config));
+    assert_eq!(first, jsonl(&rotated_config(30, 11)));
 }
 
 #[test]
@@ -739,15 +732,19 @@ fn partial_circular_hand_cases() {
     assert!(close(partial_circular(3, 4, &[3, 1]), expected));
 }
 
-fn rotated(count: u64, seed: u64) -> Vec<Question> {
-    let config = Config {
+/// A mixed run with the four rotations of every question.
+fn rotated_config(count: u64, seed: u64) -> Config {
+    Config {
         types: TypeChoice::Mixed,
         count,
         seed,
         rotations: true,
         ..Config::default()
-    };
-    questions(&config)
+    }
+}
+
+fn rotated(count: u64, seed: u64) -> Vec<Question> {
+    questions(&rotated_config(count, seed))
 }
 
 #[test]
@@ -862,13 +859,7 @@ fn score_cli_reports_the_metrics() {
     std::fs::create_dir_all(&dir).expect("tmp dir");
     let q = dir.join("q.jsonl");
     let a = dir.join("a.jsonl");
-    let config = Config {
-        types: TypeChoice::Mixed,
-        count: 5,
-        seed: 1,
-        rotations: true,
-        ..Config::default()
-    };
+    let config = rotated_config(5, 1);
     let questions = questions(&config);
     std::fs::write(&q, jsonl(&config)).expect("write q");
     let answers: String = questions

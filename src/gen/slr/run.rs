@@ -85,7 +85,7 @@ pub fn generate(
         .range(config.count.saturating_mul(config.levels.len() as u64));
     let mut stats = Stats::default();
     for (position, &level) in config.levels.iter().enumerate() {
-        let first = config.count * position as u64;
+        let first = config.count.saturating_mul(position as u64);
         let slots =
             block.start.saturating_sub(first)..block.end.saturating_sub(first).min(config.count);
         if slots.is_empty() {
@@ -114,7 +114,10 @@ fn generate_level(
     // Distinct tasks found so far: the slot the next item tries to fill.
     let mut found = 0u64;
     let mut next_index = 0u64;
-    let limit = config.count.saturating_mul(ITEMS_PER_TASK) + 16;
+    let limit = config
+        .count
+        .saturating_mul(ITEMS_PER_TASK)
+        .saturating_add(16);
     // Items since the last new task: a long run of duplicates means the
     // level's combinatorics are exhausted (levels 1-2 hold a few hundred
     // distinct tasks), so stop before the hard limit.
@@ -127,41 +130,46 @@ fn generate_level(
         let chunk = if next_index == 0 {
             missing
         } else {
-            (2 * missing).max(16)
+            missing.saturating_mul(2).max(16)
         };
-        let chunk = chunk.min(limit - next_index);
-        let start = next_index;
-        next_index += chunk;
-        let results = run_items(judge, context, config, start, chunk, on_done);
-        for result in results {
-            if found >= slots.end {
-                break;
-            }
-            let (task, item_stats) = result?;
-            let ours = slots.contains(&found);
-            if ours {
-                stats.merge(&item_stats);
-            }
-            since_new += 1;
-            let Some(task) = task else { continue };
-            let key = (
-                task.ground_truth_rule.clone(),
-                task.validation_program.clone(),
-            );
-            if !seen.insert(key) {
-                if ours {
-                    stats.duplicates += 1;
+        let chunk_end = next_index + chunk.min(limit - next_index);
+        // The chunk's items are computed in batches of at most as many as
+        // could still be needed, so a shard that ends early in the level
+        // computes no more of the chunk than it reads.
+        while next_index < chunk_end && found < slots.end {
+            let batch = (slots.end - found).max(16).min(chunk_end - next_index);
+            let results = run_items(judge, context, config, next_index, batch, on_done);
+            next_index += batch;
+            for result in results {
+                if found >= slots.end {
+                    break;
                 }
-                continue;
+                let (task, item_stats) = result?;
+                let ours = slots.contains(&found);
+                if ours {
+                    stats.merge(&item_stats);
+                }
+                since_new += 1;
+                let Some(task) = task else { continue };
+                let key = (
+                    task.ground_truth_rule.clone(),
+                    task.validation_program.clone(),
+                );
+                if !seen.insert(key) {
+                    if ours {
+                        stats.duplicates += 1;
+                    }
+                    continue;
+                }
+                if ours {
+                    let line = serde_json::to_string(&task)
+                        .map_err(|e| Error::Io(std::io::Error::other(e)))?;
+                    writeln!(output, "{line}")?;
+                    stats.tasks += 1;
+                }
+                found += 1;
+                since_new = 0;
             }
-            if ours {
-                let line = serde_json::to_string(&task)
-                    .map_err(|e| Error::Io(std::io::Error::other(e)))?;
-                writeln!(output, "{line}")?;
-                stats.tasks += 1;
-            }
-            found += 1;
-            since_new = 0;
         }
     }
     let empty = slots.end - found.max(slots.start).min(slots.end);
