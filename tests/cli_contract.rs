@@ -4,34 +4,12 @@
 //! valid values, `--json` everywhere, and `--help` examples that run on the
 //! files the repository ships.
 
+mod common;
+
+use common::{entail, scratch, ROOT};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
-
-const ROOT: &str = env!("CARGO_MANIFEST_DIR");
-
-/// Runs `entail ARGS` from the crate root: (exit code, stdout, stderr).
-fn entail(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_entail"))
-        .args(args)
-        .current_dir(ROOT)
-        .output()
-        .expect("run entail");
-    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-    (
-        out.status.code().unwrap_or(-1),
-        text(&out.stdout),
-        text(&out.stderr),
-    )
-}
-
-/// A fresh scratch directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("entail-contract-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
-}
 
 /// Every command that reads an input file, with `{}` where the file goes.
 const READERS: [(&str, &[&str]); 10] = [
@@ -127,7 +105,7 @@ fn a_missing_file_is_one_message_and_exit_1_in_every_command() {
 
 #[test]
 fn a_directory_where_a_file_belongs_is_named_in_every_command() {
-    let dir = scratch("dir");
+    let dir = scratch("contract", "dir");
     let name = dir.display().to_string();
     for (command, args) in READERS {
         let (code, _, err) = entail(&with_file(args, &name));
@@ -166,7 +144,7 @@ fn an_output_that_cannot_be_written_is_named() {
 
 #[test]
 fn a_syntax_error_is_placed_and_exits_1() {
-    let dir = scratch("syntax");
+    let dir = scratch("contract", "syntax");
     let bad = dir.join("bad.in");
     std::fs::write(&bad, "formulas(assumptions).\n  p(a) q.\nend_of_list.\n").unwrap();
     let bad = bad.display().to_string();
@@ -189,7 +167,7 @@ fn prove_exit_codes_follow_the_table() {
     ] {
         assert_eq!(entail(&["prove", file]).0, code, "{file}");
     }
-    let dir = scratch("unknown");
+    let dir = scratch("contract", "unknown");
     let hard = dir.join("hard.in");
     // Unprovable with no finite countermodel: only `unknown` is honest.
     std::fs::write(
@@ -313,7 +291,7 @@ fn shipped(path: &str) -> Vec<String> {
 
 #[test]
 fn judge_batch_reports_a_bad_line_and_goes_on() {
-    let dir = scratch("judge-batch");
+    let dir = scratch("contract", "judge-batch");
     let mut lines = shipped("corpora/slr/predictions.jsonl")[..2].to_vec();
     lines.insert(1, "{\"id\": 1".to_string());
     let batch = write(&dir, "batch.jsonl", &lines);
@@ -363,7 +341,7 @@ fn check_bad_line(args: &[&str], reported: &str) {
 
 #[test]
 fn every_score_command_reports_a_bad_line_and_goes_on() {
-    let dir = scratch("score");
+    let dir = scratch("contract", "score");
     let mut tasks = shipped("corpora/score/slr_tasks.jsonl");
     tasks.insert(2, "{\"id\": \"x\"}".to_string());
     let tasks = write(&dir, "tasks.jsonl", &tasks);
@@ -455,7 +433,7 @@ fn every_score_command_reports_a_bad_line_and_goes_on() {
 
 #[test]
 fn every_command_speaks_json() {
-    let dir = scratch("json");
+    let dir = scratch("contract", "json");
     let json = |text: &str, what: &str| -> Value {
         serde_json::from_str(text).unwrap_or_else(|e| panic!("{what}: {e}: {text}"))
     };
@@ -584,7 +562,7 @@ fn every_help_example_runs_on_shipped_files() {
         &["score", "logicon"],
         &["score", "divlogic"],
     ];
-    let dir = scratch("examples");
+    let dir = scratch("contract", "examples");
     // The examples run in a scratch directory that sees the shipped corpora.
     std::os::unix::fs::symlink(Path::new(ROOT).join("corpora"), dir.join("corpora")).unwrap();
     let bin = Path::new(env!("CARGO_BIN_EXE_entail")).parent().unwrap();

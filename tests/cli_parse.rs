@@ -1,19 +1,8 @@
 //! `entail parse`: normalized output, the JSON summary, and FILE:LINE:COL errors.
 
-use std::process::Command;
+mod common;
 
-fn entail(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_entail"))
-        .args(args)
-        .output()
-        .expect("run entail");
-    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-    (
-        out.status.code().unwrap_or(-1),
-        text(&out.stdout),
-        text(&out.stderr),
-    )
-}
+use common::entail;
 
 #[test]
 fn prover9_summary_lists_counts_and_labels() {

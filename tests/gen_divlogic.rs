@@ -5,9 +5,7 @@
 use entail::gen::divlogic::content::{sample_content, Scheme};
 use entail::gen::divlogic::language::{negate, Lexicon};
 use entail::gen::divlogic::score::{base_id, parse_answers, partial_circular, pc_alpha, score};
-use entail::gen::divlogic::{
-    questions, rotate, write_jsonl, Config, Question, QuestionType, TypeChoice,
-};
+use entail::gen::divlogic::{self, rotate, Config, Question, QuestionType, TypeChoice};
 use entail::gen::item_rng;
 use std::collections::BTreeMap;
 
@@ -161,6 +159,21 @@ fn scheme_shape(f: &F) -> Option<Vec<usize>> {
     (sorted.len() == vars.len()).then_some(vars)
 }
 
+/// The JSONL `generate` writes for `config`.
+fn jsonl(config: &Config) -> Vec<u8> {
+    let mut out = Vec::new();
+    divlogic::generate(config, &mut out, &|_| {}).expect("generation succeeds");
+    out
+}
+
+/// The records `generate` writes for `config`, read back.
+fn questions(config: &Config) -> Vec<Question> {
+    let text = String::from_utf8(jsonl(config)).expect("utf-8");
+    text.lines()
+        .map(|line| serde_json::from_str(line).expect("a question"))
+        .collect()
+}
+
 fn mixed(count: u64, seed: u64) -> Vec<Question> {
     let config = Config {
         types: TypeChoice::Mixed,
@@ -168,7 +181,7 @@ fn mixed(count: u64, seed: u64) -> Vec<Question> {
         seed,
         ..Config::default()
     };
-    questions(&config, || {}).expect("generation succeeds")
+    questions(&config)
 }
 
 // ---------------------------------------------------------------------------
@@ -267,7 +280,7 @@ fn the_missing_premise_is_necessary_and_sufficient_and_distractors_fail() {
         seed: 8,
         ..Config::default()
     };
-    let questions = questions(&config, || {}).expect("generation succeeds");
+    let questions = questions(&config);
     for q in &questions {
         let rest: Vec<F> = q.content.symbolic.iter().map(|s| parse(s)).collect();
         let conclusion = parse(&q.content.conclusion.as_ref().expect("conclusion").symbolic);
@@ -321,9 +334,12 @@ fn the_missing_premise_is_necessary_and_sufficient_and_distractors_fail() {
 #[test]
 fn same_seed_gives_byte_identical_output_and_other_seeds_differ() {
     let bytes = |seed| {
-        let mut out = Vec::new();
-        write_jsonl(&mixed(60, seed), &mut out).expect("write to memory");
-        out
+        jsonl(&Config {
+            types: TypeChoice::Mixed,
+            count: 60,
+            seed,
+            ..Config::default()
+        })
     };
     assert_eq!(bytes(5), bytes(5));
     assert_ne!(bytes(5), bytes(6));
@@ -356,16 +372,7 @@ fn same_seed_gives_byte_identical_output_and_other_seeds_differ() {
     assert_eq!(first, run("11"));
     assert_eq!(first.iter().filter(|&&b| b == b'\n').count(), 120);
     // The streaming command line writes exactly what the library generates.
-    let config = Config {
-        types: TypeChoice::Mixed,
-        count: 30,
-        seed: 11,
-        rotations: true,
-        ..Config::default()
-    };
-    let mut library = Vec::new();
-    write_jsonl(&questions(&config, || {}).expect("generate"), &mut library).expect("write");
-    assert_eq!(first, library);
+    assert_eq!(first, jsonl(&rotated_config(30, 11)));
 }
 
 #[test]
@@ -391,9 +398,13 @@ fn rotations_shift_options_and_keep_answer_and_verdicts_attached() {
 
 #[test]
 fn question_json_has_exactly_the_specified_fields() {
-    let mut out = Vec::new();
-    write_jsonl(&mixed(3, 1), &mut out).expect("write");
-    let text = String::from_utf8(out).expect("utf-8");
+    let config = Config {
+        types: TypeChoice::Mixed,
+        count: 3,
+        seed: 1,
+        ..Config::default()
+    };
+    let text = String::from_utf8(jsonl(&config)).expect("utf-8");
     for line in text.lines() {
         let v: serde_json::Value = serde_json::from_str(line).expect("json");
         let keys: Vec<&str> = v
@@ -721,15 +732,19 @@ fn partial_circular_hand_cases() {
     assert!(close(partial_circular(3, 4, &[3, 1]), expected));
 }
 
-fn rotated(count: u64, seed: u64) -> Vec<Question> {
-    let config = Config {
+/// A mixed run with the four rotations of every question.
+fn rotated_config(count: u64, seed: u64) -> Config {
+    Config {
         types: TypeChoice::Mixed,
         count,
         seed,
         rotations: true,
         ..Config::default()
-    };
-    questions(&config, || {}).expect("generate")
+    }
+}
+
+fn rotated(count: u64, seed: u64) -> Vec<Question> {
+    questions(&rotated_config(count, seed))
 }
 
 #[test]
@@ -844,10 +859,9 @@ fn score_cli_reports_the_metrics() {
     std::fs::create_dir_all(&dir).expect("tmp dir");
     let q = dir.join("q.jsonl");
     let a = dir.join("a.jsonl");
-    let questions = rotated(5, 1);
-    let mut out = Vec::new();
-    write_jsonl(&questions, &mut out).expect("write");
-    std::fs::write(&q, out).expect("write q");
+    let config = rotated_config(5, 1);
+    let questions = questions(&config);
+    std::fs::write(&q, jsonl(&config)).expect("write q");
     let answers: String = questions
         .iter()
         .map(|q| format!("{{\"id\":\"{}\",\"answer\":{}}}\n", q.id, q.answer))

@@ -3,7 +3,9 @@
 Each function takes the command's options (same names, same defaults) and
 returns what the command writes for them: for the same arguments and seed,
 the dicts equal the command's JSONL lines (for `logicgraph`, its files).
-The output never depends on ``threads``.
+The output never depends on ``threads``. ``shard=(i, n)`` gives block ``i``
+of ``n`` of the run, as ``--shard i/n`` does: the ``n`` shards' items, in
+order, are the whole run's items.
 """
 
 from __future__ import annotations
@@ -53,6 +55,16 @@ def _threads(threads: Optional[int]) -> int:
     return _cores() if threads is None else max(1, _count("threads", threads))
 
 
+def _shard(shard: Tuple[int, int]) -> Tuple[int, int]:
+    if (
+        not isinstance(shard, (tuple, list))
+        or len(shard) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in shard)
+    ):
+        raise TypeError("shard must be an (index, count) pair of ints, e.g. (0, 4)")
+    return (_count("shard index", shard[0]), _count("shard count", shard[1]))
+
+
 def _jsonl(text: str) -> List[Dict[str, Any]]:
     return [json.loads(line) for line in text.splitlines() if line]
 
@@ -67,6 +79,7 @@ def slr(
     prompt: str = "prolog",
     language: Union[None, str, "os.PathLike[str]", Dict[str, Any]] = None,
     threads: Optional[int] = None,
+    shard: Tuple[int, int] = (0, 1),
 ) -> List[Dict[str, Any]]:
     """SLR tasks (``entail gen slr``): ``count`` per level, each labelled by
     the judge and kept only if its own rule scores 1.0. ``language`` is a
@@ -85,6 +98,7 @@ def slr(
         language,
         _threads(threads),
         _worker.command(),
+        _shard(shard),
     )
     return _jsonl(text)
 
@@ -100,6 +114,7 @@ def logicon(
     graph_nodes: int = 14,
     max_connectives: int = 4,
     threads: Optional[int] = None,
+    shard: Tuple[int, int] = (0, 1),
 ) -> List[Dict[str, Any]]:
     """LogiConBench consistency samples (``entail gen logicon``), labelled by
     exact truth tables."""
@@ -113,6 +128,7 @@ def logicon(
         _count("graph_nodes", graph_nodes),
         _count("max_connectives", max_connectives),
         _threads(threads),
+        _shard(shard),
     )
     return _jsonl(text)
 
@@ -125,6 +141,7 @@ def divlogic(
     rotations: bool = False,
     min_premises: int = 3,
     max_premises: int = 5,
+    shard: Tuple[int, int] = (0, 1),
 ) -> List[Dict[str, Any]]:
     """DivLogicEval questions (``entail gen divlogic``): ``type`` is
     ``3c1e``, ``3e1c``, ``missing`` or ``mixed``; ``rotations`` gives the
@@ -136,6 +153,7 @@ def divlogic(
         bool(rotations),
         _count("min_premises", min_premises),
         _count("max_premises", max_premises),
+        _shard(shard),
     )
     return _jsonl(text)
 
@@ -155,6 +173,7 @@ def logicgraph(
     seed: int = 0,
     prompt: bool = False,
     threads: Optional[int] = None,
+    shard: Tuple[int, int] = (0, 1),
 ) -> List[Dict[str, Any]]:
     """LogicGraph instances (``entail gen logicgraph``), each checked by the
     prover. One dict per instance: ``id`` (``test_1`` …) and the parsed
@@ -179,10 +198,12 @@ def logicgraph(
             _count("seed", seed),
             bool(prompt),
             _threads(threads),
+            _shard(shard),
         )
         instances = []
-        for i in range(count):
-            directory = Path(out) / f"test_{i + 1}"
+        # The shard's directories, by their global number.
+        directories = sorted(Path(out).glob("test_*"), key=lambda d: int(d.name[len("test_") :]))
+        for directory in directories:
             instance: Dict[str, Any] = {"id": directory.name}
             for name in _LOGICGRAPH_FILES:
                 instance[name] = json.loads((directory / f"{name}.json").read_text())

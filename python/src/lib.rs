@@ -97,9 +97,14 @@ fn prove(
     }
 }
 
+/// Shard `index` of `count`, as `--shard INDEX/COUNT` takes it.
+fn shard_of((index, count): (u64, u64)) -> PyResult<entail::gen::Shard> {
+    entail::gen::Shard::new(index, count).map_err(PyValueError::new_err)
+}
+
 /// `entail gen slr`'s JSONL for the same arguments.
 #[pyfunction]
-#[pyo3(signature = (levels, count, seed, split, prompt, language, threads, worker_command))]
+#[pyo3(signature = (levels, count, seed, split, prompt, language, threads, worker_command, shard))]
 #[allow(clippy::too_many_arguments)]
 fn gen_slr(
     py: Python<'_>,
@@ -111,6 +116,7 @@ fn gen_slr(
     language: Option<String>,
     threads: usize,
     worker_command: Vec<String>,
+    shard: (u64, u64),
 ) -> PyResult<String> {
     use entail::gen::slr::{self, language::Language, prompt::PromptStyle, Config, Split};
     let bad = |m: String| PyValueError::new_err(m);
@@ -132,7 +138,7 @@ fn gen_slr(
         prompt: PromptStyle::from_name(prompt)
             .ok_or_else(|| bad(format!("unknown prompt style {prompt:?}")))?,
         language,
-        shard: entail::gen::WHOLE_RUN,
+        shard: shard_of(shard)?,
         threads: threads.max(1),
         judge: entail::judge::JudgeConfig {
             workers: threads.max(1),
@@ -150,7 +156,7 @@ fn gen_slr(
 
 /// `entail gen logicon`'s JSONL for the same arguments.
 #[pyfunction]
-#[pyo3(signature = (k, count, seed, variant, max_distance, atoms, graph_nodes, max_connectives, threads))]
+#[pyo3(signature = (k, count, seed, variant, max_distance, atoms, graph_nodes, max_connectives, threads, shard))]
 #[allow(clippy::too_many_arguments)]
 fn gen_logicon(
     py: Python<'_>,
@@ -163,6 +169,7 @@ fn gen_logicon(
     graph_nodes: usize,
     max_connectives: usize,
     threads: usize,
+    shard: (u64, u64),
 ) -> PyResult<String> {
     use entail::gen::logicon::{self, Config, Variant};
     let config = Config {
@@ -178,7 +185,7 @@ fn gen_logicon(
         variant: Variant::from_name(variant)
             .ok_or_else(|| PyValueError::new_err(format!("unknown variant {variant:?}")))?,
         threads: threads.max(1),
-        ..Config::default()
+        shard: shard_of(shard)?,
     };
     py.detach(move || {
         let mut out = Vec::new();
@@ -190,7 +197,7 @@ fn gen_logicon(
 
 /// `entail gen divlogic`'s JSONL for the same arguments.
 #[pyfunction]
-#[pyo3(signature = (kind, count, seed, rotations, min_premises, max_premises))]
+#[pyo3(signature = (kind, count, seed, rotations, min_premises, max_premises, shard))]
 fn gen_divlogic(
     py: Python<'_>,
     kind: &str,
@@ -199,6 +206,7 @@ fn gen_divlogic(
     rotations: bool,
     min_premises: usize,
     max_premises: usize,
+    shard: (u64, u64),
 ) -> PyResult<String> {
     use entail::gen::divlogic::{self, Config, QuestionType, TypeChoice};
     let types = match kind {
@@ -217,7 +225,7 @@ fn gen_divlogic(
         rotations,
         min_premises,
         max_premises,
-        ..Config::default()
+        shard: shard_of(shard)?,
     };
     py.detach(move || {
         let mut out = Vec::new();
@@ -229,7 +237,7 @@ fn gen_divlogic(
 
 /// `entail gen logicgraph` into `output` (the same tree the CLI writes).
 #[pyfunction]
-#[pyo3(signature = (output, tier, paths, depth, forms, distractors, max_atoms, count, seed, prompt, threads))]
+#[pyo3(signature = (output, tier, paths, depth, forms, distractors, max_atoms, count, seed, prompt, threads, shard))]
 #[allow(clippy::too_many_arguments)]
 fn gen_logicgraph(
     py: Python<'_>,
@@ -244,6 +252,7 @@ fn gen_logicgraph(
     seed: u64,
     prompt: bool,
     threads: usize,
+    shard: (u64, u64),
 ) -> PyResult<()> {
     use entail::gen::logicgraph::{self, Config, Form, Tier};
     let bad = |m: String| PyValueError::new_err(m);
@@ -270,6 +279,7 @@ fn gen_logicgraph(
     config.count = count;
     config.prompt = prompt;
     config.threads = threads.max(1);
+    config.shard = shard_of(shard)?;
     config.validate().map_err(|e| bad(e.to_string()))?;
     py.detach(move || {
         logicgraph::generate(&config, std::path::Path::new(&output), &|_| {})

@@ -49,6 +49,16 @@ def test_logicgraph_equals_cli_files(entail_bin, tmp_path):
         assert instance["prompt"] == (d / "prompt.txt").read_text()
 
 
+def test_shards_in_order_are_the_whole_run():
+    whole = entail.gen.logicon(count=7, seed=3, threads=1)
+    parts = [entail.gen.logicon(count=7, seed=3, threads=2, shard=(i, 3)) for i in range(3)]
+    assert [len(p) for p in parts] == [2, 2, 3]
+    assert sum(parts, []) == whole
+    trees = [entail.gen.logicgraph(count=3, seed=2, threads=1, shard=(i, 2)) for i in range(2)]
+    assert [[i["id"] for i in t] for t in trees] == [["test_1"], ["test_2", "test_3"]]
+    assert sum(trees, []) == entail.gen.logicgraph(count=3, seed=2, threads=1)
+
+
 @pytest.mark.parametrize(
     "call, error",
     [
@@ -62,6 +72,8 @@ def test_logicgraph_equals_cli_files(entail_bin, tmp_path):
         (lambda: entail.gen.slr(language={"not": "a language"}), ValueError),
         (lambda: entail.gen.logicgraph(forms="XX"), ValueError),
         (lambda: entail.gen.logicgraph(tier="huge"), ValueError),
+        (lambda: entail.gen.divlogic(shard=(2, 2)), ValueError),
+        (lambda: entail.gen.divlogic(shard=(0,)), TypeError),
     ],
 )
 def test_bad_arguments_raise(call, error):

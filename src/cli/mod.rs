@@ -12,7 +12,7 @@ mod progress;
 mod prove;
 mod score;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -132,8 +132,11 @@ enum Command {
 
 /// Runs the command line and maps the outcome to an exit code.
 pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
+    let parsed = Cli::command()
+        .try_get_matches()
+        .and_then(|matches| Cli::from_arg_matches(&matches).map(|cli| (cli, matches)));
+    let (cli, matches) = match parsed {
+        Ok(parsed) => parsed,
         // Help and version go to stdout with status 0; a usage error to
         // stderr, with clap's explanation (e.g. the valid values), as 1.
         Err(e) => {
@@ -145,19 +148,26 @@ pub fn main() -> ExitCode {
             };
         }
     };
-    match cli.command {
-        Command::Parse(args) => report("parse", parse::run(args)),
-        Command::Judge(args) => report("judge", judge::run(args)),
-        Command::Prove(args) => report("prove", prove::run(args)),
-        Command::Gen(args) => {
-            let name = format!("gen {}", args.family_name());
-            report(&name, gen::run(args))
-        }
-        Command::Score(args) => {
-            let name = format!("score {}", args.family_name());
-            report(&name, score::run(args))
-        }
+    let outcome = match cli.command {
+        Command::Parse(args) => parse::run(args),
+        Command::Judge(args) => judge::run(args),
+        Command::Prove(args) => prove::run(args),
+        Command::Gen(args) => gen::run(args),
+        Command::Score(args) => score::run(args),
+    };
+    report(&command_name(&matches), outcome)
+}
+
+/// The command as typed, such as `gen slr` or `judge`, for the prefix of
+/// its messages: the names of the subcommands clap matched.
+fn command_name(matches: &clap::ArgMatches) -> String {
+    let mut names = Vec::new();
+    let mut level = matches;
+    while let Some((name, sub)) = level.subcommand() {
+        names.push(name);
+        level = sub;
     }
+    names.join(" ")
 }
 
 /// The one range syntax of every command: `3`, `3-5`, `3..5` or `3..=5`,

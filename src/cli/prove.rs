@@ -72,7 +72,7 @@ fn seconds(s: f64, what: &str) -> Result<Duration, ProveError> {
 pub fn run(args: Args) -> Outcome {
     let file = args.path.display().to_string();
     let source = if args.path.is_dir() {
-        if !args.path.join("complete.json").is_file() {
+        if !entail::gen::logicgraph::is_instance_dir(&args.path) {
             return tree::run(&args);
         }
         None

@@ -3,7 +3,7 @@
 //! truth-table engine) and uses nothing private.
 //!
 //! Every benchmark has the same face: a `Config` (with `seed`, `count`,
-//! `shard` and `threads`), `generate(&Config, out, progress) ->
+//! [`Shard`] and `threads`), `generate(&Config, out, progress) ->
 //! Result<Stats, Error>` writing the benchmark's published format, and
 //! `score`, which grades model answers against generated items.
 //!
@@ -31,24 +31,62 @@ pub fn item_rng(seed: u64, index: u64) -> ChaCha8Rng {
 /// progress bar; `Sync` because items finish on worker threads.
 pub type Progress<'a> = &'a (dyn Fn(u64) + Sync);
 
-/// Which part of a run to produce: shard `index` of `count`. Only the whole
-/// run, `(0, 1)`, is implemented; splitting a run over machines is issue #13.
-pub type Shard = (u64, u64);
+/// Which part of a run to produce: shard `index` of `count` (0-based).
+///
+/// A run's items are the positions of its unsharded output stream, in
+/// order (SLR: the requested `(level, slot)` positions; the other three: item
+/// indices). Shard `i` of `n` produces the contiguous block of positions
+/// `floor(i·C/n) .. floor((i+1)·C/n)` of the `C` positions, so the shards'
+/// outputs, concatenated in order, are the unsharded output byte for byte,
+/// and their statistics add up to the unsharded run's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    index: u64,
+    count: u64,
+}
 
-/// The whole run.
-pub const WHOLE_RUN: Shard = (0, 1);
+impl Shard {
+    /// The whole run: shard 0 of 1.
+    pub const WHOLE: Shard = Shard { index: 0, count: 1 };
 
-/// Refuses a shard other than the whole run, so a config asking for one fails
-/// clearly instead of silently producing the whole run.
-fn check_shard(shard: Shard) -> Result<(), String> {
-    if shard == WHOLE_RUN {
-        Ok(())
-    } else {
-        Err(format!(
-            "shard {}/{}: only the whole run (0/1) is implemented",
-            shard.0, shard.1
-        ))
+    /// Shard `index` of `count`; refused unless `index < count`.
+    pub fn new(index: u64, count: u64) -> Result<Shard, String> {
+        if index < count {
+            Ok(Shard { index, count })
+        } else {
+            Err(format!(
+                "shard {index}/{count}: need INDEX < COUNT (shards are numbered from 0)"
+            ))
+        }
     }
+
+    /// The positions of a run of `items` positions that this shard produces.
+    pub fn range(self, items: u64) -> std::ops::Range<u64> {
+        let bound = |i: u64| (u128::from(items) * u128::from(i) / u128::from(self.count)) as u64;
+        bound(self.index)..bound(self.index + 1)
+    }
+}
+
+impl Default for Shard {
+    fn default() -> Shard {
+        Shard::WHOLE
+    }
+}
+
+/// Runs `work(t)` on `threads` scoped threads (at least one) and returns
+/// their results in thread order, `None` for a thread that panicked (each
+/// caller turns that into its own error, so a bug cannot abort the caller).
+pub(crate) fn on_threads<T: Send>(
+    threads: usize,
+    work: impl Fn(usize) -> T + Sync,
+) -> Vec<Option<T>> {
+    let work = &work;
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads.max(1))
+            .map(|t| scope.spawn(move || work(t)))
+            .collect();
+        handles.into_iter().map(|h| h.join().ok()).collect()
+    })
 }
 
 #[cfg(test)]
@@ -56,37 +94,41 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_generator_refuses_a_shard_other_than_the_whole_run() {
-        let half = (1, 2);
-        let message = "shard 1/2: only the whole run (0/1) is implemented";
-        let mut out = Vec::new();
-        let config = divlogic::Config {
-            shard: half,
-            ..divlogic::Config::default()
+    fn shards_split_the_positions_into_contiguous_blocks_in_order() {
+        let blocks = |items, n| {
+            (0..n)
+                .map(|i| Shard::new(i, n).map(|s| s.range(items)))
+                .map(|r| r.map(|r| (r.start, r.end)))
+                .collect::<Result<Vec<_>, _>>()
         };
-        let e = divlogic::generate(&config, &mut out, &|_| {}).expect_err("refused");
-        assert_eq!(e.to_string(), format!("invalid configuration: {message}"));
-        let config = logicon::Config {
-            shard: half,
-            ..logicon::Config::default()
-        };
-        let e = logicon::generate(&config, &mut out, &|_| {}).expect_err("refused");
-        assert_eq!(e.to_string(), format!("invalid configuration: {message}"));
-        let config = slr::Config {
-            shard: half,
-            ..slr::Config::default()
-        };
-        let e = slr::generate(&config, &mut out, &|_| {}).expect_err("refused");
-        assert_eq!(e.to_string(), format!("invalid configuration: {message}"));
-        assert!(out.is_empty());
-        let config = logicgraph::Config {
-            shard: half,
-            ..logicgraph::Config::for_tier(logicgraph::Tier::Small)
-        };
-        let dir = std::env::temp_dir().join(format!("entail-shard-{}", std::process::id()));
-        let e = logicgraph::generate(&config, &dir, &|_| {}).expect_err("refused");
-        assert_eq!(e.to_string(), format!("invalid configuration: {message}"));
-        assert!(!dir.exists());
-        assert_eq!(check_shard(WHOLE_RUN), Ok(()));
+        assert_eq!(blocks(10, 1), Ok(vec![(0, 10)]));
+        assert_eq!(blocks(10, 3), Ok(vec![(0, 3), (3, 6), (6, 10)]));
+        assert_eq!(blocks(2, 3), Ok(vec![(0, 0), (0, 1), (1, 2)]));
+        assert_eq!(blocks(0, 2), Ok(vec![(0, 0), (0, 0)]));
+        assert_eq!(
+            Shard::new(0, 4).map(|s| s.range(u64::MAX)),
+            Ok(0..u64::MAX / 4)
+        );
+        assert_eq!(Shard::WHOLE.range(7), 0..7);
+    }
+
+    #[test]
+    fn a_shard_index_must_be_below_the_shard_count() {
+        assert_eq!(
+            Shard::new(2, 2),
+            Err("shard 2/2: need INDEX < COUNT (shards are numbered from 0)".to_string())
+        );
+        assert_eq!(
+            Shard::new(0, 0),
+            Err("shard 0/0: need INDEX < COUNT (shards are numbered from 0)".to_string())
+        );
+    }
+
+    #[test]
+    fn on_threads_returns_results_in_thread_order_and_none_for_a_panic() {
+        assert_eq!(on_threads(3, |t| t * 10), vec![Some(0), Some(10), Some(20)]);
+        assert_eq!(on_threads(0, |t| t), vec![Some(0)]);
+        let results = on_threads(2, |t| if t == 1 { panic!("worker {t}") } else { t });
+        assert_eq!(results, vec![Some(0), None]);
     }
 }

@@ -2,6 +2,7 @@
 
 use super::super::{choice, Failure, Outcome};
 use entail::gen::divlogic::{self, Config, Error};
+use entail::gen::Shard;
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 
@@ -24,7 +25,9 @@ Examples:
   entail gen divlogic --type mixed --count 1000 --seed 7 --output questions.jsonl
   entail gen divlogic --type missing --count 5 --seed 1 --output -
   entail gen divlogic --count 200 --rotations --output rotated.jsonl
-      (4 lines per question, ids ending in -r0..-r3, for `entail score divlogic`)")]
+      (4 lines per question, ids ending in -r0..-r3, for `entail score divlogic`)
+  entail gen divlogic --count 1000 --seed 7 --shard 0/4 -o questions.0.jsonl
+      (shards 0/4 .. 3/4, concatenated in order, equal the unsharded file)")]
 pub struct Args {
     /// Question type: 3c1e, 3e1c, missing or mixed.
     #[arg(long = "type", value_enum, default_value_t = choice::QuestionType::Mixed)]
@@ -35,6 +38,10 @@ pub struct Args {
     /// Run seed; the same seed gives byte-identical output.
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// Write only block I of N of the run (0-based, e.g. 0/4); the N shards'
+    /// outputs, concatenated in order, are the whole run's output.
+    #[arg(long, value_name = "I/N", default_value = "0/1", value_parser = super::parse_shard)]
+    shard: Shard,
     /// Output JSONL file, or `-` for stdout.
     #[arg(long, short, default_value = "-")]
     output: PathBuf,
@@ -61,7 +68,7 @@ impl Args {
             rotations: self.rotations,
             min_premises: self.min_premises,
             max_premises: self.max_premises,
-            ..Config::default()
+            shard: self.shard,
         }
     }
 }
@@ -70,7 +77,8 @@ impl Args {
 pub fn run(args: Args) -> Outcome {
     let config = args.config();
     let out = super::output(&args.output)?;
-    let bar = crate::cli::progress::bar(config.count, "questions");
+    let bar =
+        crate::cli::progress::bar(config.shard.range(config.count).count() as u64, "questions");
     // Each question is written as soon as it is made, so memory stays flat
     // for any `--count` and `| head` stops the run early.
     let mut out = BufWriter::new(out);

@@ -2,6 +2,7 @@
 
 use super::super::{choice, Failure, Outcome};
 use entail::gen::logicgraph::{self, Config};
+use entail::gen::Shard;
 use std::path::PathBuf;
 
 /// Arguments of `entail gen logicgraph`.
@@ -25,7 +26,9 @@ Examples:
   entail gen logicgraph --tier small --count 100 --seed 1 --output out/small
   entail gen logicgraph --tier large --count 10 --distractors 4 --prompt --output out/large
   entail gen logicgraph --paths 3-3 --depth 4-8 --forms MP,MT,DS --count 5 -o out/mix
-  entail prove out/small/test_1 --supports")]
+  entail prove out/small/test_1 --supports
+  entail gen logicgraph --count 1000 --seed 1 --shard 0/4 --output out/small
+      (each shard writes its own test_K directories; together they are the whole tree)")]
 pub struct Args {
     /// Difficulty tier: small (2-4 paths), medium (5-7) or large (8-10).
     #[arg(long, value_enum, default_value_t = choice::Tier::Small)]
@@ -63,6 +66,10 @@ pub struct Args {
     /// Worker threads (output does not depend on it); default: all cores.
     #[arg(long)]
     threads: Option<usize>,
+    /// Write only block I of N of the run (0-based, e.g. 0/4); the N shards'
+    /// outputs, concatenated in order, are the whole run's output.
+    #[arg(long, value_name = "I/N", default_value = "0/1", value_parser = super::parse_shard)]
+    shard: Shard,
     /// Output directory (created if needed).
     #[arg(long, short)]
     output: PathBuf,
@@ -88,6 +95,7 @@ impl Args {
         config.max_atoms = self.max_atoms;
         config.seed = self.seed;
         config.count = self.count;
+        config.shard = self.shard;
         config.prompt = self.prompt;
         config.threads = crate::cli::threads(self.threads);
         config
@@ -98,7 +106,8 @@ impl Args {
 pub fn run(args: Args) -> Outcome {
     let config = args.config();
     config.validate().map_err(|e| Failure::new(e.to_string()))?;
-    let bar = crate::cli::progress::bar(args.count, "instances");
+    let bar =
+        crate::cli::progress::bar(config.shard.range(config.count).count() as u64, "instances");
     let result = logicgraph::generate(&config, &args.output, &|n| bar.inc(n));
     bar.finish_and_clear();
     let stats = result.map_err(|e| Failure::new(e.to_string()))?;

@@ -2,6 +2,7 @@
 
 use super::super::{choice, Failure, Outcome};
 use entail::gen::logicon::{self, Config, Error};
+use entail::gen::Shard;
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 
@@ -29,7 +30,9 @@ With --k 2..5, item i has k = 2 + (i mod 4), so 280000 items give 70000 per k.
 Examples:
   entail gen logicon --k 2..5 --count 1000 --seed 7 --output logicon.jsonl
   entail gen logicon --k 3 --count 5 --variant hard --output -
-  entail gen logicon --k 4 --count 100 --max-distance 3 --atoms 3..4 -o close.jsonl")]
+  entail gen logicon --k 4 --count 100 --max-distance 3 --atoms 3..4 -o close.jsonl
+  entail gen logicon --count 280000 --seed 7 --shard 0/4 -o logicon.0.jsonl
+      (shards 0/4 .. 3/4, concatenated in order, equal the unsharded file)")]
 pub struct Args {
     /// Statements per sample: one number or a range such as 2..5.
     #[arg(long, default_value = "2..5", value_parser = crate::cli::parse_range)]
@@ -58,6 +61,10 @@ pub struct Args {
     /// Worker threads (output does not depend on it); default: all cores.
     #[arg(long)]
     threads: Option<usize>,
+    /// Write only block I of N of the run (0-based, e.g. 0/4); the N shards'
+    /// outputs, concatenated in order, are the whole run's output.
+    #[arg(long, value_name = "I/N", default_value = "0/1", value_parser = super::parse_shard)]
+    shard: Shard,
     /// Output JSONL file, or `-` for stdout.
     #[arg(long, short, default_value = "-")]
     output: PathBuf,
@@ -79,8 +86,8 @@ impl Args {
             graph_nodes: self.graph_nodes,
             max_connectives: self.max_connectives,
             variant: self.variant.into(),
+            shard: self.shard,
             threads: crate::cli::threads(self.threads),
-            ..Config::default()
         }
     }
 }
@@ -90,7 +97,7 @@ pub fn run(args: Args) -> Outcome {
     let config = args.config();
     config.validate().map_err(|e| Failure::new(e.to_string()))?;
     let out = super::output(&args.output)?;
-    let bar = crate::cli::progress::bar(config.count, "samples");
+    let bar = crate::cli::progress::bar(config.shard.range(config.count).count() as u64, "samples");
     let result = write(&config, out, &bar);
     bar.finish_and_clear();
     match result {

@@ -6,6 +6,7 @@ mod logicon;
 mod slr;
 
 use super::{Exit, Failure, Outcome};
+use entail::gen::Shard;
 use std::io::Write;
 use std::path::Path;
 
@@ -28,18 +29,6 @@ enum Family {
     Divlogic(divlogic::Args),
 }
 
-impl Args {
-    /// The family's name, for messages.
-    pub fn family_name(&self) -> &'static str {
-        match self.family {
-            Family::Slr(_) => "slr",
-            Family::Logicgraph(_) => "logicgraph",
-            Family::Logicon(_) => "logicon",
-            Family::Divlogic(_) => "divlogic",
-        }
-    }
-}
-
 /// Runs `entail gen`.
 pub fn run(args: Args) -> Outcome {
     match args.family {
@@ -48,6 +37,19 @@ pub fn run(args: Args) -> Outcome {
         Family::Logicon(a) => logicon::run(a),
         Family::Divlogic(a) => divlogic::run(a),
     }
+}
+
+/// `I/N`: shard `I` (0-based) of `N`, as [`Shard`] checks it.
+fn parse_shard(text: &str) -> Result<Shard, String> {
+    let number = |s: &str| {
+        s.trim()
+            .parse::<u64>()
+            .map_err(|_| format!("`{text}` is not I/N (shard I of N, e.g. 0/4)"))
+    };
+    let (index, count) = text
+        .split_once('/')
+        .ok_or_else(|| format!("`{text}` is not I/N (shard I of N, e.g. 0/4)"))?;
+    Shard::new(number(index)?, number(count)?)
 }
 
 /// Where a JSONL generator writes: the file at `path`, or stdout for `-`.

@@ -3,6 +3,7 @@
 use super::super::{choice, Failure, Outcome};
 use entail::gen::slr::language::Language;
 use entail::gen::slr::{self, Config, Error};
+use entail::gen::Shard;
 use entail::judge::JudgeConfig;
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
@@ -31,7 +32,9 @@ as one JSON object with --json.
 Examples:
   entail gen slr --level 3 --count 10 --seed 1 --output -
   entail gen slr --levels 1-20 --count 1000 --seed 7 --split test -o slr_test.jsonl
-  entail gen slr --level 12 --count 50 --prompt nl --language corpora/slr-lang/trains.json -o nl.jsonl")]
+  entail gen slr --level 12 --count 50 --prompt nl --language corpora/slr-lang/trains.json -o nl.jsonl
+  entail gen slr --levels 1-20 --count 1000 --seed 7 --shard 0/4 -o slr.0.jsonl
+      (shards 0/4 .. 3/4, concatenated in order, equal the unsharded file)")]
 pub struct Args {
     /// One curriculum level (1-20).
     #[arg(long, conflicts_with = "levels", value_parser = clap::value_parser!(u32).range(1..=20))]
@@ -57,6 +60,10 @@ pub struct Args {
     /// Judge workers and generator threads (output does not depend on it); default: all cores.
     #[arg(long)]
     threads: Option<usize>,
+    /// Write only block I of N of the run (0-based, e.g. 0/4); the N shards'
+    /// outputs, concatenated in order, are the whole run's output.
+    #[arg(long, value_name = "I/N", default_value = "0/1", value_parser = super::parse_shard)]
+    shard: Shard,
     /// Output JSONL file, or `-` for stdout.
     #[arg(long, short, default_value = "-")]
     output: PathBuf,
@@ -99,7 +106,7 @@ pub fn run(args: Args) -> Outcome {
         split: args.split.into(),
         prompt: args.prompt.into(),
         language,
-        shard: entail::gen::WHOLE_RUN,
+        shard: args.shard,
         threads,
         judge: JudgeConfig {
             workers: threads.max(1),
@@ -107,7 +114,8 @@ pub fn run(args: Args) -> Outcome {
         },
     };
     let out = super::output(&args.output)?;
-    let bar = crate::cli::progress::bar(config.count * config.levels.len() as u64, "tasks");
+    let positions = config.count * config.levels.len() as u64;
+    let bar = crate::cli::progress::bar(config.shard.range(positions).count() as u64, "tasks");
     let start = std::time::Instant::now();
     let result = write(&config, out, &bar);
     bar.finish_and_clear();

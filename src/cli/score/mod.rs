@@ -29,18 +29,6 @@ enum Family {
     Divlogic(divlogic::Args),
 }
 
-impl Args {
-    /// The family's name, for messages.
-    pub fn family_name(&self) -> &'static str {
-        match self.family {
-            Family::Slr(_) => "slr",
-            Family::Logicgraph(_) => "logicgraph",
-            Family::Logicon(_) => "logicon",
-            Family::Divlogic(_) => "divlogic",
-        }
-    }
-}
-
 /// Runs `entail score`.
 pub fn run(args: Args) -> Outcome {
     match args.family {

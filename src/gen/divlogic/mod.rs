@@ -20,7 +20,7 @@ pub mod score;
 
 pub use score::score;
 
-use crate::gen::{check_shard, item_rng, Progress, Shard, WHOLE_RUN};
+use crate::gen::{item_rng, Progress, Shard};
 use crate::syntax::prover9::Formula;
 use crate::truth::{Models, TruthError, TruthTable};
 use content::{pick, sample_content, Literal, Premise, Statement, VARIABLES};
@@ -97,7 +97,7 @@ pub struct Config {
     pub min_premises: usize,
     /// Most premises in a content; the `n` of the sampling's cap.
     pub max_premises: usize,
-    /// Which part of the run (only the whole run is implemented).
+    /// Which part of the run: a block of the question indices (see [`Shard`]).
     pub shard: Shard,
 }
 
@@ -110,7 +110,7 @@ impl Default for Config {
             rotations: false,
             min_premises: 3,
             max_premises: 5,
-            shard: WHOLE_RUN,
+            shard: Shard::WHOLE,
         }
     }
 }
@@ -198,14 +198,18 @@ pub(crate) const MAX_ATTEMPTS: usize = 2000;
 /// The number of options per question.
 pub(crate) const OPTIONS: usize = 4;
 
-/// Writes `config.count` questions (times four with rotations) as JSONL to
-/// `out`, calling `progress(1)` after each question.
+/// Writes the questions of `config.shard`'s block of the question indices
+/// `0..config.count` (all of them for the whole run; times four records with
+/// rotations) as JSONL to `out`, calling `progress(1)` after each question.
 pub fn generate(config: &Config, out: &mut dyn Write, progress: Progress) -> Result<Stats, Error> {
     validate(config)?;
     let mut stats = Stats::default();
-    for index in 0..config.count {
+    for index in config.shard.range(config.count) {
         let records = item_records(config, index)?;
-        write_jsonl(&records, &mut *out)?;
+        for record in &records {
+            serde_json::to_writer(&mut *out, record).map_err(std::io::Error::from)?;
+            out.write_all(b"\n")?;
+        }
         stats.questions += 1;
         stats.records += records.len() as u64;
         progress(1);
@@ -214,25 +218,7 @@ pub fn generate(config: &Config, out: &mut dyn Write, progress: Progress) -> Res
     Ok(stats)
 }
 
-/// The records [`generate`] writes, in memory: `config.count` questions
-/// (times four with rotations), calling `progress` after each question.
-pub fn questions(config: &Config, mut progress: impl FnMut()) -> Result<Vec<Question>, Error> {
-    validate(config)?;
-    let mut out = Vec::new();
-    for index in 0..config.count {
-        let q = question(config, index)?;
-        if config.rotations {
-            out.extend((0..OPTIONS).map(|k| rotate(&q, k)));
-        } else {
-            out.push(q);
-        }
-        progress();
-    }
-    Ok(out)
-}
-
 fn validate(config: &Config) -> Result<(), Error> {
-    check_shard(config.shard).map_err(Error::Config)?;
     if config.min_premises < 3 {
         return Err(Error::Config("min premises must be at least 3".into()));
     }
@@ -248,7 +234,7 @@ fn validate(config: &Config) -> Result<(), Error> {
 }
 
 /// Question `index` of a run: depends only on the seed, the index and the config.
-pub fn question(config: &Config, index: u64) -> Result<Question, Error> {
+fn question(config: &Config, index: u64) -> Result<Question, Error> {
     validate(config)?;
     let kind = config.types.for_item(index);
     let mut rng = item_rng(config.seed, index);
@@ -301,15 +287,6 @@ pub fn rotate(q: &Question, k: usize) -> Question {
         answer: (q.answer + n - k % n) % n,
         ..q.clone()
     }
-}
-
-/// Writes questions as JSONL, one per line.
-pub fn write_jsonl(questions: &[Question], mut out: impl Write) -> std::io::Result<()> {
-    for q in questions {
-        serde_json::to_writer(&mut out, q)?;
-        out.write_all(b"\n")?;
-    }
-    Ok(())
 }
 
 /// A question before it is put into words.

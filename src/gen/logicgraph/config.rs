@@ -2,7 +2,7 @@
 //! the errors.
 
 use super::form::Form;
-use crate::gen::{check_shard, Shard, WHOLE_RUN};
+use crate::gen::Shard;
 
 /// The published difficulty tiers, by number of proof paths.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,7 +55,7 @@ pub struct Config {
     pub seed: u64,
     /// How many instances.
     pub count: u64,
-    /// Which part of the run (only the whole run is implemented).
+    /// Which part of the run: a block of the item indices (see [`Shard`]).
     pub shard: Shard,
     /// Whether each instance also gets `prompt.txt`.
     pub prompt: bool,
@@ -76,7 +76,7 @@ impl Config {
             max_attempts: 50,
             seed: 0,
             count: 1,
-            shard: WHOLE_RUN,
+            shard: Shard::WHOLE,
             prompt: false,
             threads: 1,
         }
@@ -85,7 +85,6 @@ impl Config {
     /// Rejects settings no instance can satisfy.
     pub fn validate(&self) -> Result<(), Error> {
         let bad = |m: String| Err(Error::Config(m));
-        check_shard(self.shard).map_err(Error::Config)?;
         if self.paths.0 < 1 || self.paths.0 > self.paths.1 {
             return bad(format!(
                 "paths {}-{}: need 1 <= MIN <= MAX",

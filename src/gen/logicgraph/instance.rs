@@ -8,8 +8,11 @@
 //! step formulas have their atoms replaced by `translations.atomic_facts`, so
 //! the check sees exactly what a Prover9 pipeline would.
 
+use super::format::{CompleteFile, Id, Path as PathFile, UsedPremise};
 use crate::prove::{Premise, ProveError, Solution, Step, StepProblem};
 use crate::syntax::prover9::{parse_formula, Formula, ParseOptions, Term};
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -30,23 +33,14 @@ pub(crate) fn ascii_connectives(formal: &str) -> String {
     out
 }
 
-fn read_json(dir: &Path, name: &str) -> Result<Value, ProveError> {
+/// Reads `dir/name` as the schema's type `T`; errors name the file and,
+/// for JSON that does not fit, the line and column.
+fn read_file<T: DeserializeOwned>(dir: &Path, name: &str) -> Result<T, ProveError> {
     let path = dir.join(name);
     let text = std::fs::read_to_string(&path)
         .map_err(|e| ProveError::new(None, format!("cannot read {}: {e}", path.display())))?;
     serde_json::from_str(&text)
         .map_err(|e| ProveError::invalid_json(&e).in_file(path.display().to_string()))
-}
-
-fn field<'a>(v: &'a Value, key: &str, what: &str) -> Result<&'a Value, ProveError> {
-    v.get(key)
-        .ok_or_else(|| ProveError::new(None, format!("{what} has no `{key}`")))
-}
-
-fn text<'a>(v: &'a Value, key: &str, what: &str) -> Result<&'a str, ProveError> {
-    field(v, key, what)?
-        .as_str()
-        .ok_or_else(|| ProveError::new(None, format!("{what}: `{key}` is not a string")))
 }
 
 fn formula(src: &str, what: &str) -> Result<Formula, ProveError> {
@@ -99,35 +93,24 @@ fn sentence_key(text: &str) -> String {
 impl Notation {
     /// The notation of the instance whose `complete.json` is `complete`.
     pub(crate) fn of_complete(
-        complete: &Value,
+        complete: &CompleteFile,
         instantiated: bool,
     ) -> Result<Notation, ProveError> {
         let mut atoms = BTreeMap::new();
         if instantiated {
-            if let Some(map) = complete
-                .pointer("/translations/atomic_facts")
-                .and_then(Value::as_object)
-            {
-                for (atom, expr) in map {
-                    let expr = expr
-                        .as_str()
-                        .ok_or_else(|| ProveError::new(None, "atomic fact is not a string"))?;
-                    atoms.insert(atom.clone(), formula(expr, &format!("atomic fact {atom}"))?);
-                }
+            for (atom, expr) in &complete.translations.atomic_facts.0 {
+                atoms.insert(atom.clone(), formula(expr, &format!("atomic fact {atom}"))?);
             }
         }
         // A node whose formula does not parse is left out: it only costs the
         // lookup of its sentence, never the instance.
         let sentences = complete
-            .pointer("/translations/node_mappings")
-            .and_then(Value::as_object)
-            .into_iter()
-            .flatten()
-            .filter_map(|(_, node)| {
-                let natural = node.get("natural")?.as_str()?;
-                let formal = node.get("formal")?.as_str()?;
-                let f = formula(&ascii_connectives(formal), "node").ok()?;
-                Some((sentence_key(natural), f))
+            .translations
+            .node_mappings
+            .values()
+            .filter_map(|node| {
+                let f = formula(&ascii_connectives(&node.formal), "node").ok()?;
+                Some((sentence_key(&node.natural), f))
             })
             .collect();
         Ok(Notation {
@@ -192,27 +175,22 @@ pub struct ParsedSolution {
     pub solution: Result<Solution, ProveError>,
 }
 
-/// A JSON scalar id as text: `"3"` and `3` are both `3`.
-fn id_text(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    }
-}
-
 /// Reads the solutions of a `solutions.json`-shaped document: an object
-/// `{solutions: [...]}` or a bare array of solutions. Only premise ids are
-/// taken from `premises_used` (the formulas quoted there are ignored, so a
-/// solution cannot redefine a premise); a cited `Derived` premise is resolved
-/// to the latest earlier step with the quoted conclusion, and stays `Derived`
-/// (a bad reference) when there is none.
+/// `{solutions: [...]}` or a bare array of solutions, each read with the
+/// schema on its own, so a malformed solution is an error for it alone. Only
+/// premise ids are taken from `premises_used` (the formulas quoted there are
+/// ignored, so a solution cannot redefine a premise); a cited `Derived`
+/// premise is resolved to the latest earlier step with the quoted
+/// conclusion, and stays `Derived` (a bad reference) when there is none.
 pub(crate) fn parse_solutions(
     doc: &Value,
     notation: &Notation,
 ) -> Result<Vec<ParsedSolution>, ProveError> {
     let list = match doc {
         Value::Array(list) => list,
-        Value::Object(_) => field(doc, "solutions", "the document")?
+        Value::Object(map) => map
+            .get("solutions")
+            .ok_or_else(|| ProveError::new(None, "the document has no `solutions`"))?
             .as_array()
             .ok_or_else(|| ProveError::new(None, "`solutions` is not an array"))?,
         _ => {
@@ -225,60 +203,63 @@ pub(crate) fn parse_solutions(
     Ok(list
         .iter()
         .enumerate()
-        .map(|(k, sol)| {
-            let id = sol
-                .get("id")
-                .filter(|v| !v.is_null())
-                .map_or_else(|| (k + 1).to_string(), id_text);
-            let family = sol.get("family_id").filter(|v| !v.is_null()).map(id_text);
-            let solution = parse_solution(sol, &id, notation);
+        .map(|(k, raw)| {
+            let read = PathFile::<UsedPremise>::deserialize(raw);
+            // The id and family as given, even when the rest does not read.
+            let scalar = |key: &str| {
+                raw.get(key)
+                    .and_then(|v| Option::<Id>::deserialize(v).ok().flatten())
+                    .map(|id| id.to_string())
+            };
+            let id = scalar("id").unwrap_or_else(|| (k + 1).to_string());
+            let solution = match read {
+                Ok(path) => parse_solution(&path, &id, notation),
+                Err(e) => Err(ProveError::new(None, format!("solution {id}: {e}"))),
+            };
             ParsedSolution {
+                family: scalar("family_id"),
                 id,
-                family,
                 solution,
             }
         })
         .collect())
 }
 
-fn parse_solution(sol: &Value, id: &str, notation: &Notation) -> Result<Solution, ProveError> {
+fn parse_solution(
+    path: &PathFile<UsedPremise>,
+    id: &str,
+    notation: &Notation,
+) -> Result<Solution, ProveError> {
     let what = format!("solution {id}");
-    let step_list = field(sol, "steps", &what)?
-        .as_array()
-        .ok_or_else(|| ProveError::new(None, format!("{what}: `steps` is not an array")))?;
     let mut steps: Vec<Step> = Vec::new();
-    for (i, st) in step_list.iter().enumerate() {
-        let label = match st.get("step_number").and_then(Value::as_u64) {
-            Some(n) => format!("S{n}"),
-            None => format!("S{}", i + 1),
+    for (i, st) in path.steps.iter().enumerate() {
+        let label = match st.step_number {
+            Some(Id::Number(n)) => format!("S{n}"),
+            _ => format!("S{}", i + 1),
         };
         let swhat = format!("{what} step {label}");
-        let conclusion = notation.step_formula(text(st, "conclusion", &swhat)?, &swhat)?;
-        let used = field(st, "premises_used", &swhat)?
-            .as_array()
-            .ok_or_else(|| {
-                ProveError::new(None, format!("{swhat}: `premises_used` is not an array"))
-            })?;
+        let conclusion = notation.step_formula(&st.conclusion, &swhat)?;
         let mut from = Vec::new();
-        for p in used {
-            let pid = text(p, "id", &swhat)?;
-            if pid != "Derived" {
-                from.push(pid.to_string());
+        for p in &st.premises_used {
+            if p.id != "Derived" {
+                from.push(p.id.clone());
                 continue;
             }
-            let quoted = notation.step_formula(text(p, "prover9", &swhat)?, &swhat)?;
+            let quoted = p.prover9.as_deref().ok_or_else(|| {
+                ProveError::new(
+                    None,
+                    format!("{swhat}: a `Derived` premise has no `prover9`"),
+                )
+            })?;
+            let quoted = notation.step_formula(quoted, &swhat)?;
             let earlier = steps.iter().rev().find(|s| s.conclusion == quoted);
             from.push(earlier.map_or_else(|| "Derived".to_string(), |s| s.label.clone()));
         }
-        let rule = st
-            .get("rule_applied")
-            .and_then(Value::as_str)
-            .map(str::to_string);
         steps.push(Step {
             label,
             conclusion,
             from,
-            rule,
+            rule: st.rule_applied.clone(),
             pos: None,
         });
     }
@@ -300,6 +281,12 @@ pub struct Instance {
     pub notation: Notation,
 }
 
+/// Whether `dir` is a LogicGraph instance directory (it holds a
+/// `complete.json`).
+pub fn is_instance_dir(dir: &Path) -> bool {
+    dir.join("complete.json").is_file()
+}
+
 /// Reads the instance in `dir`. See [`parse_solutions`] for how `Derived`
 /// premises are resolved; any unreadable gold solution is an error.
 pub fn load(dir: &Path, instantiated: bool) -> Result<StepProblem, ProveError> {
@@ -308,39 +295,30 @@ pub fn load(dir: &Path, instantiated: bool) -> Result<StepProblem, ProveError> {
 
 /// Reads the instance in `dir` with its families and notation.
 pub(crate) fn load_instance(dir: &Path, instantiated: bool) -> Result<Instance, ProveError> {
-    let complete = read_json(dir, "complete.json")?;
-    let solutions = read_json(dir, "solutions.json")?;
+    let complete: CompleteFile = read_file(dir, "complete.json")?;
+    let solutions: Value = read_file(dir, "solutions.json")?;
     let in_complete = |e: ProveError| e.in_file(dir.join("complete.json").display().to_string());
     let in_solutions = |e: ProveError| e.in_file(dir.join("solutions.json").display().to_string());
 
     let notation = Notation::of_complete(&complete, instantiated).map_err(in_complete)?;
-    let kb = field(&complete, "knowledge_base", "complete.json").map_err(in_complete)?;
+    // Premises and target in the notation asked for: the A-notation
+    // (`formal`) or instantiated (`prover9_expression`).
+    let spelling = |formal: &str, expression: &str| {
+        ascii_connectives(if instantiated { expression } else { formal })
+    };
+    let kb = &complete.knowledge_base;
     let mut premises = Vec::new();
-    for part in ["rules", "facts"] {
-        let list = field(kb, part, "knowledge_base").map_err(in_complete)?;
-        for p in list.as_array().into_iter().flatten() {
-            let id = text(p, "id", "premise").map_err(in_complete)?.to_string();
-            let key = if instantiated {
-                "prover9_expression"
-            } else {
-                "formal"
-            };
-            let src = ascii_connectives(text(p, key, &id).map_err(in_complete)?);
-            premises.push(Premise {
-                id: id.clone(),
-                formula: formula(&src, &id).map_err(in_complete)?,
-                pos: None,
-            });
-        }
+    for p in kb.rules.iter().chain(&kb.facts) {
+        let src = spelling(&p.formal, &p.prover9_expression);
+        premises.push(Premise {
+            id: p.id.clone(),
+            formula: formula(&src, &p.id).map_err(in_complete)?,
+            pos: None,
+        });
     }
-    let target = field(&complete, "target", "complete.json").map_err(in_complete)?;
-    let goal_src = if instantiated {
-        text(target, "prover9_expression", "target")
-    } else {
-        text(target, "formal", "target")
-    }
-    .map_err(in_complete)?;
-    let goal = formula(&ascii_connectives(goal_src), "target").map_err(in_complete)?;
+    let target = &complete.target;
+    let goal_src = spelling(&target.formal, &target.prover9_expression);
+    let goal = formula(&goal_src, "target").map_err(in_complete)?;
 
     let mut gold = Vec::new();
     let mut families = Vec::new();

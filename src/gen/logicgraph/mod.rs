@@ -18,14 +18,15 @@
 //! Modules by concept: `form` (the argument forms), `config` (tiers and
 //! settings), `build` (the backward construction of a skeleton), `prop` and
 //! `lexicon` (formulas and their words), `draft` (an instance named, worded
-//! and verified), `output` and `instance` (the published files, written and
-//! read), `run` (a whole run on worker threads), `tree` (a tree of
-//! instances checked in one process) and `score`.
+//! and verified), `format` (the published files' one schema), `output` and
+//! `instance` (those files written and read), `run` (a whole run on worker
+//! threads), `tree` (a tree of instances checked in one process) and `score`.
 
 mod build;
 mod config;
 mod draft;
 mod form;
+mod format;
 mod instance;
 mod lexicon;
 mod output;
@@ -36,7 +37,7 @@ mod tree;
 
 pub use config::{Config, Error, Tier};
 pub use form::Form;
-pub use instance::{load, Instance, Notation, ParsedSolution};
+pub use instance::{is_instance_dir, load, Instance, Notation, ParsedSolution};
 pub use run::{generate, item_dir, Stats};
 pub use score::score;
 pub use tree::{check_tree, instances, TreeOptions};

@@ -1,199 +1,19 @@
-//! The published LogicGraph layout: `question.json`, `complete.json`,
-//! `solutions.json`, `verify_true.json` (field names and nesting as in the
-//! published instances), and the optional `prompt.txt` task text.
+//! Writing an instance: its draft as the files of the published layout
+//! (the [`format`](super::format) schema), and the optional `prompt.txt`
+//! task text.
 
 use super::draft::Draft;
+use super::format::{
+    CompleteFile, ConsistencyCheck, Context, DerivedConclusion, FamilyStats, GlobalCheck, Id,
+    KbEntry, KnowledgeBase, Metadata, Node, Ordered, Path, PathStep, QuestionFile, SolutionDetail,
+    SolutionStats, SolutionsFile, Target, Translations, UsedPremise, VerifiedSolution,
+    VerifiedStep, VerifyFile,
+};
 use super::prop::Prop;
 use crate::prove::CheckReport;
 use crate::prove::StepStatus;
-use serde::ser::SerializeMap;
-use serde::{Serialize, Serializer};
+use serde::Serialize;
 use std::collections::BTreeMap;
-
-/// A JSON object whose keys keep the order given (`A1, A2, …, A10, G`), which
-/// a sorted map would not.
-#[derive(Debug, Clone)]
-pub(crate) struct Ordered<V>(pub Vec<(String, V)>);
-
-impl<V: Serialize> Serialize for Ordered<V> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut map = s.serialize_map(Some(self.0.len()))?;
-        for (k, v) in &self.0 {
-            map.serialize_entry(k, v)?;
-        }
-        map.end()
-    }
-}
-
-#[derive(Serialize)]
-struct Question {
-    context: Context,
-    question: String,
-}
-
-#[derive(Serialize)]
-struct Context {
-    rules: Vec<String>,
-    facts: Vec<String>,
-}
-
-#[derive(Serialize)]
-struct Complete<'a> {
-    metadata: Metadata,
-    knowledge_base: KnowledgeBase,
-    target: Target,
-    solutions: Vec<Path<'a, String>>,
-    translations: Translations,
-}
-
-#[derive(Serialize)]
-struct Metadata {
-    /// The published generator renders a graph image; this one does not.
-    graph_path: Option<String>,
-    num_solutions: usize,
-    family_stats: Ordered<FamilyStats>,
-}
-
-#[derive(Serialize)]
-struct FamilyStats {
-    core: usize,
-    branch: usize,
-}
-
-#[derive(Serialize)]
-struct KnowledgeBase {
-    rules: Vec<KbEntry>,
-    facts: Vec<KbEntry>,
-}
-
-#[derive(Serialize)]
-struct KbEntry {
-    id: String,
-    formal: String,
-    prover9_expression: String,
-    natural: String,
-}
-
-#[derive(Serialize)]
-struct Target {
-    formal: String,
-    prover9: String,
-    prover9_expression: String,
-    natural: String,
-}
-
-#[derive(Serialize)]
-struct Path<'a, P> {
-    id: usize,
-    family_id: usize,
-    path_type: &'a str,
-    branch_from: Option<usize>,
-    steps: Vec<PathStep<P>>,
-}
-
-#[derive(Serialize)]
-struct PathStep<P> {
-    step_number: usize,
-    rule_applied: &'static str,
-    premises_used: Vec<P>,
-    conclusion: String,
-    natural: String,
-}
-
-#[derive(Serialize)]
-struct UsedPremise {
-    id: String,
-    prover9: String,
-    prover9_expression: String,
-    natural: String,
-}
-
-#[derive(Serialize)]
-struct Translations {
-    domain_theme: String,
-    atomic_facts: Ordered<String>,
-    natural_facts: Ordered<String>,
-    prover9_expressions: Vec<String>,
-    natural_expressions: Vec<String>,
-    node_mappings: BTreeMap<String, Node>,
-}
-
-#[derive(Serialize)]
-struct Node {
-    formal: String,
-    prover9: String,
-    prover9_expression: String,
-    natural: String,
-}
-
-#[derive(Serialize)]
-struct SolutionsFile<'a> {
-    solution_stats: SolutionStats,
-    solutions: Vec<Path<'a, UsedPremise>>,
-}
-
-#[derive(Serialize)]
-struct SolutionStats {
-    total_solutions: usize,
-    details: Vec<SolutionDetail>,
-}
-
-#[derive(Serialize)]
-struct SolutionDetail {
-    solution_id: usize,
-    steps_count: usize,
-}
-
-#[derive(Serialize)]
-struct Verify {
-    total_solutions: usize,
-    valid_solutions: usize,
-    invalid_solutions: usize,
-    solutions_reaching_target: usize,
-    detailed_results: Vec<VerifiedSolution>,
-    global_target_verification: GlobalCheck,
-    premises_consistency_check: ConsistencyCheck,
-}
-
-#[derive(Serialize)]
-struct VerifiedSolution {
-    solution_id: usize,
-    valid: bool,
-    step_results: Vec<VerifiedStep>,
-    reaches_target: bool,
-    error_message: Option<String>,
-    derived_conclusions: Vec<DerivedConclusion>,
-}
-
-#[derive(Serialize)]
-struct VerifiedStep {
-    step_number: usize,
-    rule_applied: &'static str,
-    valid: bool,
-    message: String,
-    conclusion: String,
-    conclusion_expression: String,
-    premises_used: Vec<String>,
-    premises_expressions: Vec<String>,
-}
-
-#[derive(Serialize)]
-struct DerivedConclusion {
-    formal: String,
-    prover9_expression: String,
-}
-
-#[derive(Serialize)]
-struct GlobalCheck {
-    valid: bool,
-    message: String,
-}
-
-#[derive(Serialize)]
-struct ConsistencyCheck {
-    consistent: bool,
-    message: String,
-}
 
 /// The text of each file of one instance directory.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -245,22 +65,22 @@ impl Draft {
         }
     }
 
-    fn paths_with<P>(&self, cite: impl Fn(&Prop, Option<&str>) -> P) -> Vec<Path<'_, P>> {
+    fn paths_with<P>(&self, cite: impl Fn(&Prop, Option<&str>) -> P) -> Vec<Path<P>> {
         self.paths
             .iter()
             .enumerate()
             .map(|(i, path)| Path {
-                id: i + 1,
-                family_id: path.family,
-                path_type: Draft::path_type(path.branch_from),
+                id: Some(Id::Number(i as u64 + 1)),
+                family_id: Some(Id::Number(path.family as u64)),
+                path_type: Draft::path_type(path.branch_from).to_string(),
                 branch_from: path.branch_from,
                 steps: path
                     .steps
                     .iter()
                     .enumerate()
                     .map(|(k, st)| PathStep {
-                        step_number: k + 1,
-                        rule_applied: st.form.name(),
+                        step_number: Some(Id::Number(k as u64 + 1)),
+                        rule_applied: Some(st.form.name().to_string()),
                         premises_used: st
                             .cited
                             .iter()
@@ -300,7 +120,7 @@ impl Draft {
         let facts: Vec<usize> = (0..self.premises.len())
             .filter(|&i| self.premises[i].prop.is_literal())
             .collect();
-        let question = Question {
+        let question = QuestionFile {
             context: Context {
                 rules: rules
                     .iter()
@@ -331,7 +151,7 @@ impl Draft {
         }
         let atom_order: Vec<usize> = (1..self.atoms.len()).chain(std::iter::once(0)).collect();
         let nodes = self.nodes();
-        let complete = Complete {
+        let complete = CompleteFile {
             metadata: Metadata {
                 graph_path: None,
                 num_solutions: self.paths.len(),
@@ -388,7 +208,7 @@ impl Draft {
             },
             solutions: self.paths_with(|prop, id| UsedPremise {
                 id: id.unwrap_or("Derived").to_string(),
-                prover9: prop.prover9(),
+                prover9: Some(prop.prover9()),
                 prover9_expression: prop.instantiated(&exprs),
                 natural: self.natural(prop),
             }),
@@ -402,7 +222,7 @@ impl Draft {
         }
     }
 
-    fn verify_file(&self, report: &CheckReport) -> Verify {
+    fn verify_file(&self, report: &CheckReport) -> VerifyFile {
         let exprs = self.expressions();
         let mut detailed = Vec::new();
         for (i, path) in self.paths.iter().enumerate() {
@@ -420,7 +240,7 @@ impl Draft {
                     let ok = status == Some(&StepStatus::Valid);
                     VerifiedStep {
                         step_number: k + 1,
-                        rule_applied: st.form.name(),
+                        rule_applied: st.form.name().to_string(),
                         valid: ok,
                         message: if ok {
                             "valid: the cited premises entail the conclusion (Z3)".into()
@@ -465,7 +285,7 @@ impl Draft {
             .iter()
             .any(|s| s.globally_valid == Some(true));
         let consistent = report.consistency.consistent == Some(true);
-        Verify {
+        VerifyFile {
             total_solutions: self.paths.len(),
             valid_solutions,
             invalid_solutions: self.paths.len() - valid_solutions,

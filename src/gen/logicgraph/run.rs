@@ -3,7 +3,7 @@
 use super::config::{Config, Error};
 use super::draft::generate_one;
 use super::lexicon;
-use crate::gen::Progress;
+use crate::gen::{on_threads, Progress};
 use crate::prove::{ProveOptions, Prover};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -25,8 +25,9 @@ pub struct Stats {
 }
 
 impl Stats {
-    /// Adds another run's counts (for per-thread statistics).
-    fn merge(&mut self, other: &Stats) {
+    /// Adds another run's counts: a thread's into its run's, or one shard's
+    /// into the sum of shards (which equals the unsharded run's statistics).
+    pub fn merge(&mut self, other: &Stats) {
         self.generated += other.generated;
         for (k, v) in &other.discarded {
             *self.discarded.entry(k.clone()).or_default() += v;
@@ -42,48 +43,38 @@ pub fn item_dir(out: &Path, index: u64) -> PathBuf {
     out.join(format!("test_{}", index + 1))
 }
 
-/// Generates `config.count` instances into `out/test_1 …` on
-/// `config.threads` worker threads (each with its own prover; the output does
-/// not depend on the number), calling `progress(1)` after each instance.
+/// Generates the instances of `config.shard`'s block of the items
+/// `0..config.count` (all of them for the whole run) into `out/test_{i+1}`,
+/// named by the global index `i`, so the shards' directories merge into the
+/// unsharded tree. Runs on `config.threads` worker threads (each with its
+/// own prover; the output does not depend on the number), calling
+/// `progress(1)` after each instance.
 pub fn generate(config: &Config, out: &Path, progress: Progress) -> Result<Stats, Error> {
     config.validate()?;
     lexicon::builtin().map_err(Error::Lexicon)?;
-    let count = config.count;
-    let threads = config.threads.max(1).min(count.max(1) as usize);
-    let next = std::sync::atomic::AtomicU64::new(0);
-    let results: Vec<Result<Stats, Error>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut prover = Prover::new(ProveOptions {
-                        timeout: Some(Duration::from_secs(10)),
-                        countermodels: false,
-                    });
-                    let mut stats = Stats::default();
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        if i >= count {
-                            return Ok(stats);
-                        }
-                        let g = generate_one(config, i, &mut prover, &mut stats)?;
-                        g.instance
-                            .write(&item_dir(out, i), &g.report, config.prompt)?;
-                        progress(1);
-                    }
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| {
-                h.join()
-                    .unwrap_or_else(|_| Err(Error::Config("a worker thread panicked".into())))
-            })
-            .collect()
+    let items = config.shard.range(config.count);
+    let threads = config.threads.max(1).min(items.clone().count().max(1));
+    let next = std::sync::atomic::AtomicU64::new(items.start);
+    let results = on_threads(threads, |_| -> Result<Stats, Error> {
+        let mut prover = Prover::new(ProveOptions {
+            timeout: Some(Duration::from_secs(10)),
+            countermodels: false,
+        });
+        let mut stats = Stats::default();
+        loop {
+            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            if i >= items.end {
+                return Ok(stats);
+            }
+            let g = generate_one(config, i, &mut prover, &mut stats)?;
+            g.instance
+                .write(&item_dir(out, i), &g.report, config.prompt)?;
+            progress(1);
+        }
     });
     let mut total = Stats::default();
     for r in results {
-        total.merge(&r?);
+        total.merge(&r.unwrap_or_else(|| Err(Error::Config("a worker thread panicked".into())))?);
     }
     Ok(total)
 }

@@ -28,7 +28,7 @@
 //! Averages are arithmetic means over the instances of a tier (the name of
 //! the instance directory's parent) and over all instances.
 
-use super::instance::{self, Instance, ParsedSolution};
+use super::instance::{self, is_instance_dir, Instance, ParsedSolution};
 use crate::prove::{ProveError, Prover, Solution, SolutionReport, Step, StepProblem, StepStatus};
 use crate::syntax::answer::steps::{self, Cite, PathAnswer};
 use crate::syntax::prover9::{self, Attribute, Entry, Input, Item, ListKind, Term};
@@ -51,11 +51,6 @@ pub struct InstanceDir {
     pub name: String,
     /// The name of the directory's parent (`Small`, `Medium`, `Large`).
     pub tier: String,
-}
-
-/// Whether `dir` is a LogicGraph instance directory.
-pub(crate) fn is_instance_dir(dir: &Path) -> bool {
-    dir.join("complete.json").is_file()
 }
 
 /// The name of `dir`'s parent directory, resolving `.` and relative paths.

@@ -4,7 +4,7 @@
 //! most instances; here each thread keeps one prover (and its Z3 context)
 //! for every instance it takes.
 
-use super::load;
+use super::{is_instance_dir, load};
 use crate::prove::{CheckReport, ProveError, ProveOptions, Prover, SupportOptions};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -17,7 +17,7 @@ pub fn instances(root: &Path) -> std::io::Result<Vec<PathBuf>> {
     let mut found = Vec::new();
     let mut pending = vec![root.to_path_buf()];
     while let Some(dir) = pending.pop() {
-        if dir.join("complete.json").is_file() {
+        if is_instance_dir(&dir) {
             found.push(dir);
             continue;
         }

@@ -25,7 +25,7 @@ pub use crate::syntax::answer::truth::Truth;
 pub use graph::Relation;
 pub use score::score;
 
-use crate::gen::{check_shard, item_rng, Progress, Shard, WHOLE_RUN};
+use crate::gen::{item_rng, on_threads, Progress, Shard};
 use crate::syntax::prover9::Formula;
 use crate::truth::{Models, TruthError, TruthTable};
 use graph::Graph;
@@ -94,7 +94,7 @@ pub struct Config {
     pub max_connectives: usize,
     /// Plain, hard or completion items.
     pub variant: Variant,
-    /// Which part of the run (only the whole run is implemented).
+    /// Which part of the run: a block of the item indices (see [`Shard`]).
     pub shard: Shard,
     /// Worker threads; the output does not depend on it.
     pub threads: usize,
@@ -113,7 +113,7 @@ impl Default for Config {
             graph_nodes: 14,
             max_connectives: 4,
             variant: Variant::Plain,
-            shard: WHOLE_RUN,
+            shard: Shard::WHOLE,
             threads: 1,
         }
     }
@@ -123,7 +123,6 @@ impl Config {
     /// Checks the ranges, so generation cannot fail for a bad setting.
     pub fn validate(&self) -> Result<(), Error> {
         let bad = |msg: String| Err(Error::Config(msg));
-        check_shard(self.shard).map_err(Error::Config)?;
         if self.k_min < 2 || self.k_min > self.k_max || self.k_max > MAX_K {
             return bad(format!(
                 "k must be a range within 2..={MAX_K}, got {}..={}",
@@ -462,47 +461,39 @@ pub struct Stats {
     pub samples: u64,
 }
 
-/// Writes `config.count` samples as JSONL to `out`, using `config.threads`
-/// worker threads. Output is identical for any thread count. `progress` is
-/// called with the number of items finished after each block.
+/// Writes the samples of `config.shard`'s block of the items
+/// `0..config.count` (all of them for the whole run) as JSONL to `out`,
+/// using `config.threads` worker threads. Output is identical for any thread
+/// count. `progress` is called with the number of items finished after each
+/// block.
 pub fn generate(config: &Config, out: &mut dyn Write, progress: Progress) -> Result<Stats, Error> {
     config.validate()?;
+    let items = config.shard.range(config.count);
     let threads = config.threads.max(1) as u64;
-    let mut start = 0;
-    while start < config.count {
-        let end = (start + BLOCK).min(config.count);
+    let mut start = items.start;
+    while start < items.end {
+        let end = (start + BLOCK).min(items.end);
         let per = (end - start).div_ceil(threads);
-        let chunks: Vec<Result<Vec<u8>, Error>> = std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..threads)
-                .map(|t| {
-                    let lo = (start + t * per).min(end);
-                    let hi = (lo + per).min(end);
-                    scope.spawn(move || -> Result<Vec<u8>, Error> {
-                        let mut buf = Vec::new();
-                        for index in lo..hi {
-                            serde_json::to_writer(&mut buf, &sample(config, index)?)?;
-                            buf.push(b'\n');
-                        }
-                        Ok(buf)
-                    })
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| {
-                    h.join()
-                        .unwrap_or_else(|_| Err(Error::Config("a worker thread panicked".into())))
-                })
-                .collect()
+        let chunks = on_threads(threads as usize, |t| -> Result<Vec<u8>, Error> {
+            let lo = (start + t as u64 * per).min(end);
+            let hi = (lo + per).min(end);
+            let mut buf = Vec::new();
+            for index in lo..hi {
+                serde_json::to_writer(&mut buf, &sample(config, index)?)?;
+                buf.push(b'\n');
+            }
+            Ok(buf)
         });
         for chunk in chunks {
-            out.write_all(&chunk?)?;
+            let chunk =
+                chunk.unwrap_or_else(|| Err(Error::Config("a worker thread panicked".into())))?;
+            out.write_all(&chunk)?;
         }
         progress(end - start);
         start = end;
     }
     out.flush()?;
     Ok(Stats {
-        samples: config.count,
+        samples: items.end - items.start,
     })
 }

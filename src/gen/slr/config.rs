@@ -2,7 +2,7 @@
 
 use super::language::Language;
 use super::prompt::PromptStyle;
-use crate::gen::{Shard, WHOLE_RUN};
+use crate::gen::Shard;
 use crate::judge::JudgeConfig;
 
 /// Which split a run belongs to; splits draw from disjoint random streams.
@@ -61,7 +61,8 @@ pub struct Config {
     pub prompt: PromptStyle,
     /// The language.
     pub language: Language,
-    /// Which part of the run (only the whole run is implemented).
+    /// Which part of the run: a block of the requested `(level, slot)`
+    /// positions (see [`Shard`]).
     pub shard: Shard,
     /// Worker threads; the output does not depend on it.
     pub threads: usize,
@@ -80,7 +81,7 @@ impl Default for Config {
             split: Split::Train,
             prompt: PromptStyle::default(),
             language: Language::trains(),
-            shard: WHOLE_RUN,
+            shard: Shard::WHOLE,
             threads: 1,
             judge: JudgeConfig::default(),
         }

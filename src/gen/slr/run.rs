@@ -1,12 +1,12 @@
 //! A whole run: items on worker threads, deduplicated, written in order.
 
 use super::{Config, Error, LevelContext, SlrTask};
-use crate::gen::{check_shard, Progress};
+use crate::gen::{on_threads, Progress};
 use crate::judge::Judge;
 use serde::Serialize;
 use std::collections::BTreeSet;
+use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
 
 /// Counts over a run (or one task).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -34,7 +34,18 @@ pub struct Stats {
 }
 
 impl Stats {
-    fn add(&mut self, other: &Stats) {
+    /// Adds `other`'s counts: an item's into its run's, or one shard's into
+    /// the sum of shards (which equals the unsharded run's statistics).
+    /// Shortfalls add per level, in the order levels first appear.
+    pub fn merge(&mut self, other: &Stats) {
+        self.tasks += other.tasks;
+        self.duplicates += other.duplicates;
+        for &(level, missing) in &other.shortfall {
+            match self.shortfall.iter_mut().find(|(l, _)| *l == level) {
+                Some((_, total)) => *total += missing,
+                None => self.shortfall.push((level, missing)),
+            }
+        }
         self.rules_sampled += other.rules_sampled;
         self.rules_unsafe += other.rules_unsafe;
         self.rules_unfillable += other.rules_unfillable;
@@ -53,44 +64,90 @@ const ITEMS_PER_TASK: u64 = 8;
 /// validation program), on `config.threads` threads, and writes them as
 /// JSONL in level then index order. Output depends only on the config, not
 /// on the thread count. `progress(1)` is called once per item computed.
+///
+/// Sharding: the run's positions are the requested `(level, slot)` pairs,
+/// `count` per level in level order, and the shard writes the tasks of its
+/// block of them (see [`Shard`](crate::gen::Shard)); a slot left empty
+/// because its level ran out of distinct tasks is written by nobody. Within
+/// a level, slot `s` holds the `s`-th distinct task in item-index order, so
+/// a shard that starts inside a level first computes that level's earlier
+/// items (only their keys, for deduplication; they are not written). Each
+/// item's statistics count for the slot it was trying to fill, so the
+/// shards' statistics add up to the unsharded run's.
 pub fn generate(
     config: &Config,
     output: &mut dyn std::io::Write,
     progress: Progress,
 ) -> Result<Stats, Error> {
-    check_shard(config.shard).map_err(Error::Config)?;
     let judge = &Judge::new(config.judge.clone());
-    let threads = config.threads;
-    let on_done = &|| progress(1);
+    let block = config
+        .shard
+        .range(config.count.saturating_mul(config.levels.len() as u64));
     let mut stats = Stats::default();
-    for &level in &config.levels {
+    for (position, &level) in config.levels.iter().enumerate() {
+        let first = config.count.saturating_mul(position as u64);
+        let slots =
+            block.start.saturating_sub(first)..block.end.saturating_sub(first).min(config.count);
+        if slots.is_empty() {
+            continue;
+        }
         let context = LevelContext::new(&config.language, level)?;
-        let mut seen: BTreeSet<(String, String)> = BTreeSet::new();
-        let mut written = 0u64;
-        let mut next_index = 0u64;
-        let limit = config.count.saturating_mul(ITEMS_PER_TASK) + 16;
-        // Items since the last new task: a long run of duplicates means the
-        // level's combinatorics are exhausted (levels 1-2 hold a few hundred
-        // distinct tasks), so stop before the hard limit.
-        let mut since_new = 0u64;
-        while written < config.count && next_index < limit && since_new < 4 * written.max(64) {
-            // After the first chunk, missing tasks come from duplicates or
-            // failed items: ask for a margin so exhausted levels end soon.
-            let missing = config.count - written;
-            let chunk = if next_index == 0 {
-                missing
-            } else {
-                (2 * missing).max(16)
-            };
-            let chunk = chunk.min(limit - next_index);
-            let start = next_index;
-            next_index += chunk;
-            let results = run_items(judge, &context, config, start, chunk, threads, on_done);
+        generate_level(judge, &context, config, slots, output, progress, &mut stats)?;
+    }
+    output.flush()?;
+    Ok(stats)
+}
+
+/// Writes the tasks of slots `slots` of one level: the level's distinct
+/// tasks in item-index order, skipping those before `slots.start`.
+fn generate_level(
+    judge: &Judge,
+    context: &LevelContext,
+    config: &Config,
+    slots: Range<u64>,
+    output: &mut dyn std::io::Write,
+    progress: Progress,
+    stats: &mut Stats,
+) -> Result<(), Error> {
+    let on_done = &|| progress(1);
+    let mut seen: BTreeSet<(String, String)> = BTreeSet::new();
+    // Distinct tasks found so far: the slot the next item tries to fill.
+    let mut found = 0u64;
+    let mut next_index = 0u64;
+    let limit = config
+        .count
+        .saturating_mul(ITEMS_PER_TASK)
+        .saturating_add(16);
+    // Items since the last new task: a long run of duplicates means the
+    // level's combinatorics are exhausted (levels 1-2 hold a few hundred
+    // distinct tasks), so stop before the hard limit.
+    let mut since_new = 0u64;
+    while found < slots.end && next_index < limit && since_new < 4 * found.max(64) {
+        // After the first chunk, missing tasks come from duplicates or
+        // failed items: ask for a margin so exhausted levels end soon. The
+        // chunks depend on the config only, so every shard sees the same.
+        let missing = config.count - found;
+        let chunk = if next_index == 0 {
+            missing
+        } else {
+            missing.saturating_mul(2).max(16)
+        };
+        let chunk_end = next_index + chunk.min(limit - next_index);
+        // The chunk's items are computed in batches of at most as many as
+        // could still be needed, so a shard that ends early in the level
+        // computes no more of the chunk than it reads.
+        while next_index < chunk_end && found < slots.end {
+            let batch = (slots.end - found).max(16).min(chunk_end - next_index);
+            let results = run_items(judge, context, config, next_index, batch, on_done);
+            next_index += batch;
             for result in results {
-                let (task, item_stats) = result?;
-                stats.add(&item_stats);
-                if written >= config.count {
+                if found >= slots.end {
                     break;
+                }
+                let (task, item_stats) = result?;
+                let ours = slots.contains(&found);
+                if ours {
+                    stats.merge(&item_stats);
                 }
                 since_new += 1;
                 let Some(task) = task else { continue };
@@ -99,67 +156,69 @@ pub fn generate(
                     task.validation_program.clone(),
                 );
                 if !seen.insert(key) {
-                    stats.duplicates += 1;
+                    if ours {
+                        stats.duplicates += 1;
+                    }
                     continue;
                 }
-                let line = serde_json::to_string(&task)
-                    .map_err(|e| Error::Io(std::io::Error::other(e)))?;
-                writeln!(output, "{line}")?;
-                written += 1;
-                stats.tasks += 1;
+                if ours {
+                    let line = serde_json::to_string(&task)
+                        .map_err(|e| Error::Io(std::io::Error::other(e)))?;
+                    writeln!(output, "{line}")?;
+                    stats.tasks += 1;
+                }
+                found += 1;
                 since_new = 0;
             }
         }
-        if written < config.count {
-            stats.shortfall.push((level, config.count - written));
-        }
     }
-    output.flush()?;
-    Ok(stats)
+    let empty = slots.end - found.max(slots.start).min(slots.end);
+    if empty > 0 {
+        stats.shortfall.push((context.level.level, empty));
+    }
+    Ok(())
 }
 
 type ItemResult = Result<(Option<SlrTask>, Stats), Error>;
 
-/// Items `start..start + count` in index order, computed on `threads` threads.
+/// Items `start..start + count` in index order, computed on
+/// `config.threads` threads.
 fn run_items(
     judge: &Judge,
     context: &LevelContext,
     config: &Config,
     start: u64,
     count: u64,
-    threads: usize,
     on_done: &(dyn Fn() + Sync),
 ) -> Vec<ItemResult> {
     let next = AtomicU64::new(0);
-    let slots: Mutex<Vec<Option<ItemResult>>> = Mutex::new((0..count).map(|_| None).collect());
-    std::thread::scope(|scope| {
-        for _ in 0..threads.max(1) {
-            scope.spawn(|| loop {
-                let offset = next.fetch_add(1, Ordering::Relaxed);
-                if offset >= count {
-                    break;
-                }
-                let mut stats = Stats::default();
-                let result = context
-                    .item(
-                        judge,
-                        config.seed,
-                        config.split,
-                        start + offset,
-                        config.prompt,
-                        &mut stats,
-                    )
-                    .map(|task| (task, stats));
-                if let Ok(mut slots) = slots.lock() {
-                    slots[offset as usize] = Some(result);
-                }
-                on_done();
-            });
+    let per_thread = on_threads(config.threads, |_| {
+        let mut done = Vec::new();
+        loop {
+            let offset = next.fetch_add(1, Ordering::Relaxed);
+            if offset >= count {
+                return done;
+            }
+            let mut stats = Stats::default();
+            let result = context
+                .item(
+                    judge,
+                    config.seed,
+                    config.split,
+                    start + offset,
+                    config.prompt,
+                    &mut stats,
+                )
+                .map(|task| (task, stats));
+            on_done();
+            done.push((offset, result));
         }
     });
+    let mut slots: Vec<Option<ItemResult>> = (0..count).map(|_| None).collect();
+    for (offset, result) in per_thread.into_iter().flatten().flatten() {
+        slots[offset as usize] = Some(result);
+    }
     slots
-        .into_inner()
-        .unwrap_or_default()
         .into_iter()
         .map(|r| r.unwrap_or_else(|| Err(Error::Judge("a generator thread stopped".into()))))
         .collect()
