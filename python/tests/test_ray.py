@@ -81,3 +81,24 @@ def test_ray_judge_scores_parquet_as_a_direct_call_does(root, local_ray, tmp_pat
     pyarrow_parquet.write_table(pyarrow.json.read_json(jsonl), path)
     scored = example.score_file(str(path), actors=1, batch_size=4)
     check_scored(scored.take_all(), rows)
+
+
+@pytest.mark.parametrize(
+    "family,options",
+    [("slr", {"levels": (1, 3)}), ("logicon", {}), ("divlogic", {})],
+)
+def test_ray_gen_parts_are_the_unsharded_run(root, local_ray, tmp_path, family, options):
+    example = load_example(root, "ray_gen")
+    options = dict(options, count=7, seed=3)
+    whole = getattr(entail.gen, family)(**options)
+    parts = example.generate(family, options, 3, str(tmp_path / "jsonl"))
+    # Blocks floor(i*C/3)..floor((i+1)*C/3) of the C items (SLR's count is
+    # per level).
+    c = len(whole)
+    assert c == (21 if family == "slr" else 7)
+    assert [n for _, n in parts] == [(i + 1) * c // 3 - i * c // 3 for i in range(3)]
+    assert [os.path.basename(p) for p, _ in parts] == [
+        "part-00000.jsonl", "part-00001.jsonl", "part-00002.jsonl"]
+    assert example.read_parts(parts) == whole
+    parquet = example.generate(family, options, 3, str(tmp_path / "parquet"), "parquet")
+    assert len(example.read_parts(parquet)) == len(whole)
