@@ -110,10 +110,10 @@ fn a_directory_where_a_file_belongs_is_named_in_every_command() {
     for (command, args) in READERS {
         let (code, _, err) = entail(&with_file(args, &name));
         let expected = if command == "prove" {
-            // `prove` reads instance directories; this one is not.
+            // `prove` reads a tree of instance directories; this one holds none.
             format!(
-                "entail prove: {name}: a directory without complete.json; give a Prover9 file \
-                 or one LogicGraph instance directory (checking a whole tree is not supported yet)\n"
+                "entail prove: {name}: no LogicGraph instance (a directory with complete.json) \
+                 under it\n"
             )
         } else {
             format!("entail {command}: {name}: cannot read: is a directory, expected a file\n")

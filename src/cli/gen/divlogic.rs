@@ -3,7 +3,8 @@
 use super::super::{choice, Failure, Outcome};
 use entail::gen::divlogic::{self, Config, Error};
 use entail::gen::Shard;
-use std::io::{BufWriter, Write};
+use entail::table::Format;
+use std::io::BufWriter;
 use std::path::PathBuf;
 
 /// Arguments of `entail gen divlogic`.
@@ -42,9 +43,13 @@ pub struct Args {
     /// outputs, concatenated in order, are the whole run's output.
     #[arg(long, value_name = "I/N", default_value = "0/1", value_parser = super::parse_shard)]
     shard: Shard,
-    /// Output JSONL file, or `-` for stdout.
+    /// Output file, or `-` for stdout.
     #[arg(long, short, default_value = "-")]
     output: PathBuf,
+    /// `jsonl` (one record per line) or `parquet` (one table, the records'
+    /// fields as columns, as `datasets.load_dataset("parquet", ...)` reads).
+    #[arg(long, value_enum, default_value_t = Format::Jsonl)]
+    format: Format,
     /// Emit the four circular rotations of every question (ids QID-r0..QID-r3).
     #[arg(long)]
     rotations: bool,
@@ -76,14 +81,16 @@ impl Args {
 /// Runs `entail gen divlogic`.
 pub fn run(args: Args) -> Outcome {
     let config = args.config();
-    let out = super::output(&args.output)?;
+    let out = super::output(&args.output, args.format)?;
     let bar =
         crate::cli::progress::bar(config.shard.range(config.count).count() as u64, "questions");
     // Each question is written as soon as it is made, so memory stays flat
     // for any `--count` and `| head` stops the run early.
-    let mut out = BufWriter::new(out);
-    let result = divlogic::generate(&config, &mut out, &|n| bar.inc(n))
-        .and_then(|stats| out.flush().map(|()| stats).map_err(Error::Io));
+    let mut lines = BufWriter::new(out);
+    let result = divlogic::generate(&config, &mut lines, &|n| bar.inc(n)).and_then(|stats| {
+        let out = lines.into_inner().map_err(|e| e.into_error())?;
+        out.finish().map(|()| stats).map_err(Error::Io)
+    });
     bar.finish_and_clear();
     match result {
         Ok(stats) => {

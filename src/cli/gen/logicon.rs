@@ -3,7 +3,8 @@
 use super::super::{choice, Failure, Outcome};
 use entail::gen::logicon::{self, Config, Error};
 use entail::gen::Shard;
-use std::io::{BufWriter, Write};
+use entail::table::Format;
+use std::io::BufWriter;
 use std::path::PathBuf;
 
 /// Arguments of `entail gen logicon`.
@@ -65,9 +66,13 @@ pub struct Args {
     /// outputs, concatenated in order, are the whole run's output.
     #[arg(long, value_name = "I/N", default_value = "0/1", value_parser = super::parse_shard)]
     shard: Shard,
-    /// Output JSONL file, or `-` for stdout.
+    /// Output file, or `-` for stdout.
     #[arg(long, short, default_value = "-")]
     output: PathBuf,
+    /// `jsonl` (one record per line) or `parquet` (one table, the records'
+    /// fields as columns, as `datasets.load_dataset("parquet", ...)` reads).
+    #[arg(long, value_enum, default_value_t = Format::Jsonl)]
+    format: Format,
     /// Print the run's statistics on stderr as JSON.
     #[arg(long)]
     json: bool,
@@ -96,7 +101,7 @@ impl Args {
 pub fn run(args: Args) -> Outcome {
     let config = args.config();
     config.validate().map_err(|e| Failure::new(e.to_string()))?;
-    let out = super::output(&args.output)?;
+    let out = super::output(&args.output, args.format)?;
     let bar = crate::cli::progress::bar(config.shard.range(config.count).count() as u64, "samples");
     let result = write(&config, out, &bar);
     bar.finish_and_clear();
@@ -112,11 +117,11 @@ pub fn run(args: Args) -> Outcome {
 
 fn write(
     config: &Config,
-    out: impl Write,
+    out: super::Output,
     bar: &indicatif::ProgressBar,
 ) -> Result<logicon::Stats, Error> {
-    let mut out = BufWriter::new(out);
-    let stats = logicon::generate(config, &mut out, &|n| bar.inc(n))?;
-    out.flush()?;
+    let mut lines = BufWriter::new(out);
+    let stats = logicon::generate(config, &mut lines, &|n| bar.inc(n))?;
+    lines.into_inner().map_err(|e| e.into_error())?.finish()?;
     Ok(stats)
 }

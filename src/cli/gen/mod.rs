@@ -7,6 +7,7 @@ mod slr;
 
 use super::{Exit, Failure, Outcome};
 use entail::gen::Shard;
+use entail::table::{Format, ParquetSink};
 use std::io::Write;
 use std::path::Path;
 
@@ -52,13 +53,52 @@ fn parse_shard(text: &str) -> Result<Shard, String> {
     Shard::new(number(index)?, number(count)?)
 }
 
-/// Where a JSONL generator writes: the file at `path`, or stdout for `-`.
-fn output(path: &Path) -> Result<Box<dyn Write>, Failure> {
-    Ok(if path.as_os_str() == "-" {
-        Box::new(std::io::stdout().lock())
+/// Where a JSONL generator writes: the file at `path` or stdout (`-`), as
+/// JSON Lines or as one Parquet table with the records' fields as columns,
+/// which is written when the run ends ([`Output::finish`]).
+enum Output {
+    Lines(Box<dyn Write + Send>),
+    Parquet(ParquetSink<Box<dyn Write + Send>>),
+}
+
+fn output(path: &Path, format: Format) -> Result<Output, Failure> {
+    let file: Box<dyn Write + Send> = if path.as_os_str() == "-" {
+        Box::new(std::io::stdout())
     } else {
         Box::new(super::create_file(path)?)
+    };
+    Ok(match format {
+        Format::Jsonl => Output::Lines(file),
+        Format::Parquet => Output::Parquet(
+            ParquetSink::new(file).map_err(|e| super::io_failure(path, "write", &e))?,
+        ),
     })
+}
+
+impl Output {
+    /// Writes the Parquet table, if that is the format, and flushes.
+    fn finish(self) -> std::io::Result<()> {
+        match self {
+            Output::Lines(mut out) => out.flush(),
+            Output::Parquet(sink) => sink.finish()?.flush(),
+        }
+    }
+}
+
+impl Write for Output {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        match self {
+            Output::Lines(out) => out.write(bytes),
+            Output::Parquet(sink) => sink.write(bytes),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        match self {
+            Output::Lines(out) => out.flush(),
+            Output::Parquet(sink) => sink.flush(),
+        }
+    }
 }
 
 /// How a run that wrote to `path` ended: a closed pipe (e.g. `| head`) means

@@ -5,7 +5,8 @@ use entail::gen::slr::language::Language;
 use entail::gen::slr::{self, Config, Error};
 use entail::gen::Shard;
 use entail::judge::JudgeConfig;
-use std::io::{BufWriter, Write};
+use entail::table::Format;
+use std::io::BufWriter;
 use std::path::PathBuf;
 
 /// Arguments of `entail gen slr`.
@@ -32,6 +33,7 @@ as one JSON object with --json.
 Examples:
   entail gen slr --level 3 --count 10 --seed 1 --output -
   entail gen slr --levels 1-20 --count 1000 --seed 7 --split test -o slr_test.jsonl
+  entail gen slr --levels 1-5 --count 20 --seed 7 --format parquet -o slr_train.parquet
   entail gen slr --level 12 --count 50 --prompt nl --language corpora/slr-lang/trains.json -o nl.jsonl
   entail gen slr --levels 1-20 --count 1000 --seed 7 --shard 0/4 -o slr.0.jsonl
       (shards 0/4 .. 3/4, concatenated in order, equal the unsharded file)")]
@@ -64,9 +66,13 @@ pub struct Args {
     /// outputs, concatenated in order, are the whole run's output.
     #[arg(long, value_name = "I/N", default_value = "0/1", value_parser = super::parse_shard)]
     shard: Shard,
-    /// Output JSONL file, or `-` for stdout.
+    /// Output file, or `-` for stdout.
     #[arg(long, short, default_value = "-")]
     output: PathBuf,
+    /// `jsonl` (one record per line) or `parquet` (one table, the records'
+    /// fields as columns, as `datasets.load_dataset("parquet", ...)` reads).
+    #[arg(long, value_enum, default_value_t = Format::Jsonl)]
+    format: Format,
     /// Print the run's statistics on stderr as JSON.
     #[arg(long)]
     json: bool,
@@ -113,7 +119,7 @@ pub fn run(args: Args) -> Outcome {
             ..JudgeConfig::default()
         },
     };
-    let out = super::output(&args.output)?;
+    let out = super::output(&args.output, args.format)?;
     let positions = config.count * config.levels.len() as u64;
     let bar = crate::cli::progress::bar(config.shard.range(positions).count() as u64, "tasks");
     let start = std::time::Instant::now();
@@ -136,11 +142,11 @@ pub fn run(args: Args) -> Outcome {
 
 fn write(
     config: &Config,
-    out: impl Write,
+    out: super::Output,
     bar: &indicatif::ProgressBar,
 ) -> Result<slr::Stats, Error> {
-    let mut out = BufWriter::new(out);
-    let stats = slr::generate(config, &mut out, &|n| bar.inc(n))?;
-    out.flush()?;
+    let mut lines = BufWriter::new(out);
+    let stats = slr::generate(config, &mut lines, &|n| bar.inc(n))?;
+    lines.into_inner().map_err(|e| e.into_error())?.finish()?;
     Ok(stats)
 }
