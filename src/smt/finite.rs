@@ -18,7 +18,7 @@
 //! [`MAX_CELLS_SEARCHED`] cells.
 
 use super::model::{Countermodel, Table, MAX_CELLS};
-use super::{universal_closure, Signature, SymbolKind};
+use super::{ground, universal_closure, Signature, SymbolKind};
 use crate::syntax::prover9::{Formula, Quantifier, Term};
 use std::collections::{BTreeSet, HashMap};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -45,8 +45,11 @@ const MAX_SIZE: usize = 64;
 /// a model that is quick to find, so the sizes share the work in rounds:
 /// each round gives the sizes still open budgets of clause-instance visits
 /// that halve from one size to the next (so a round costs at most twice
-/// its first budget), and the next round four times as much. Budgets are counted, so the model
-/// found does not depend on the machine's speed.
+/// its first budget), and the next round four times as much. After the
+/// first round, open sizes up to [`GROUND_MAX_SIZE`] go once to Z3 on the
+/// ground expansion (see `ground`), which handles deeply nested terms the
+/// cell search can only guess. Budgets are counted (visits, Z3's `rlimit`),
+/// so the model found does not depend on the machine's speed.
 pub fn find_model(
     formulas: &[Formula],
     max_size: usize,
@@ -63,7 +66,9 @@ pub fn find_model(
         open.remove(at);
         open.insert(0, first);
     }
+    let closed: Vec<Formula> = formulas.iter().map(universal_closure).collect();
     let mut budget = FIRST_BUDGET;
+    let mut first_round = true;
     while !open.is_empty() {
         let mut still_open = Vec::with_capacity(open.len());
         for (i, &n) in open.iter().enumerate() {
@@ -87,10 +92,33 @@ pub fn find_model(
             }
         }
         open = still_open;
+        if std::mem::take(&mut first_round) {
+            // Sizes the first round left open and small enough go to Z3
+            // once, smallest first; the cell search keeps the others.
+            let mut left_open = Vec::with_capacity(open.len());
+            for &n in open.iter() {
+                if n > GROUND_MAX_SIZE || out_of_time() {
+                    left_open.push(n);
+                    continue;
+                }
+                match ground::model_of_size(&closed, &signature, n, GROUND_RLIMIT, deadline, stop) {
+                    Ok(Some(model)) => return Some(model),
+                    Ok(None) => {}
+                    Err(()) => left_open.push(n),
+                }
+            }
+            open = left_open;
+        }
         budget = budget.saturating_mul(4);
     }
     None
 }
+
+/// The largest size tried by Z3 on the ground expansion.
+const GROUND_MAX_SIZE: usize = 5;
+
+/// Z3's resource units for one size's ground expansion.
+const GROUND_RLIMIT: u32 = 5_000_000;
 
 /// The first round's visits per domain size.
 const FIRST_BUDGET: u64 = 20_000;
