@@ -1043,6 +1043,23 @@ mod tests {
     }
 
     #[test]
+    fn a_deeply_nested_equation_has_a_model_of_size_four() {
+        // The cell search alone guesses whole tables here; Z3 on the ground
+        // expansion finds the model (see `ground`).
+        let m = search(
+            &[
+                "g(x) = M * x",
+                "f(x,y) = (H * x) + (K * y)",
+                "f(f(a,b),c) != f(a,f(b,c))",
+                "g(f(g(f(y,f(x,z))),f(y,f(f(x,x),g(x))))) = z",
+            ],
+            6,
+        )
+        .expect("a model");
+        assert_eq!(m.domain_size, 4);
+    }
+
+    #[test]
     fn the_smallest_non_commutative_group_has_six_elements() {
         let m = search(
             &[
