@@ -45,10 +45,10 @@ const MAX_SIZE: usize = 64;
 /// a model that is quick to find, so the sizes share the work in rounds:
 /// each round gives the sizes still open budgets of clause-instance visits
 /// that halve from one size to the next (so a round costs at most twice
-/// its first budget), and the next round four times as much. After the
-/// first round, open sizes up to [`GROUND_MAX_SIZE`] go once to Z3 on the
-/// ground expansion (see `ground`), which handles deeply nested terms the
-/// cell search can only guess. Budgets are counted (visits, Z3's `rlimit`),
+/// its first budget), and the next round four times as much. A size up to
+/// [`GROUND_MAX_SIZE`] that the cell search leaves open in a round also
+/// goes to Z3 on the ground expansion (see `ground`), which handles deeply
+/// nested terms the cell search can only guess. Budgets are counted (visits, Z3's `rlimit`),
 /// so the model found does not depend on the machine's speed.
 pub fn find_model(
     formulas: &[Formula],
@@ -68,7 +68,6 @@ pub fn find_model(
     }
     let closed: Vec<Formula> = formulas.iter().map(universal_closure).collect();
     let mut budget = FIRST_BUDGET;
-    let mut first_round = true;
     while !open.is_empty() {
         let mut still_open = Vec::with_capacity(open.len());
         for (i, &n) in open.iter().enumerate() {
@@ -88,27 +87,21 @@ pub fn find_model(
                 Ok(Some(values)) => return problem.countermodel(&signature, n, &values),
                 Ok(None) => {}
                 Err(()) if out_of_time() => return None,
-                Err(()) => still_open.push(n),
+                Err(()) if n > GROUND_MAX_SIZE => still_open.push(n),
+                // A small size also goes to Z3 on the ground expansion, with
+                // as many resource units as the cell search had visits.
+                Err(()) => {
+                    let rlimit = share.saturating_mul(GROUND_UNITS_PER_VISIT);
+                    let rlimit = u32::try_from(rlimit).unwrap_or(u32::MAX);
+                    match ground::model_of_size(&closed, &signature, n, rlimit, deadline, stop) {
+                        Ok(Some(model)) => return Some(model),
+                        Ok(None) => {}
+                        Err(()) => still_open.push(n),
+                    }
+                }
             }
         }
         open = still_open;
-        if std::mem::take(&mut first_round) {
-            // Sizes the first round left open and small enough go to Z3
-            // once, smallest first; the cell search keeps the others.
-            let mut left_open = Vec::with_capacity(open.len());
-            for &n in open.iter() {
-                if n > GROUND_MAX_SIZE || out_of_time() {
-                    left_open.push(n);
-                    continue;
-                }
-                match ground::model_of_size(&closed, &signature, n, GROUND_RLIMIT, deadline, stop) {
-                    Ok(Some(model)) => return Some(model),
-                    Ok(None) => {}
-                    Err(()) => left_open.push(n),
-                }
-            }
-            open = left_open;
-        }
         budget = budget.saturating_mul(4);
     }
     None
@@ -117,8 +110,10 @@ pub fn find_model(
 /// The largest size tried by Z3 on the ground expansion.
 const GROUND_MAX_SIZE: usize = 5;
 
-/// Z3's resource units for one size's ground expansion.
-const GROUND_RLIMIT: u32 = 5_000_000;
+/// Z3's resource units per cell-search visit of the same size and round:
+/// a unit costs about as much time as a visit, so small sizes get at most
+/// a few times their share (ring19's size-4 model needs 1–3 million units).
+const GROUND_UNITS_PER_VISIT: u64 = 4;
 
 /// The first round's visits per domain size.
 const FIRST_BUDGET: u64 = 20_000;
