@@ -7,7 +7,9 @@
 //! 3. the time of all checks plus `--supports` over the 20 instances;
 //! 4. on the proved problems of `corpora/prove/fo/`, the median wall time of
 //!    one `entail prove` process per problem against one `eprover` process
-//!    per problem on our TPTP translation of it (the Prover9-style baseline).
+//!    per problem on our TPTP translation of it (the Prover9-style baseline),
+//!    and against one `prover9` process per problem when ENTAIL_LADR_BIN
+//!    names the directory of a Prover9 build (skipped otherwise).
 
 use entail::gen::logicgraph;
 use entail::prove::{tptp, Premise, ProveOptions, Prover, SupportOptions};
@@ -179,7 +181,10 @@ fn first_order(bin: &std::path::Path) {
             (f.get(1) == Some(&"proved")).then(|| f[0])
         })
         .collect();
-    let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+    let prover9 = std::env::var_os("ENTAIL_LADR_BIN")
+        .map(|d| PathBuf::from(d).join("prover9"))
+        .filter(|p| p.is_file());
+    let (mut ours, mut theirs, mut ladr) = (Vec::new(), Vec::new(), Vec::new());
     for name in &proved {
         let path = dir.join(name);
         let input = entail::syntax::prover9::parse(&std::fs::read_to_string(&path).expect("read"))
@@ -216,6 +221,18 @@ fn first_order(bin: &std::path::Path) {
                 String::from_utf8_lossy(&out.stdout).contains("SZS status Theorem"),
                 "{name}"
             );
+            if let Some(p9) = &prover9 {
+                let t = Instant::now();
+                let out = Command::new(p9)
+                    .args(["-t", "30", "-f"])
+                    .arg(&path)
+                    .output()
+                    .expect("spawn prover9");
+                // Only the problems Prover9 proves count (it misses set_union.in).
+                if String::from_utf8_lossy(&out.stdout).contains("THEOREM PROVED") {
+                    ladr.push(t.elapsed().as_secs_f64());
+                }
+            }
         }
         let _ = std::fs::remove_file(&tptp_file);
     }
@@ -227,4 +244,13 @@ fn first_order(bin: &std::path::Path) {
         b * 1e3,
         a / b
     );
+    if !ladr.is_empty() {
+        println!(
+            "first-order: one prover9 process, median over the {} runs it proves: {:.1} ms",
+            ladr.len(),
+            median(ladr) * 1e3
+        );
+    } else if prover9.is_none() {
+        println!("first-order: prover9 skipped (set ENTAIL_LADR_BIN to a Prover9 build)");
+    }
 }

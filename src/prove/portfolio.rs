@@ -1,5 +1,5 @@
 //! A plain first-order problem is raced by three engines under one
-//! deadline: Z3 (on the calling thread), E prover on a TPTP translation, and
+//! deadline: Z3, E prover on a TPTP translation, and
 //! a finite model search. The first definite answer wins and stops the
 //! others. Helpers start only if Z3 has not settled within [`HELPER_DELAY`],
 //! so easy problems never pay for them.
@@ -10,7 +10,7 @@
 
 use super::quick;
 use super::tptp::{self, EOutcome};
-use super::{Entailment, ProveError, Prover};
+use super::{Entailment, ProveError, ProveOptions, Prover};
 use crate::smt::{finite, universal_closure, Countermodel};
 use crate::syntax::prover9::Formula;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -42,6 +42,7 @@ pub(crate) fn confirms(
 }
 
 enum Helper {
+    Z3(Result<Entailment, ProveError>),
     E(EOutcome),
     Model(Option<Countermodel>),
 }
@@ -91,92 +92,69 @@ impl Prover {
         } else {
             None
         };
-        // The model search looks for a model of the premises and the negated goal.
-        let mut searched: Vec<Formula> = premises.iter().map(|p| (*p).clone()).collect();
-        if let Some(g) = goal {
-            searched.push(Formula::Not(Box::new(universal_closure(g))));
-        }
         let first_size = self.first_model_size;
+        let premises: Arc<Vec<Formula>> = Arc::new(premises.iter().map(|p| (*p).clone()).collect());
+        let goal: Option<Arc<Formula>> = goal.map(|g| Arc::new(g.clone()));
         let (tx, rx) = mpsc::channel::<Helper>();
-        self.engine().set_stop(Some(stop.clone()));
-        let decided = std::thread::scope(|scope| {
-            if portfolio {
-                if let Some(t) = &translation {
-                    let (tx, stop) = (tx.clone(), stop.clone());
-                    scope.spawn(move || {
-                        if wait_unless_stopped(&stop, HELPER_DELAY) {
-                            let outcome = tptp::run_eprover(t, deadline, &stop);
-                            if outcome == EOutcome::Proved {
-                                stop.store(true, Ordering::Relaxed);
-                            }
-                            let _ = tx.send(Helper::E(outcome));
+        // Every engine runs on a thread of its own that the race does not
+        // wait for: Z3 can ignore its interrupt for seconds, and the race
+        // must still answer at the deadline with whatever the others found.
+        // After the race the stop flag ends them; their results are dropped.
+        {
+            let (tx, stop, premises, goal) =
+                (tx.clone(), stop.clone(), premises.clone(), goal.clone());
+            std::thread::spawn(move || {
+                let mut z3 = Prover::new(ProveOptions {
+                    timeout: Some(timeout),
+                    countermodels: true,
+                });
+                z3.engine().set_stop(Some(stop));
+                let refs: Vec<&Formula> = premises.iter().collect();
+                let left = deadline.saturating_duration_since(Instant::now());
+                let r = z3
+                    .check_until(&refs, goal.as_deref(), left.max(Duration::from_millis(1)))
+                    .map(|r| match r {
+                        // Only a model our evaluator confirms goes out.
+                        Entailment::NotProved {
+                            countermodel: Some(cm),
+                        } if !confirms(&cm, &refs, goal.as_deref()) => {
+                            Entailment::NotProved { countermodel: None }
                         }
+                        r => r,
                     });
-                }
+                let _ = tx.send(Helper::Z3(r));
+            });
+        }
+        if portfolio {
+            if let Some(t) = translation {
                 let (tx, stop) = (tx.clone(), stop.clone());
-                let searched = &searched;
-                scope.spawn(move || {
+                std::thread::spawn(move || {
                     if wait_unless_stopped(&stop, HELPER_DELAY) {
-                        let model =
-                            finite::find_model(searched, MAX_DOMAIN, first_size, deadline, &stop)
-                                .filter(|m| confirms(m, premises, goal));
-                        if model.is_some() {
-                            stop.store(true, Ordering::Relaxed);
-                        }
-                        let _ = tx.send(Helper::Model(model));
+                        let _ = tx.send(Helper::E(tptp::run_eprover(&t, deadline, &stop)));
                     }
                 });
             }
-            drop(tx);
-            let left = deadline.saturating_duration_since(Instant::now());
-            let z3 = self.check_until(premises, goal, left.max(Duration::from_millis(1)));
-            let z3 = match z3 {
-                Ok(r) => r,
-                Err(e) => {
-                    stop.store(true, Ordering::Relaxed);
-                    return Err(e);
-                }
-            };
-            let mut reason = match z3 {
-                Entailment::Proved => {
-                    stop.store(true, Ordering::Relaxed);
-                    return Ok((Entailment::Proved, Some("z3")));
-                }
-                Entailment::NotProved {
-                    countermodel: Some(cm),
-                } if confirms(&cm, premises, goal) => {
-                    stop.store(true, Ordering::Relaxed);
-                    let countermodel = Some(cm);
-                    return Ok((Entailment::NotProved { countermodel }, Some("z3")));
-                }
-                Entailment::NotProved { .. } => {
-                    "Z3 found a model that could not be confirmed".to_string()
-                }
-                Entailment::Unknown { reason } => reason,
-            };
-            // Z3 gave up; take the helpers' first definite answer.
-            for helper in rx.iter() {
-                match helper {
-                    Helper::E(EOutcome::Proved) => {
-                        stop.store(true, Ordering::Relaxed);
-                        return Ok((Entailment::Proved, Some("eprover")));
+            let (tx, stop, premises, goal) =
+                (tx.clone(), stop.clone(), premises.clone(), goal.clone());
+            std::thread::spawn(move || {
+                if wait_unless_stopped(&stop, HELPER_DELAY) {
+                    // A model of the premises and the negated goal.
+                    let mut searched: Vec<Formula> = premises.to_vec();
+                    if let Some(g) = &goal {
+                        searched.push(Formula::Not(Box::new(universal_closure(g))));
                     }
-                    Helper::Model(Some(cm)) => {
-                        stop.store(true, Ordering::Relaxed);
-                        let countermodel = Some(cm);
-                        return Ok((Entailment::NotProved { countermodel }, Some("model-search")));
-                    }
-                    Helper::E(EOutcome::Refuted) => {
-                        reason = format!(
-                            "{reason}; E: no proof exists, but no finite countermodel was found"
-                        )
-                    }
-                    Helper::E(EOutcome::Unknown(_) | EOutcome::Absent) | Helper::Model(None) => {}
+                    let refs: Vec<&Formula> = premises.iter().collect();
+                    let model =
+                        finite::find_model(&searched, MAX_DOMAIN, first_size, deadline, &stop)
+                            .filter(|m| confirms(m, &refs, goal.as_deref()));
+                    let _ = tx.send(Helper::Model(model));
                 }
-            }
-            Ok((Entailment::Unknown { reason }, None))
-        });
-        self.engine().set_stop(None);
+            });
+        }
+        drop(tx);
+        let decided = decide(&rx, deadline);
+        // Ends the engines still running (Z3's watchdog watches the flag too).
+        stop.store(true, Ordering::Relaxed);
         let (result, engine) = decided?;
         Ok(Decided {
             result,
@@ -184,4 +162,52 @@ impl Prover {
             notes,
         })
     }
+}
+
+/// The first definite answer on `rx` (Z3's own in full: proved, or a model
+/// our evaluator confirms; E's proof; a confirmed finite model), else
+/// `unknown` with what the engines said, once all have ended or at
+/// `deadline`.
+fn decide(
+    rx: &mpsc::Receiver<Helper>,
+    deadline: Instant,
+) -> Result<(Entailment, Option<&'static str>), ProveError> {
+    let mut reasons: Vec<String> = Vec::new();
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let helper = match rx.recv_timeout(left) {
+            Ok(h) => h,
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                reasons.push("timeout".into());
+                break;
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        };
+        match helper {
+            Helper::Z3(Err(e)) => return Err(e),
+            Helper::Z3(Ok(Entailment::Proved)) => return Ok((Entailment::Proved, Some("z3"))),
+            // Z3 hands back only models that `check_until` confirmed.
+            Helper::Z3(Ok(
+                r @ Entailment::NotProved {
+                    countermodel: Some(_),
+                },
+            )) => return Ok((r, Some("z3"))),
+            Helper::Z3(Ok(Entailment::NotProved { countermodel: None })) => {
+                reasons.push("Z3 found a model that could not be confirmed".into())
+            }
+            Helper::Z3(Ok(Entailment::Unknown { reason })) => reasons.push(reason),
+            Helper::E(EOutcome::Proved) => return Ok((Entailment::Proved, Some("eprover"))),
+            Helper::Model(Some(cm)) => {
+                let countermodel = Some(cm);
+                return Ok((Entailment::NotProved { countermodel }, Some("model-search")));
+            }
+            Helper::E(EOutcome::Refuted) => {
+                reasons.push("E: no proof exists, but no finite countermodel was found".into())
+            }
+            Helper::E(EOutcome::Unknown(_) | EOutcome::Absent) | Helper::Model(None) => {}
+        }
+    }
+    reasons.dedup();
+    let reason = reasons.join("; ");
+    Ok((Entailment::Unknown { reason }, None))
 }

@@ -523,6 +523,11 @@ pub fn kill_children() {
 pub fn run_eprover(problem: &Translation, deadline: Instant, stop: &AtomicBool) -> EOutcome {
     let left = deadline.saturating_duration_since(Instant::now());
     let cpu = left.as_secs().max(1) + 1;
+    // `--auto`, not `--auto-schedule`: the schedule proves some equational
+    // problems `--auto` misses (LADR's basax/dn1), but it cuts its time into
+    // slices by the CPU limit, so a long limit delays what `--auto` finds at
+    // once (corpora/prove/fo/set_union.in: 2 s with `--auto`, 19 s as a
+    // schedule of 20 s).
     let child = Command::new("eprover")
         .args(["--auto", "-s", "--memory-limit=2048"])
         .arg(format!("--cpu-limit={cpu}"))

@@ -18,7 +18,7 @@
 //! [`MAX_CELLS_SEARCHED`] cells.
 
 use super::model::{Countermodel, Table, MAX_CELLS};
-use super::{universal_closure, Signature, SymbolKind};
+use super::{ground, universal_closure, Signature, SymbolKind};
 use crate::syntax::prover9::{Formula, Quantifier, Term};
 use std::collections::{BTreeSet, HashMap};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -45,8 +45,11 @@ const MAX_SIZE: usize = 64;
 /// a model that is quick to find, so the sizes share the work in rounds:
 /// each round gives the sizes still open budgets of clause-instance visits
 /// that halve from one size to the next (so a round costs at most twice
-/// its first budget), and the next round four times as much. Budgets are counted, so the model
-/// found does not depend on the machine's speed.
+/// its first budget), and the next round four times as much. A size up to
+/// [`GROUND_MAX_SIZE`] that the cell search leaves open in a round also
+/// goes to Z3 on the ground expansion (see `ground`), which handles deeply
+/// nested terms the cell search can only guess. Budgets are counted (visits, Z3's `rlimit`),
+/// so the model found does not depend on the machine's speed.
 pub fn find_model(
     formulas: &[Formula],
     max_size: usize,
@@ -63,6 +66,7 @@ pub fn find_model(
         open.remove(at);
         open.insert(0, first);
     }
+    let closed: Vec<Formula> = formulas.iter().map(universal_closure).collect();
     let mut budget = FIRST_BUDGET;
     while !open.is_empty() {
         let mut still_open = Vec::with_capacity(open.len());
@@ -83,7 +87,18 @@ pub fn find_model(
                 Ok(Some(values)) => return problem.countermodel(&signature, n, &values),
                 Ok(None) => {}
                 Err(()) if out_of_time() => return None,
-                Err(()) => still_open.push(n),
+                Err(()) if n > GROUND_MAX_SIZE => still_open.push(n),
+                // A small size also goes to Z3 on the ground expansion, with
+                // as many resource units as the cell search had visits.
+                Err(()) => {
+                    let rlimit = share.saturating_mul(GROUND_UNITS_PER_VISIT);
+                    let rlimit = u32::try_from(rlimit).unwrap_or(u32::MAX);
+                    match ground::model_of_size(&closed, &signature, n, rlimit, deadline, stop) {
+                        Ok(Some(model)) => return Some(model),
+                        Ok(None) => {}
+                        Err(()) => still_open.push(n),
+                    }
+                }
             }
         }
         open = still_open;
@@ -91,6 +106,14 @@ pub fn find_model(
     }
     None
 }
+
+/// The largest size tried by Z3 on the ground expansion.
+const GROUND_MAX_SIZE: usize = 5;
+
+/// Z3's resource units per cell-search visit of the same size and round:
+/// a unit costs about as much time as a visit, so small sizes get at most
+/// a few times their share (ring19's size-4 model needs 1–3 million units).
+const GROUND_UNITS_PER_VISIT: u64 = 4;
 
 /// The first round's visits per domain size.
 const FIRST_BUDGET: u64 = 20_000;
@@ -1012,6 +1035,23 @@ mod tests {
         let m =
             search(&["all x (p(x) <-> -q(x))", "-(p(a) <-> q(b))", "a != b"], 4).expect("a model");
         assert_eq!(m.domain_size, 2);
+    }
+
+    #[test]
+    fn a_deeply_nested_equation_has_a_model_of_size_four() {
+        // The cell search alone guesses whole tables here; Z3 on the ground
+        // expansion finds the model (see `ground`).
+        let m = search(
+            &[
+                "g(x) = M * x",
+                "f(x,y) = (H * x) + (K * y)",
+                "f(f(a,b),c) != f(a,f(b,c))",
+                "g(f(g(f(y,f(x,z))),f(y,f(f(x,x),g(x))))) = z",
+            ],
+            6,
+        )
+        .expect("a model");
+        assert_eq!(m.domain_size, 4);
     }
 
     #[test]

@@ -8,6 +8,7 @@
 //! milliseconds where a scoped check costs microseconds.
 
 pub mod finite;
+mod ground;
 mod map;
 mod model;
 mod signature;
@@ -53,6 +54,8 @@ pub struct Z3Session {
     timeout: Duration,
     watchdog: bool,
     stop: Option<Arc<AtomicBool>>,
+    /// With elements, quantifiers are expanded over them (see `ground`).
+    expand: Option<Vec<Dynamic>>,
 }
 
 impl Z3Session {
@@ -68,6 +71,7 @@ impl Z3Session {
             timeout,
             watchdog: false,
             stop: None,
+            expand: None,
         };
         engine.set_timeout(timeout);
         engine
@@ -80,6 +84,14 @@ impl Z3Session {
         // Z3 takes u32 milliseconds; 0 would mean "no limit", so keep at least 1.
         let ms = timeout.as_millis().clamp(1, u32::MAX as u128) as u32;
         params.set_u32("timeout", ms);
+        self.solver.set_params(&params);
+    }
+
+    /// Limits each check to `rlimit` of Z3's resource units (counted, so
+    /// the answer does not depend on the machine's speed).
+    pub fn set_rlimit(&mut self, rlimit: u32) {
+        let mut params = Params::new();
+        params.set_u32("rlimit", rlimit);
         self.solver.set_params(&params);
     }
 
@@ -277,6 +289,20 @@ impl Z3Session {
             Formula::Implies(a, b) => self.formula(a, env)?.implies(self.formula(b, env)?),
             Formula::ImpliedBy(a, b) => self.formula(b, env)?.implies(self.formula(a, env)?),
             Formula::Iff(a, b) => self.formula(a, env)?.iff(self.formula(b, env)?),
+            Formula::Quant(q, var, body) if self.expand.is_some() => {
+                let elements = self.expand.clone().unwrap_or_default();
+                let mut parts = Vec::with_capacity(elements.len());
+                for e in elements {
+                    env.push((var.clone(), e));
+                    let part = self.formula(body, env);
+                    env.pop();
+                    parts.push(part?);
+                }
+                match q {
+                    Quantifier::All => Bool::and(&parts),
+                    Quantifier::Exists => Bool::or(&parts),
+                }
+            }
             Formula::Quant(q, var, body) => {
                 // A fresh constant per binding: shadowing and clashes with a
                 // constant of the same name are then impossible.
