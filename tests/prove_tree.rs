@@ -147,4 +147,17 @@ fn the_published_tree_is_verified_in_one_run() {
             .any(|r| r["instance"].as_str().unwrap().starts_with(tier)));
     }
     assert!(reports.iter().all(|r| r["status"] == "verified"));
+    // Each line is the report `entail prove DIR` gives for its instance alone.
+    for report in &reports {
+        let name = report["instance"].as_str().unwrap();
+        let dir = root.join(name);
+        let alone = entail(&["prove", dir.to_str().unwrap(), "--json", "--supports"]);
+        assert_eq!(alone.status.code(), Some(0), "{name}");
+        let alone: Value = serde_json::from_slice(&alone.stdout).expect("one JSON report");
+        let mut in_tree = report.clone();
+        let fields = in_tree.as_object_mut().unwrap();
+        fields.remove("instance");
+        fields.remove("status");
+        assert_eq!(in_tree, alone, "{name}");
+    }
 }
