@@ -198,6 +198,7 @@ fn gen_logicon(
 /// `entail gen divlogic`'s JSONL for the same arguments.
 #[pyfunction]
 #[pyo3(signature = (kind, count, seed, rotations, min_premises, max_premises, shard))]
+#[allow(clippy::too_many_arguments)]
 fn gen_divlogic(
     py: Python<'_>,
     kind: &str,
