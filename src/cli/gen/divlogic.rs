@@ -4,7 +4,6 @@ use super::super::{choice, Failure, Outcome};
 use entail::gen::divlogic::{self, Config, Error};
 use entail::gen::Shard;
 use entail::table::Format;
-use std::io::BufWriter;
 use std::path::PathBuf;
 
 /// Arguments of `entail gen divlogic`.
@@ -86,11 +85,7 @@ pub fn run(args: Args) -> Outcome {
         crate::cli::progress::bar(config.shard.range(config.count).count() as u64, "questions");
     // Each question is written as soon as it is made, so memory stays flat
     // for any `--count` and `| head` stops the run early.
-    let mut lines = BufWriter::new(out);
-    let result = divlogic::generate(&config, &mut lines, &|n| bar.inc(n)).and_then(|stats| {
-        let out = lines.into_inner().map_err(|e| e.into_error())?;
-        out.finish().map(|()| stats).map_err(Error::Io)
-    });
+    let result = out.write_with(|lines| divlogic::generate(&config, lines, &|n| bar.inc(n)));
     bar.finish_and_clear();
     match result {
         Ok(stats) => {

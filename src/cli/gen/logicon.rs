@@ -4,7 +4,6 @@ use super::super::{choice, Failure, Outcome};
 use entail::gen::logicon::{self, Config, Error};
 use entail::gen::Shard;
 use entail::table::Format;
-use std::io::BufWriter;
 use std::path::PathBuf;
 
 /// Arguments of `entail gen logicon`.
@@ -103,7 +102,7 @@ pub fn run(args: Args) -> Outcome {
     config.validate().map_err(|e| Failure::new(e.to_string()))?;
     let out = super::output(&args.output, args.format)?;
     let bar = crate::cli::progress::bar(config.shard.range(config.count).count() as u64, "samples");
-    let result = write(&config, out, &bar);
+    let result = out.write_with(|lines| logicon::generate(&config, lines, &|n| bar.inc(n)));
     bar.finish_and_clear();
     match result {
         Ok(stats) => {
@@ -113,15 +112,4 @@ pub fn run(args: Args) -> Outcome {
         Err(Error::Io(e)) => super::io_outcome(&args.output, e),
         Err(e) => Err(Failure::new(e.to_string())),
     }
-}
-
-fn write(
-    config: &Config,
-    out: super::Output,
-    bar: &indicatif::ProgressBar,
-) -> Result<logicon::Stats, Error> {
-    let mut lines = BufWriter::new(out);
-    let stats = logicon::generate(config, &mut lines, &|n| bar.inc(n))?;
-    lines.into_inner().map_err(|e| e.into_error())?.finish()?;
-    Ok(stats)
 }

@@ -8,7 +8,7 @@ mod slr;
 use super::{Exit, Failure, Outcome};
 use entail::gen::Shard;
 use entail::table::{Format, ParquetSink};
-use std::io::Write;
+use std::io::{BufWriter, Write};
 use std::path::Path;
 
 /// Arguments of `entail gen`.
@@ -76,6 +76,18 @@ fn output(path: &Path, format: Format) -> Result<Output, Failure> {
 }
 
 impl Output {
+    /// Runs `generate` on this output, buffered, then finishes it: a
+    /// generator's whole run, whatever the format.
+    fn write_with<S, E: From<std::io::Error>>(
+        self,
+        generate: impl FnOnce(&mut BufWriter<Output>) -> Result<S, E>,
+    ) -> Result<S, E> {
+        let mut lines = BufWriter::new(self);
+        let stats = generate(&mut lines)?;
+        lines.into_inner().map_err(|e| e.into_error())?.finish()?;
+        Ok(stats)
+    }
+
     /// Writes the Parquet table, if that is the format, and flushes.
     fn finish(self) -> std::io::Result<()> {
         match self {

@@ -6,7 +6,6 @@ use entail::gen::slr::{self, Config, Error};
 use entail::gen::Shard;
 use entail::judge::JudgeConfig;
 use entail::table::Format;
-use std::io::BufWriter;
 use std::path::PathBuf;
 
 /// Arguments of `entail gen slr`.
@@ -123,7 +122,7 @@ pub fn run(args: Args) -> Outcome {
     let positions = config.count * config.levels.len() as u64;
     let bar = crate::cli::progress::bar(config.shard.range(positions).count() as u64, "tasks");
     let start = std::time::Instant::now();
-    let result = write(&config, out, &bar);
+    let result = out.write_with(|lines| slr::generate(&config, lines, &|n| bar.inc(n)));
     bar.finish_and_clear();
     match result {
         Ok(stats) => {
@@ -138,15 +137,4 @@ pub fn run(args: Args) -> Outcome {
         Err(Error::Io(e)) => super::io_outcome(&args.output, e),
         Err(e) => Err(Failure::new(e.to_string())),
     }
-}
-
-fn write(
-    config: &Config,
-    out: super::Output,
-    bar: &indicatif::ProgressBar,
-) -> Result<slr::Stats, Error> {
-    let mut lines = BufWriter::new(out);
-    let stats = slr::generate(config, &mut lines, &|n| bar.inc(n))?;
-    lines.into_inner().map_err(|e| e.into_error())?.finish()?;
-    Ok(stats)
 }
