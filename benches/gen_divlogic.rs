@@ -1,9 +1,9 @@
 //! Throughput of `entail gen divlogic` per question type, and of scoring.
 //! Run with `cargo bench --bench gen_divlogic`.
 
-use entail::gen::divlogic::score::score;
-use entail::gen::divlogic::{self, Config, Question, QuestionType, TypeChoice};
-use std::collections::BTreeMap;
+use entail::gen::divlogic::{
+    self, score, Answer, Config, Question, QuestionType, ScoreConfig, TypeChoice,
+};
 use std::time::Instant;
 
 /// The records `generate` writes for `config`, read back.
@@ -53,10 +53,15 @@ fn main() {
     let Ok(questions) = questions(&config) else {
         return;
     };
-    let answers: BTreeMap<String, Option<usize>> =
-        questions.iter().map(|q| (q.id.clone(), Some(0))).collect();
+    let answers: Vec<Answer> = questions
+        .iter()
+        .map(|q| Answer {
+            id: q.id.clone(),
+            answer: Some(0),
+        })
+        .collect();
     let start = Instant::now();
-    let report = score(&questions, &answers, &[0.5]);
+    let report = score(&questions, &answers, &ScoreConfig::default(), &|_| {});
     println!(
         "score {} rotated lines in {:.3} s (always-A: accuracy {:.4}, PC {:?})",
         questions.len(),

@@ -9,11 +9,8 @@
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-use entail::gen::item_rng;
-use entail::gen::slr::language::Language;
-use entail::gen::slr::prompt::PromptStyle;
-use entail::gen::slr::{self, Config, LevelContext, Split};
-use entail::judge::{Judge, JudgeConfig, Label, TaskRecord};
+use entail::gen::slr::{self, Config, Language, PromptStyle, Split};
+use entail::judge::JudgeConfig;
 use std::time::Instant;
 
 fn env_number(name: &str, default: u64) -> u64 {
@@ -31,57 +28,7 @@ fn main() {
         "CARGO_BIN_EXE_entail-worker"
     )));
     judge_config.workers = threads;
-    let judge = Judge::new(judge_config.clone());
     let language = Language::trains();
-
-    // Cost of one labelling call by size, split into its stages: building
-    // the validation program text, the judge's parse (`Judge::task`) and
-    // the scoring (loading the facts into a worker, running the goals).
-    // Fresh trains every call: the judge caches a background it has loaded.
-    let context = LevelContext::new(&language, 20).expect("level 20");
-    let rule = "eastbound(T) :- has_car(T, C), car_color(C, red), car_len(C, long).";
-    let mut rng = item_rng(1, 1);
-    println!("labelling cost, level 20 trains (fresh trains per call, 5 calls each):");
-    println!("trains  facts  text_ms  parse_ms  score_ms  us/fact(total)");
-    for batch in [1usize, 16, 64, 256] {
-        let (mut text_s, mut parse_s, mut score_s, mut facts) = (0.0, 0.0, 0.0, 0usize);
-        let reps = 5;
-        for _ in 0..reps {
-            let trains: Vec<_> = (0..batch)
-                .map(|_| {
-                    (
-                        Label::Pos,
-                        context.vocabulary.sample_train(&mut rng).expect("train"),
-                    )
-                })
-                .collect();
-            let t0 = Instant::now();
-            let program = context.validation_program(&trains);
-            let t1 = Instant::now();
-            facts += program.lines().filter(|l| !l.is_empty()).count();
-            let record = TaskRecord {
-                validation_program: program,
-                ..Default::default()
-            };
-            let task = judge.task(&record).expect("task");
-            let t2 = Instant::now();
-            let result = task.score(rule);
-            let t3 = Instant::now();
-            assert!(result.error.is_none(), "{:?}", result.error);
-            text_s += (t1 - t0).as_secs_f64();
-            parse_s += (t2 - t1).as_secs_f64();
-            score_s += (t3 - t2).as_secs_f64();
-        }
-        let r = reps as f64;
-        println!(
-            "{batch:>6}  {:>5}  {:>7.2}  {:>8.2}  {:>8.2}  {:>14.1}",
-            facts / reps,
-            text_s / r * 1e3,
-            parse_s / r * 1e3,
-            score_s / r * 1e3,
-            (text_s + parse_s + score_s) * 1e6 / facts as f64
-        );
-    }
 
     println!("generation, {count} tasks per level, {threads} threads:");
     println!(

@@ -408,7 +408,7 @@ fn every_score_command_reports_a_bad_line_and_goes_on() {
             "--json",
         ],
         &format!(
-            "{answers}:9: id {} answered twice",
+            "{answers}:9: id {} answered twice (first on line 1)",
             id["id"].as_str().unwrap()
         ),
     );

@@ -450,7 +450,7 @@ fn random_rules_agree_with_the_reference() {
 
 #[test]
 fn legitimate_answers_need_far_fewer_steps_than_the_budget() {
-    use entail::gen::slr::{self, language::Language, prompt::PromptStyle, Config, Split};
+    use entail::gen::slr::{self, Config, Language, PromptStyle, Split};
     use entail::prolog::native::{run_native_counted, Steps, MAX_STEPS, MAX_TOTAL_STEPS};
     // (background text with original names, goals, hypothesis)
     let split = |program: &str, h: &str| {

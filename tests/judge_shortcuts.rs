@@ -8,8 +8,8 @@
 #[path = "reference/slr_baseline.rs"]
 mod baseline;
 
-use entail::gen::slr::language::Language;
-use entail::gen::slr::prompt::PromptStyle;
+use entail::gen::slr::Language;
+use entail::gen::slr::PromptStyle;
 use entail::gen::slr::{self, Config, SlrTask, Split};
 use entail::judge::{is_task_constant, Isomorphic, Judge, JudgeConfig, TaskRecord};
 use std::collections::{BTreeMap, BTreeSet};

@@ -118,7 +118,7 @@ fn gen_slr(
     worker_command: Vec<String>,
     shard: (u64, u64),
 ) -> PyResult<String> {
-    use entail::gen::slr::{self, language::Language, prompt::PromptStyle, Config, Split};
+    use entail::gen::slr::{self, Config, Language, PromptStyle, Split};
     let bad = |m: String| PyValueError::new_err(m);
     let language = match language {
         None => Language::trains(),

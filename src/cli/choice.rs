@@ -71,11 +71,11 @@ pub enum Prompt {
     Nl,
 }
 
-impl From<Prompt> for slr::prompt::PromptStyle {
-    fn from(choice: Prompt) -> slr::prompt::PromptStyle {
+impl From<Prompt> for slr::PromptStyle {
+    fn from(choice: Prompt) -> slr::PromptStyle {
         match choice {
-            Prompt::Prolog => slr::prompt::PromptStyle::Prolog,
-            Prompt::Nl => slr::prompt::PromptStyle::NaturalLanguage,
+            Prompt::Prolog => slr::PromptStyle::Prolog,
+            Prompt::Nl => slr::PromptStyle::NaturalLanguage,
         }
     }
 }
@@ -203,12 +203,12 @@ pub enum LogiconTask {
     Generative,
 }
 
-impl From<LogiconTask> for logicon::score::Task {
-    fn from(choice: LogiconTask) -> logicon::score::Task {
+impl From<LogiconTask> for logicon::Task {
+    fn from(choice: LogiconTask) -> logicon::Task {
         match choice {
-            LogiconTask::Discriminative => logicon::score::Task::Discriminative,
-            LogiconTask::Enumerative => logicon::score::Task::Enumerative,
-            LogiconTask::Generative => logicon::score::Task::Generative,
+            LogiconTask::Discriminative => logicon::Task::Discriminative,
+            LogiconTask::Enumerative => logicon::Task::Enumerative,
+            LogiconTask::Generative => logicon::Task::Generative,
         }
     }
 }

@@ -281,6 +281,34 @@ impl<T> Lines<T> {
     fn into_items(self) -> Vec<T> {
         self.items.into_iter().map(|(_, item)| item).collect()
     }
+
+    /// Keeps the first line per `id`: each later one is reported as a bad
+    /// line of `path` and counted, since a second answer to one question
+    /// is a mistake upstream, not a revision.
+    fn first_per_id(mut self, path: &Path, id: impl Fn(&T) -> String) -> Lines<T> {
+        let mut first: std::collections::HashMap<String, usize> = Default::default();
+        let mut bad = 0;
+        self.items.retain(|(number, item)| {
+            let key = id(item);
+            match first.get(&key) {
+                Some(line) => {
+                    bad_line(
+                        path,
+                        *number,
+                        &format!("id {key} answered twice (first on line {line})"),
+                    );
+                    bad += 1;
+                    false
+                }
+                None => {
+                    first.insert(key, *number);
+                    true
+                }
+            }
+        });
+        self.bad += bad;
+        self
+    }
 }
 
 /// Reads the JSONL file at `path` line by line with `parse`.

@@ -2,7 +2,6 @@
     use entail::gen::divlogic;
     use entail::judge::{Judge, JudgeConfig, TaskRecord};
     use entail::prove::{Entailment, ProveOptions, Prover};
-    use std::collections::BTreeMap;
     let corpora = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpora");
     let read = |name: &str| std::fs::read_to_string(corpora.join(name)).expect("a shipped file");
 
@@ -32,12 +31,19 @@
     let mut jsonl = Vec::new();
     let stats = divlogic::generate(&config, &mut jsonl, &|_| {}).expect("generates");
     assert_eq!((stats.questions, stats.records), (3, 12));
-    let text = String::from_utf8(jsonl).expect("UTF-8");
-    let (questions, bad_lines) = divlogic::score::parse_questions("questions", &text);
-    assert!(bad_lines.is_empty());
+    let questions: Vec<divlogic::Question> = serde_json::Deserializer::from_slice(&jsonl)
+        .into_iter()
+        .collect::<Result<_, _>>()
+        .expect("questions");
     // A model that always answers the right option scores 1 everywhere.
-    let answers: BTreeMap<String, Option<usize>> =
-        questions.iter().map(|q| (q.id.clone(), Some(q.answer))).collect();
-    let scores = divlogic::score(&questions, &answers, &[]);
+    let answers: Vec<divlogic::Answer> = questions
+        .iter()
+        .map(|q| divlogic::Answer {
+            id: q.id.clone(),
+            answer: Some(q.answer),
+        })
+        .collect();
+    let config = divlogic::ScoreConfig::default();
+    let scores = divlogic::score(&questions, &answers, &config, &|_| {});
     assert_eq!((scores.accuracy, scores.circular), (1.0, Some(1.0)));
 }

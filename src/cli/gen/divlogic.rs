@@ -1,10 +1,7 @@
 //! `entail gen divlogic`.
 
-use super::super::{choice, Failure, Outcome};
+use super::super::{choice, Outcome};
 use entail::gen::divlogic::{self, Config, Error};
-use entail::gen::Shard;
-use entail::table::Format;
-use std::path::PathBuf;
 
 /// Arguments of `entail gen divlogic`.
 #[derive(clap::Args)]
@@ -35,20 +32,6 @@ pub struct Args {
     /// Number of questions.
     #[arg(long, default_value_t = 100)]
     count: u64,
-    /// Run seed; the same seed gives byte-identical output.
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
-    /// Write only block I of N of the run (0-based, e.g. 0/4); the N shards'
-    /// outputs, concatenated in order, are the whole run's output.
-    #[arg(long, value_name = "I/N", default_value = "0/1", value_parser = super::parse_shard)]
-    shard: Shard,
-    /// Output file, or `-` for stdout.
-    #[arg(long, short, default_value = "-")]
-    output: PathBuf,
-    /// `jsonl` (one record per line) or `parquet` (one table, the records'
-    /// fields as columns, as `datasets.load_dataset("parquet", ...)` reads).
-    #[arg(long, value_enum, default_value_t = Format::Jsonl)]
-    format: Format,
     /// Emit the four circular rotations of every question (ids QID-r0..QID-r3).
     #[arg(long)]
     rotations: bool,
@@ -58,9 +41,8 @@ pub struct Args {
     /// Most premises per question (the n that caps how often a variable is used).
     #[arg(long, default_value_t = 5)]
     max_premises: usize,
-    /// Print the run's statistics on stderr as JSON.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    run: super::Run,
 }
 
 impl Args {
@@ -68,31 +50,28 @@ impl Args {
         Config {
             types: self.kind.into(),
             count: self.count,
-            seed: self.seed,
+            seed: self.run.seed,
             rotations: self.rotations,
             min_premises: self.min_premises,
             max_premises: self.max_premises,
-            shard: self.shard,
+            shard: self.run.shard,
         }
     }
 }
 
-/// Runs `entail gen divlogic`.
+/// Runs `entail gen divlogic`. Each question is written as soon as it is
+/// made, so memory stays flat for any `--count` and `| head` stops the run
+/// early.
 pub fn run(args: Args) -> Outcome {
     let config = args.config();
-    let out = super::output(&args.output, args.format)?;
-    let bar =
-        crate::cli::progress::bar(config.shard.range(config.count).count() as u64, "questions");
-    // Each question is written as soon as it is made, so memory stays flat
-    // for any `--count` and `| head` stops the run early.
-    let result = out.write_with(|lines| divlogic::generate(&config, lines, &|n| bar.inc(n)));
-    bar.finish_and_clear();
-    match result {
-        Ok(stats) => {
-            let text = format!("{} questions, {} records", stats.questions, stats.records);
-            super::summary("divlogic", args.json, &stats, &text)
-        }
-        Err(Error::Io(e)) => super::io_outcome(&args.output, e),
-        Err(e) => Err(Failure::new(e.to_string())),
-    }
+    args.run.generate(
+        "divlogic",
+        (config.shard.range(config.count).count() as u64, "questions"),
+        |out, progress| divlogic::generate(&config, out, progress),
+        |stats| format!("{} questions, {} records", stats.questions, stats.records),
+        |e| match e {
+            Error::Io(e) => Ok(e),
+            e => Err(e),
+        },
+    )
 }

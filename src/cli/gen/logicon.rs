@@ -2,9 +2,6 @@
 
 use super::super::{choice, Failure, Outcome};
 use entail::gen::logicon::{self, Config, Error};
-use entail::gen::Shard;
-use entail::table::Format;
-use std::path::PathBuf;
 
 /// Arguments of `entail gen logicon`.
 #[derive(clap::Args)]
@@ -40,9 +37,6 @@ pub struct Args {
     /// Number of samples.
     #[arg(long, default_value_t = 100)]
     count: u64,
-    /// Run seed; the same seed gives byte-identical output.
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
     /// plain, hard or completion.
     #[arg(long, value_enum, default_value_t = choice::Variant::Plain)]
     variant: choice::Variant,
@@ -61,26 +55,14 @@ pub struct Args {
     /// Worker threads (output does not depend on it); default: all cores.
     #[arg(long)]
     threads: Option<usize>,
-    /// Write only block I of N of the run (0-based, e.g. 0/4); the N shards'
-    /// outputs, concatenated in order, are the whole run's output.
-    #[arg(long, value_name = "I/N", default_value = "0/1", value_parser = super::parse_shard)]
-    shard: Shard,
-    /// Output file, or `-` for stdout.
-    #[arg(long, short, default_value = "-")]
-    output: PathBuf,
-    /// `jsonl` (one record per line) or `parquet` (one table, the records'
-    /// fields as columns, as `datasets.load_dataset("parquet", ...)` reads).
-    #[arg(long, value_enum, default_value_t = Format::Jsonl)]
-    format: Format,
-    /// Print the run's statistics on stderr as JSON.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    run: super::Run,
 }
 
 impl Args {
     fn config(&self) -> Config {
         Config {
-            seed: self.seed,
+            seed: self.run.seed,
             count: self.count,
             k_min: self.k.0,
             k_max: self.k.1,
@@ -90,7 +72,7 @@ impl Args {
             graph_nodes: self.graph_nodes,
             max_connectives: self.max_connectives,
             variant: self.variant.into(),
-            shard: self.shard,
+            shard: self.run.shard,
             threads: crate::cli::threads(self.threads),
         }
     }
@@ -100,16 +82,14 @@ impl Args {
 pub fn run(args: Args) -> Outcome {
     let config = args.config();
     config.validate().map_err(|e| Failure::new(e.to_string()))?;
-    let out = super::output(&args.output, args.format)?;
-    let bar = crate::cli::progress::bar(config.shard.range(config.count).count() as u64, "samples");
-    let result = out.write_with(|lines| logicon::generate(&config, lines, &|n| bar.inc(n)));
-    bar.finish_and_clear();
-    match result {
-        Ok(stats) => {
-            let text = format!("{} samples", stats.samples);
-            super::summary("logicon", args.json, &stats, &text)
-        }
-        Err(Error::Io(e)) => super::io_outcome(&args.output, e),
-        Err(e) => Err(Failure::new(e.to_string())),
-    }
+    args.run.generate(
+        "logicon",
+        (config.shard.range(config.count).count() as u64, "samples"),
+        |out, progress| logicon::generate(&config, out, progress),
+        |stats| format!("{} samples", stats.samples),
+        |e| match e {
+            Error::Io(e) => Ok(e),
+            e => Err(e),
+        },
+    )
 }

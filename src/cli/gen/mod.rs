@@ -6,10 +6,10 @@ mod logicon;
 mod slr;
 
 use super::{Exit, Failure, Outcome};
-use entail::gen::Shard;
+use entail::gen::{Progress, Shard};
 use entail::table::{Format, ParquetSink};
 use std::io::{BufWriter, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Arguments of `entail gen`.
 #[derive(clap::Args)]
@@ -37,6 +37,54 @@ pub fn run(args: Args) -> Outcome {
         Family::Logicgraph(a) => logicgraph::run(a),
         Family::Logicon(a) => logicon::run(a),
         Family::Divlogic(a) => divlogic::run(a),
+    }
+}
+
+/// The flags every JSONL generator shares: which run, which part of it,
+/// where it goes, and how its summary is printed.
+#[derive(clap::Args)]
+struct Run {
+    /// Run seed; the same seed gives byte-identical output.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Write only block I of N of the run (0-based, e.g. 0/4); the N shards'
+    /// outputs, concatenated in order, are the whole run's output.
+    #[arg(long, value_name = "I/N", default_value = "0/1", value_parser = parse_shard)]
+    shard: Shard,
+    /// Output file, or `-` for stdout.
+    #[arg(long, short, default_value = "-")]
+    output: PathBuf,
+    /// `jsonl` (one record per line) or `parquet` (one table, the records'
+    /// fields as columns, as `datasets.load_dataset("parquet", ...)` reads).
+    #[arg(long, value_enum, default_value_t = Format::Jsonl)]
+    format: Format,
+    /// Print the run's statistics on stderr as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+impl Run {
+    /// The whole of a JSONL generator's command: runs `generate` into this
+    /// run's output with a progress bar over `items` `unit`, then prints
+    /// the summary `describe` gives (or the statistics as JSON). `io` picks
+    /// out a write error, so that a closed pipe ends the run quietly.
+    fn generate<S: serde::Serialize, E: From<std::io::Error> + std::fmt::Display>(
+        &self,
+        family: &str,
+        (items, unit): (u64, &str),
+        generate: impl FnOnce(&mut dyn Write, Progress) -> Result<S, E>,
+        describe: impl FnOnce(&S) -> String,
+        io: impl FnOnce(E) -> Result<std::io::Error, E>,
+    ) -> Outcome {
+        let out = output(&self.output, self.format)?;
+        let bar = crate::cli::progress::bar(items, unit);
+        let result = out.write_with(|lines| generate(lines, &|n| bar.inc(n)));
+        bar.finish_and_clear();
+        match result.map_err(io) {
+            Ok(stats) => summary(family, self.json, &stats, &describe(&stats)),
+            Err(Ok(e)) => io_outcome(&self.output, e),
+            Err(Err(e)) => Err(Failure::new(e.to_string())),
+        }
     }
 }
 

@@ -1,11 +1,9 @@
 //! `entail gen slr`.
 
 use super::super::{choice, Failure, Outcome};
-use entail::gen::slr::language::Language;
+use entail::gen::slr::Language;
 use entail::gen::slr::{self, Config, Error};
-use entail::gen::Shard;
 use entail::judge::JudgeConfig;
-use entail::table::Format;
 use std::path::PathBuf;
 
 /// Arguments of `entail gen slr`.
@@ -46,9 +44,6 @@ pub struct Args {
     /// Tasks per level.
     #[arg(long, default_value_t = 10)]
     count: u64,
-    /// Run seed; the same seed gives byte-identical output.
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
     /// train, validation or test (disjoint random streams).
     #[arg(long, value_enum, default_value_t = choice::Split::Train)]
     split: choice::Split,
@@ -61,20 +56,8 @@ pub struct Args {
     /// Judge workers and generator threads (output does not depend on it); default: all cores.
     #[arg(long)]
     threads: Option<usize>,
-    /// Write only block I of N of the run (0-based, e.g. 0/4); the N shards'
-    /// outputs, concatenated in order, are the whole run's output.
-    #[arg(long, value_name = "I/N", default_value = "0/1", value_parser = super::parse_shard)]
-    shard: Shard,
-    /// Output file, or `-` for stdout.
-    #[arg(long, short, default_value = "-")]
-    output: PathBuf,
-    /// `jsonl` (one record per line) or `parquet` (one table, the records'
-    /// fields as columns, as `datasets.load_dataset("parquet", ...)` reads).
-    #[arg(long, value_enum, default_value_t = Format::Jsonl)]
-    format: Format,
-    /// Print the run's statistics on stderr as JSON.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    run: super::Run,
 }
 
 /// `1-20`, `1..20` or `7`.
@@ -105,36 +88,33 @@ pub fn run(args: Args) -> Outcome {
     };
     let threads = crate::cli::threads(args.threads);
     let config = Config {
-        seed: args.seed,
+        seed: args.run.seed,
         levels: (lo..=hi).collect(),
         count: args.count,
         split: args.split.into(),
         prompt: args.prompt.into(),
         language,
-        shard: args.shard,
+        shard: args.run.shard,
         threads,
         judge: JudgeConfig {
             workers: threads.max(1),
             ..JudgeConfig::default()
         },
     };
-    let out = super::output(&args.output, args.format)?;
     let positions = config.count * config.levels.len() as u64;
-    let bar = crate::cli::progress::bar(config.shard.range(positions).count() as u64, "tasks");
     let start = std::time::Instant::now();
-    let result = out.write_with(|lines| slr::generate(&config, lines, &|n| bar.inc(n)));
-    bar.finish_and_clear();
-    match result {
-        Ok(stats) => {
-            let json = serde_json::to_string(&stats).unwrap_or_default();
-            let text = format!(
-                "{} tasks in {:.1}s; stats {json}",
-                stats.tasks,
-                start.elapsed().as_secs_f64()
-            );
-            super::summary("slr", args.json, &stats, &text)
-        }
-        Err(Error::Io(e)) => super::io_outcome(&args.output, e),
-        Err(e) => Err(Failure::new(e.to_string())),
-    }
+    args.run.generate(
+        "slr",
+        (config.shard.range(positions).count() as u64, "tasks"),
+        |out, progress| slr::generate(&config, out, progress),
+        |stats| {
+            let json = serde_json::to_string(stats).unwrap_or_default();
+            let seconds = start.elapsed().as_secs_f64();
+            format!("{} tasks in {seconds:.1}s; stats {json}", stats.tasks)
+        },
+        |e| match e {
+            Error::Io(e) => Ok(e),
+            e => Err(e),
+        },
+    )
 }

@@ -1,7 +1,7 @@
 //! `entail score divlogic`.
 
-use super::super::{read_text, Failure, Outcome};
-use entail::gen::divlogic::score::{parse_answers, parse_questions, score, Report};
+use super::super::{json_line, read_jsonl, Failure, Outcome};
+use entail::gen::divlogic::{score, Answer, Question, Report, ScoreConfig};
 use std::path::PathBuf;
 
 /// Arguments of `entail score divlogic`.
@@ -16,9 +16,9 @@ Metrics:
   PartialCircular   mean of (c/4)(1 + sum_o p(o) log4 p(o)), c = rotations right,
                     p(o) = share of rotations in which option o (by content) was picked
   PC_alpha          mean of (c/4)[(1-alpha) + alpha(1 + sum_o p(o) log4 p(o))]
-Circular and PC need the questions generated with --rotations. A bad line in either file
-(or a second answer to an id) is reported on stderr as FILE:LINE: message, left out,
-and counted (bad_lines in the JSON report).
+Circular and PC need the questions generated with --rotations. A bad line in either file,
+or a second answer to a question, is reported on stderr as FILE:LINE: message, left
+out, and counted (bad_lines in the JSON report).
 
 Examples:
   entail score divlogic --questions corpora/score/divlogic_questions.jsonl --answers corpora/score/divlogic_answers.jsonl
@@ -43,36 +43,26 @@ pub fn run(args: Args) -> Outcome {
     if let Some(bad) = args.alpha.iter().find(|a| !(0.0..=1.0).contains(*a)) {
         return Err(Failure::new(format!("--alpha {bad} is outside [0, 1]")));
     }
-    let name = |path: &PathBuf| path.display().to_string();
-    let (questions, bad_questions) =
-        parse_questions(&name(&args.questions), &read_text(&args.questions)?);
-    let (answers, bad_answers) = parse_answers(&name(&args.answers), &read_text(&args.answers)?);
-    for bad in bad_questions.iter().chain(&bad_answers) {
-        eprintln!("{bad}");
-    }
-    let bad_lines = bad_questions.len() + bad_answers.len();
-    let report = score(&questions, &answers, &args.alpha);
-    super::print_report(args.json, &report, bad_lines, human)
+    let questions = read_jsonl(&args.questions, question)?;
+    let answers = read_jsonl(&args.answers, json_line::<Answer>)?
+        .first_per_id(&args.answers, |a| a.id.clone());
+    let bad_lines = questions.bad + answers.bad;
+    let config = ScoreConfig { alphas: args.alpha };
+    let report = score(
+        &questions.into_items(),
+        &answers.into_items(),
+        &config,
+        &|_| {},
+    );
+    super::print_report(args.json, &report, bad_lines, Report::to_text)
 }
 
-fn human(r: &Report) -> String {
-    let opt = |v: Option<f64>| {
-        v.map_or("n/a (needs --rotations questions)".to_string(), |x| {
-            format!("{x:.4}")
-        })
-    };
-    let mut s = format!(
-        "questions        {} ({} answered, {} unknown answer ids)\naccuracy         {:.4}\nrotation groups  {}\ncircular         {}\npartial circular {}\n",
-        r.questions,
-        r.answered,
-        r.unknown_ids,
-        r.accuracy,
-        r.rotation_groups,
-        opt(r.circular),
-        opt(r.partial_circular)
-    );
-    for (alpha, v) in &r.pc_alpha {
-        s.push_str(&format!("PC_alpha({alpha})    {}\n", opt(*v)));
+/// A question line, refused unless it has four options and one of them as
+/// its answer.
+fn question(line: &str) -> Result<Question, String> {
+    let q: Question = json_line(line)?;
+    if q.options.len() != 4 || q.answer >= 4 {
+        return Err("a question needs 4 options and an answer below 4".to_string());
     }
-    s
+    Ok(q)
 }

@@ -1,9 +1,7 @@
 //! `entail score logicon`.
 
 use super::super::{choice, json_line, read_jsonl, Outcome};
-use entail::gen::logicon::score::AnswerRecord;
-use entail::gen::logicon::{self, Sample};
-use serde_json::Value;
+use entail::gen::logicon::{self, Answer, Report, Sample, ScoreConfig};
 use std::path::PathBuf;
 
 /// Arguments of `entail score logicon`.
@@ -51,42 +49,16 @@ pub struct Args {
 /// Runs `entail score logicon`.
 pub fn run(args: Args) -> Outcome {
     let samples = read_jsonl(&args.samples, json_line::<Sample>)?;
-    let answers = read_jsonl(&args.answers, json_line::<AnswerRecord>)?;
+    let answers = read_jsonl(&args.answers, json_line::<Answer>)?;
     let bad_lines = samples.bad + answers.bad;
+    let config = ScoreConfig {
+        task: args.task.into(),
+    };
     let report = logicon::score(
-        args.task.into(),
         &samples.into_items(),
         &answers.into_items(),
+        &config,
+        &|_| {},
     );
-    super::print_report(args.json, &report, bad_lines, |report| {
-        let value = serde_json::to_value(report).unwrap_or(Value::Null);
-        let mut lines = Vec::new();
-        flatten("", &value, &mut lines);
-        let width = lines.iter().map(|(name, _)| name.len()).max().unwrap_or(0);
-        lines
-            .iter()
-            .map(|(name, value)| format!("{name:<width$}  {value}\n"))
-            .collect()
-    })
-}
-
-/// The leaves of `value` as (dotted name, value) pairs, in order.
-fn flatten(prefix: &str, value: &Value, out: &mut Vec<(String, String)>) {
-    match value {
-        Value::Object(map) => {
-            for (key, inner) in map {
-                let name = if prefix.is_empty() {
-                    key.clone()
-                } else {
-                    format!("{prefix}.{key}")
-                };
-                flatten(&name, inner, out);
-            }
-        }
-        Value::Number(n) => match n.as_f64() {
-            Some(x) if n.is_f64() => out.push((prefix.to_string(), format!("{x:.4}"))),
-            _ => out.push((prefix.to_string(), n.to_string())),
-        },
-        other => out.push((prefix.to_string(), other.to_string())),
-    }
+    super::print_report(args.json, &report, bad_lines, Report::to_text)
 }

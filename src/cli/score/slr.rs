@@ -1,9 +1,8 @@
 //! `entail score slr`.
 
 use super::super::{json_line, read_jsonl, Outcome};
-use entail::gen::slr::score::{self, id_key, AnswerLine, ScoredTask};
-use entail::judge::{Judge, JudgeConfig};
-use std::collections::BTreeMap;
+use entail::gen::slr::{self, Answer, Report, ScoreConfig, ScoredTask};
+use entail::judge::JudgeConfig;
 use std::path::PathBuf;
 
 /// Arguments of `entail score slr`.
@@ -19,8 +18,9 @@ curriculum level, optionally evaluation_config). Answers: JSONL lines
 {\"id\": TASK_ID, \"prediction\": MODEL_OUTPUT} (also \"answer\" or \"response\").
 The rule is taken from the output as `entail judge` does ([RULE]...[/RULE], else the
 last code block, else the text after </think>). A task without an answer counts as
-wrong and syntactically invalid. A bad line in either file is reported on stderr as
-FILE:LINE: message, left out, and counted (bad_lines in the JSON report).
+wrong and syntactically invalid. A bad line in either file, or a second answer to a
+task, is reported on stderr as FILE:LINE: message, left out, and counted (bad_lines
+in the JSON report).
 
 Examples:
   entail score slr --tasks corpora/score/slr_tasks.jsonl --answers corpora/score/slr_answers.jsonl
@@ -43,23 +43,18 @@ pub struct Args {
 /// Runs `entail score slr`.
 pub fn run(args: Args) -> Outcome {
     let tasks = read_jsonl(&args.tasks, json_line::<ScoredTask>)?;
-    let answer_lines = read_jsonl(&args.answers, json_line::<AnswerLine>)?;
-    let bad_lines = tasks.bad + answer_lines.bad;
-    // A later answer to the same id replaces an earlier one.
-    let answers: BTreeMap<String, String> = answer_lines
-        .into_items()
-        .into_iter()
-        .map(|a| (id_key(&a.id), a.prediction))
-        .collect();
+    let answers =
+        read_jsonl(&args.answers, json_line::<Answer>)?.first_per_id(&args.answers, Answer::id_key);
+    let bad_lines = tasks.bad + answers.bad;
     let tasks = tasks.into_items();
-    let threads = crate::cli::threads(args.threads);
-    let config = JudgeConfig {
-        workers: threads.max(1),
-        ..JudgeConfig::default()
+    let config = ScoreConfig {
+        judge: JudgeConfig {
+            workers: crate::cli::threads(args.threads).max(1),
+            ..JudgeConfig::default()
+        },
     };
-    let judge = Judge::new(config);
     let bar = crate::cli::progress::bar(tasks.len() as u64, "tasks");
-    let report = score::score(&judge, &tasks, &answers, threads, &|| bar.inc(1));
+    let report = slr::score(&tasks, &answers.into_items(), &config, &|n| bar.inc(n));
     bar.finish_and_clear();
-    super::print_report(args.json, &report, bad_lines, |r| r.to_text())
+    super::print_report(args.json, &report, bad_lines, Report::to_text)
 }

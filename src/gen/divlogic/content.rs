@@ -10,7 +10,7 @@ pub(crate) const VARIABLES: [&str; 8] = ["A", "B", "C", "D", "E", "F", "G", "H"]
 
 /// A variable (index into [`VARIABLES`]) or its negation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Literal {
+pub(crate) struct Literal {
     /// Index into [`VARIABLES`].
     pub var: usize,
     /// `false` for the negated variable.
@@ -19,7 +19,7 @@ pub struct Literal {
 
 impl Literal {
     /// The literal as a formula: `A` or `-A`.
-    pub fn formula(self) -> Formula {
+    pub(crate) fn formula(self) -> Formula {
         let atom = Formula::atom(VARIABLES[self.var]);
         if self.positive {
             atom
@@ -32,7 +32,7 @@ impl Literal {
 /// The three inference schemes of DivLogicEval, named by the shape of their
 /// antecedent, which is the shape a premise takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Scheme {
+pub(crate) enum Scheme {
     /// `A -> B`, from `(A→B) → (¬B→¬A)`.
     Implication,
     /// `-(A & B) -> C`, from `(¬(A∧B)→C) → (¬A→C)`.
@@ -43,7 +43,7 @@ pub enum Scheme {
 
 impl Scheme {
     /// How many distinct variables a premise of this shape mentions.
-    pub fn arity(self) -> usize {
+    pub(crate) fn arity(self) -> usize {
         match self {
             Scheme::Implication => 2,
             Scheme::NotBoth | Scheme::Either => 3,
@@ -54,7 +54,7 @@ impl Scheme {
 /// One proposition of a question's content: a scheme's antecedent shape
 /// instantiated with distinct variables.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Premise {
+pub(crate) struct Premise {
     /// The shape.
     pub scheme: Scheme,
     /// Indexes into [`VARIABLES`], `scheme.arity()` of them, all distinct.
@@ -63,7 +63,7 @@ pub struct Premise {
 
 impl Premise {
     /// The premise as a formula over atoms `A`..`H`.
-    pub fn formula(&self) -> Formula {
+    pub(crate) fn formula(&self) -> Formula {
         let v = |i: usize| Formula::atom(VARIABLES[self.vars[i]]);
         match self.scheme {
             Scheme::Implication => Formula::implies(v(0), v(1)),
@@ -76,7 +76,7 @@ impl Premise {
 /// A statement a question shows: a premise, a literal, or an implication
 /// between two literals (the candidate answers).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Statement {
+pub(crate) enum Statement {
     /// A proposition of the content (the correct option of a missing-premise question).
     Premise(Premise),
     /// A single, possibly negated, variable.
@@ -87,7 +87,7 @@ pub enum Statement {
 
 impl Statement {
     /// The statement as a formula.
-    pub fn formula(&self) -> Formula {
+    pub(crate) fn formula(&self) -> Formula {
         match self {
             Statement::Premise(p) => p.formula(),
             Statement::Literal(l) => l.formula(),
@@ -127,7 +127,7 @@ fn pick_weighted(rng: &mut ChaCha8Rng, weights: &[u32]) -> Option<usize> {
 /// so its selection probability drops each time it is chosen, and no variable
 /// can occur in more than `n` premises. Within a premise the variables are
 /// distinct. `None` only if the weights run out, which needs `n` below 2.
-pub fn sample_content(rng: &mut ChaCha8Rng, n: usize) -> Option<Vec<Premise>> {
+pub(crate) fn sample_content(rng: &mut ChaCha8Rng, n: usize) -> Option<Vec<Premise>> {
     const SCHEMES: [Scheme; 3] = [Scheme::Implication, Scheme::NotBoth, Scheme::Either];
     let mut uses = [0usize; VARIABLES.len()];
     let mut premises = Vec::with_capacity(n);

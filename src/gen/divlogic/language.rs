@@ -17,13 +17,13 @@ const AUXILIARIES: [&str; 15] = [
 
 /// Propositions, each with its paraphrases (all meaning the same thing).
 #[derive(Debug, Clone)]
-pub struct Lexicon {
+pub(crate) struct Lexicon {
     propositions: Vec<Vec<String>>,
 }
 
 /// Why a sentence list was rejected.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum LexiconError {
+pub(crate) enum LexiconError {
     /// A paraphrase has no auxiliary, so the negation rule cannot negate it.
     #[error("line {line}: no auxiliary to negate in {sentence:?}")]
     NotNegatable {
@@ -41,7 +41,7 @@ impl Lexicon {
     /// Reads a sentence list: one proposition per line, paraphrases separated
     /// by `|`, `#` comments and blank lines ignored. Every paraphrase must be
     /// negatable by [`negate`].
-    pub fn parse(text: &str) -> Result<Lexicon, LexiconError> {
+    pub(crate) fn parse(text: &str) -> Result<Lexicon, LexiconError> {
         let mut propositions = Vec::new();
         for (i, line) in text.lines().enumerate() {
             let line = line.trim();
@@ -69,7 +69,7 @@ impl Lexicon {
     }
 
     /// The list in `corpora/divlogic/sentences.txt`.
-    pub fn builtin() -> &'static Lexicon {
+    pub(crate) fn builtin() -> &'static Lexicon {
         static LEXICON: OnceLock<Lexicon> = OnceLock::new();
         // The built-in list is checked by a test, so failing here is a build defect, not an input error.
         LEXICON.get_or_init(|| {
@@ -78,14 +78,15 @@ impl Lexicon {
     }
 
     /// The propositions with their paraphrases.
-    pub fn propositions(&self) -> &[Vec<String>] {
+    #[cfg(test)]
+    pub(crate) fn propositions(&self) -> &[Vec<String>] {
         &self.propositions
     }
 }
 
 /// The rule-based negation of a simple sentence: "not" goes after the first
 /// auxiliary ("is" → "is not", "can" → "cannot"). `None` if there is none.
-pub fn negate(sentence: &str) -> Option<String> {
+pub(crate) fn negate(sentence: &str) -> Option<String> {
     let words: Vec<&str> = sentence.split(' ').collect();
     let at = words.iter().position(|w| AUXILIARIES.contains(w))?;
     let mut out: Vec<String> = words.iter().map(|w| w.to_string()).collect();
@@ -129,7 +130,7 @@ const EITHER: [&str; 5] = [
 /// Renders statements for one question: which proposition each variable
 /// stands for is fixed per question, while paraphrases, negation forms and
 /// templates are drawn per occurrence.
-pub struct Renderer<'l> {
+pub(crate) struct Renderer<'l> {
     lexicon: &'l Lexicon,
     /// Proposition index for each variable `A`..`H`.
     meaning: Vec<usize>,
@@ -137,7 +138,7 @@ pub struct Renderer<'l> {
 
 impl<'l> Renderer<'l> {
     /// Gives the eight variables eight distinct propositions of `lexicon`.
-    pub fn new(lexicon: &'l Lexicon, rng: &mut ChaCha8Rng) -> Renderer<'l> {
+    pub(crate) fn new(lexicon: &'l Lexicon, rng: &mut ChaCha8Rng) -> Renderer<'l> {
         let mut pool: Vec<usize> = (0..lexicon.propositions.len()).collect();
         let mut meaning = Vec::with_capacity(8);
         for _ in 0..8 {
@@ -168,7 +169,7 @@ impl<'l> Renderer<'l> {
     }
 
     /// A whole sentence (capitalised, with a full stop) for a statement.
-    pub fn statement(&self, statement: &Statement, rng: &mut ChaCha8Rng) -> String {
+    pub(crate) fn statement(&self, statement: &Statement, rng: &mut ChaCha8Rng) -> String {
         let positive = |var| Literal {
             var,
             positive: true,

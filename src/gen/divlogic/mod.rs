@@ -14,11 +14,13 @@
 //! Item `i` of a run with seed `s` depends only on [`crate::gen::item_rng`]`(s, i)`,
 //! so the same seed gives byte-identical output.
 
-pub mod content;
-pub mod language;
-pub mod score;
+mod content;
+mod language;
+mod score;
+#[cfg(test)]
+mod tests;
 
-pub use score::score;
+pub use score::{score, Answer, Report, ScoreConfig};
 
 use crate::gen::{item_rng, Progress, Shard};
 use crate::syntax::prover9::Formula;
@@ -274,7 +276,7 @@ pub(crate) fn item_records(config: &Config, index: u64) -> Result<Vec<Question>,
 }
 
 /// Rotation `k` of a question: option `j` is the original option `(j + k) % 4`.
-pub fn rotate(q: &Question, k: usize) -> Question {
+pub(crate) fn rotate(q: &Question, k: usize) -> Question {
     let k = k % OPTIONS;
     let n = q.options.len().max(1);
     let turn = |j: usize| (j + k) % n;

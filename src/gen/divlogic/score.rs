@@ -13,14 +13,15 @@
 //! that spreads its picks evenly over all four, so a lucky guesser earns little.
 
 use super::{Question, OPTIONS};
+use crate::gen::Progress;
 use crate::syntax::answer::option;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// PC_α for one question: `correct` of `rotations` answered right, and
 /// `picks[o]` the number of rotations in which option `o` was chosen (the
 /// counts sum to `rotations`). `alpha = 1` gives PartialCircular itself.
-pub fn pc_alpha(correct: usize, rotations: usize, picks: &[usize], alpha: f64) -> f64 {
+pub(crate) fn pc_alpha(correct: usize, rotations: usize, picks: &[usize], alpha: f64) -> f64 {
     if rotations == 0 {
         return 0.0;
     }
@@ -37,115 +38,64 @@ pub fn pc_alpha(correct: usize, rotations: usize, picks: &[usize], alpha: f64) -
 }
 
 /// PartialCircular for one question (PC_α with α = 1).
-pub fn partial_circular(correct: usize, rotations: usize, picks: &[usize]) -> f64 {
+pub(crate) fn partial_circular(correct: usize, rotations: usize, picks: &[usize]) -> f64 {
     pc_alpha(correct, rotations, picks, 1.0)
 }
 
-/// A line of scoring input that was skipped, and why.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ScoreError {
-    /// A line is not the JSON we expect.
-    #[error("{file}:{line}: {message}")]
-    Line {
-        /// Which file.
-        file: String,
-        /// 1-based line.
-        line: usize,
-        /// What is wrong.
-        message: String,
-    },
+/// A model's answer to one question, one JSONL line: `{"id": …, "answer":
+/// …}`, where the answer is an option index `0`..`3`, a letter `"A"`..`"D"`,
+/// or `null` (or absent) for no answer.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct Answer {
+    /// The question's id, with its rotation suffix.
+    pub id: String,
+    /// The option picked, if any.
+    #[serde(default, deserialize_with = "option_index")]
+    pub answer: Option<usize>,
 }
 
-/// Reads a questions JSONL file (as written by `entail gen divlogic`): the
-/// questions of the good lines, and why each bad line was skipped.
-pub fn parse_questions(file: &str, text: &str) -> (Vec<Question>, Vec<ScoreError>) {
-    let mut out = Vec::new();
-    let mut bad = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        match parse_question(line) {
-            Ok(q) => out.push(q),
-            Err(message) => bad.push(ScoreError::Line {
-                file: file.to_string(),
-                line: i + 1,
-                message,
-            }),
-        }
-    }
-    (out, bad)
-}
-
-fn parse_question(line: &str) -> Result<Question, String> {
-    let q: Question = serde_json::from_str(line).map_err(|e| e.to_string())?;
-    if q.options.len() != OPTIONS || q.answer >= OPTIONS {
-        return Err(format!(
-            "a question needs {OPTIONS} options and an answer below {OPTIONS}"
-        ));
-    }
-    Ok(q)
-}
-
-/// Reads an answers JSONL file: `{"id": …, "answer": …}` per line, where the
-/// answer is an option index `0`..`3`, a letter `"A"`..`"D"`, or `null` for
-/// no answer. Returns the answer per id (`None` = unanswered), and why each
-/// bad line was skipped (a second answer to an id is a bad line).
-pub fn parse_answers(file: &str, text: &str) -> (BTreeMap<String, Option<usize>>, Vec<ScoreError>) {
-    let mut out = BTreeMap::new();
-    let mut bad = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let parsed = parse_answer(line).and_then(|(id, answer)| {
-            if out.contains_key(&id) {
-                Err(format!("id {id} answered twice"))
-            } else {
-                Ok((id, answer))
-            }
-        });
-        match parsed {
-            Ok((id, answer)) => {
-                out.insert(id, answer);
-            }
-            Err(message) => bad.push(ScoreError::Line {
-                file: file.to_string(),
-                line: i + 1,
-                message,
-            }),
-        }
-    }
-    (out, bad)
-}
-
-fn parse_answer(line: &str) -> Result<(String, Option<usize>), String> {
-    let value: serde_json::Value = serde_json::from_str(line).map_err(|e| e.to_string())?;
-    let id = value
-        .get("id")
-        .and_then(|v| v.as_str())
-        .ok_or_else(|| "missing string field `id`".to_string())?;
-    let answer = match value.get("answer") {
-        None | Some(serde_json::Value::Null) => None,
-        Some(serde_json::Value::Number(n)) => match n.as_u64() {
+/// Reads an answer as an index or a letter, refusing anything else.
+fn option_index<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<usize>, D::Error> {
+    use serde::de::Error;
+    Ok(match serde_json::Value::deserialize(d)? {
+        serde_json::Value::Null => None,
+        serde_json::Value::Number(n) => match n.as_u64() {
             Some(k) if (k as usize) < OPTIONS => Some(k as usize),
             _ => {
-                return Err(format!(
+                return Err(D::Error::custom(format!(
                     "answer {n} is not an option index 0..{}",
                     OPTIONS - 1
-                ))
+                )))
             }
         },
-        Some(serde_json::Value::String(s)) => match option::parse(s, OPTIONS) {
+        serde_json::Value::String(s) => match option::parse(&s, OPTIONS) {
             Some(k) => Some(k),
             None => {
                 let other = s.trim().to_ascii_uppercase();
-                return Err(format!("answer {other:?} is not a letter A-D"));
+                return Err(D::Error::custom(format!(
+                    "answer {other:?} is not a letter A-D"
+                )));
             }
         },
-        Some(other) => return Err(format!("answer {other} is neither an index nor a letter")),
-    };
-    Ok((id.to_string(), answer))
+        other => {
+            return Err(D::Error::custom(format!(
+                "answer {other} is neither an index nor a letter"
+            )))
+        }
+    })
+}
+
+/// How to score: the α values for PC_α.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScoreConfig {
+    /// Each α in [0, 1] gets its own PC_α.
+    pub alphas: Vec<f64>,
+}
+
+impl Default for ScoreConfig {
+    fn default() -> ScoreConfig {
+        ScoreConfig { alphas: vec![0.5] }
+    }
 }
 
 /// The metrics of one answer set.
@@ -171,23 +121,31 @@ pub struct Report {
 }
 
 /// The question id without its rotation suffix `-rK`.
-pub fn base_id(id: &str) -> &str {
+pub(crate) fn base_id(id: &str) -> &str {
     match id.rsplit_once("-r") {
         Some((base, k)) if !k.is_empty() && k.chars().all(|c| c.is_ascii_digit()) => base,
         _ => id,
     }
 }
 
-/// Scores `answers` against `questions`. Rotations are linked by
+/// Scores `answers` against `questions`, calling `progress(1)` per
+/// question. Where an id is answered twice, the first answer counts. Rotations are linked by
 /// [`base_id`]; a group counts for Circular and PC when it has exactly four
 /// lines with four distinct ids. Options are identified across rotations by
 /// their symbolic form; an unanswered line counts as one more (wrong) option.
 pub fn score(
     questions: &[Question],
-    answers: &BTreeMap<String, Option<usize>>,
-    alphas: &[f64],
+    answers: &[Answer],
+    config: &ScoreConfig,
+    progress: Progress,
 ) -> Report {
-    let answered_of = |q: &Question| answers.get(&q.id).copied().flatten();
+    let alphas = &config.alphas;
+    let mut by_id: BTreeMap<&str, Option<usize>> = BTreeMap::new();
+    for a in answers {
+        by_id.entry(a.id.as_str()).or_insert(a.answer);
+    }
+    let answers = by_id;
+    let answered_of = |q: &Question| answers.get(q.id.as_str()).copied().flatten();
     let answered = questions
         .iter()
         .filter(|q| answered_of(q).is_some())
@@ -197,10 +155,7 @@ pub fn score(
         .filter(|q| answered_of(q) == Some(q.answer))
         .count();
     let known: std::collections::BTreeSet<&str> = questions.iter().map(|q| q.id.as_str()).collect();
-    let unknown_ids = answers
-        .keys()
-        .filter(|id| !known.contains(id.as_str()))
-        .count();
+    let unknown_ids = answers.keys().filter(|id| !known.contains(*id)).count();
 
     let mut groups: BTreeMap<&str, Vec<&Question>> = BTreeMap::new();
     for q in questions {
@@ -236,6 +191,7 @@ pub fn score(
             *sum += pc_alpha(right, OPTIONS, &counts, alpha);
         }
     }
+    progress(questions.len() as u64);
     let mean = |sum: f64| (complete > 0).then(|| sum / complete as f64);
     Report {
         questions: questions.len(),
@@ -254,5 +210,31 @@ pub fn score(
             .zip(&pc_sums[1..])
             .map(|(&a, &s)| (a, mean(s)))
             .collect(),
+    }
+}
+
+impl Report {
+    /// The human-readable report, a metric per line.
+    pub fn to_text(&self) -> String {
+        let r = self;
+        let opt = |v: Option<f64>| {
+            v.map_or("n/a (needs --rotations questions)".to_string(), |x| {
+                format!("{x:.4}")
+            })
+        };
+        let mut s = format!(
+            "questions        {} ({} answered, {} unknown answer ids)\naccuracy         {:.4}\nrotation groups  {}\ncircular         {}\npartial circular {}\n",
+            r.questions,
+            r.answered,
+            r.unknown_ids,
+            r.accuracy,
+            r.rotation_groups,
+            opt(r.circular),
+            opt(r.partial_circular)
+        );
+        for (alpha, v) in &r.pc_alpha {
+            s.push_str(&format!("PC_alpha({alpha})    {}\n", opt(*v)));
+        }
+        s
     }
 }

@@ -15,7 +15,7 @@ use std::collections::{BTreeSet, VecDeque};
 
 /// A reasoning relation on an edge of the logical graph.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Relation {
+pub(crate) enum Relation {
     /// `from` entails `to`.
     Implies,
     /// `from` and `to` are equivalent.
@@ -26,7 +26,7 @@ pub enum Relation {
 
 impl Relation {
     /// The symbol used in JSON output: `->`, `<->` or `x`.
-    pub fn symbol(self) -> &'static str {
+    pub(crate) fn symbol(self) -> &'static str {
         match self {
             Relation::Implies => "->",
             Relation::Iff => "<->",
@@ -104,7 +104,7 @@ fn connectives(f: &Formula) -> usize {
 impl Graph {
     /// Grows a graph over `atoms` until it has `target_nodes` nodes or the
     /// attempts run out. No new node has more than `max_connectives` connectives.
-    pub fn grow(
+    pub(crate) fn grow(
         atoms: Vec<String>,
         target_nodes: usize,
         max_connectives: usize,

@@ -17,13 +17,17 @@
 //! position where they differ and asks for its label.
 
 mod graph;
-pub mod rewrite;
-pub mod score;
+mod rewrite;
+mod score;
+#[cfg(test)]
+mod tests;
 mod text;
 
 pub use crate::syntax::answer::truth::Truth;
-pub use graph::Relation;
-pub use score::score;
+pub use score::{
+    score, Accuracy, Answer, Ratio, Rejected, Report, ScoreConfig, Task, Task1Report, Task2Report,
+    Task3Report,
+};
 
 use crate::gen::{item_rng, on_threads, Progress, Shard};
 use crate::syntax::prover9::Formula;
@@ -316,7 +320,7 @@ fn pick_nodes(
 }
 
 /// Generates item `index` of the run `config` (validate the config first).
-pub fn sample(config: &Config, index: u64) -> Result<Sample, Error> {
+pub(crate) fn sample(config: &Config, index: u64) -> Result<Sample, Error> {
     let mut rng = item_rng(config.seed, index);
     let k = config.k_for(index);
     for _ in 0..GRAPH_TRIES {

@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 
 /// A rewriting rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum RewriteRule {
+pub(crate) enum RewriteRule {
     /// Double negation, idempotence, absorption, complements and constants.
     Simplification,
     /// Negation normal form: only `-`, `&`, `|`, with `-` on atoms.
@@ -33,7 +33,7 @@ pub enum RewriteRule {
 
 impl RewriteRule {
     /// Every rule, in output order.
-    pub const ALL: [RewriteRule; 9] = [
+    pub(crate) const ALL: [RewriteRule; 9] = [
         RewriteRule::Simplification,
         RewriteRule::Nnf,
         RewriteRule::ImplicationElimination,
@@ -46,7 +46,7 @@ impl RewriteRule {
     ];
 
     /// The rule's name in JSON output.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             RewriteRule::Simplification => "simplification",
             RewriteRule::Nnf => "nnf",
@@ -63,7 +63,7 @@ impl RewriteRule {
     }
 
     /// Applies the rule everywhere it matches in `f`.
-    pub fn apply(self, f: &Formula) -> Formula {
+    pub(crate) fn apply(self, f: &Formula) -> Formula {
         match self {
             RewriteRule::Simplification => simplify(f),
             RewriteRule::Nnf => nnf(f, true),

@@ -10,6 +10,7 @@
 //! exactly; Task 3 answers are checked with the truth-table engine.
 
 use super::{Sample, Truth, Variant};
+use crate::gen::Progress;
 use crate::syntax::answer::truth;
 use crate::syntax::prover9::{parse_formula, Formula, ParseOptions};
 use crate::truth::TruthTable;
@@ -18,7 +19,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// One line of an answers file.
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
-pub struct AnswerRecord {
+pub struct Answer {
     /// The sample's id.
     pub id: String,
     /// Task 1 (plain and hard): the label list the model judged.
@@ -112,12 +113,64 @@ pub enum Report {
     Generative(Task3Report),
 }
 
-/// Scores answers to `task`.
-pub fn score(task: Task, samples: &[Sample], answers: &[AnswerRecord]) -> Report {
-    match task {
+/// How to score: which task the answers are for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScoreConfig {
+    /// The task.
+    pub task: Task,
+}
+
+/// Scores `answers` to `config.task` on `samples`, calling `progress(1)` per
+/// answer. A sample may have several answers (Task 1 asks about each list).
+pub fn score(
+    samples: &[Sample],
+    answers: &[Answer],
+    config: &ScoreConfig,
+    progress: Progress,
+) -> Report {
+    let report = match config.task {
         Task::Discriminative => Report::Discriminative(score_task1(samples, answers)),
         Task::Enumerative => Report::Enumerative(score_task2(samples, answers)),
         Task::Generative => Report::Generative(score_task3(samples, answers)),
+    };
+    progress(answers.len() as u64);
+    report
+}
+
+impl Report {
+    /// The human-readable report: one `name value` line per number, nested
+    /// names joined by dots.
+    pub fn to_text(&self) -> String {
+        let value = serde_json::to_value(self).unwrap_or(serde_json::Value::Null);
+        let mut lines = Vec::new();
+        flatten("", &value, &mut lines);
+        let width = lines.iter().map(|(name, _)| name.len()).max().unwrap_or(0);
+        lines
+            .iter()
+            .map(|(name, value)| format!("{name:<width$}  {value}\n"))
+            .collect()
+    }
+}
+
+/// The leaves of `value` as (dotted name, value) pairs, in order.
+fn flatten(prefix: &str, value: &serde_json::Value, out: &mut Vec<(String, String)>) {
+    use serde_json::Value;
+    match value {
+        Value::Object(map) => {
+            for (key, inner) in map {
+                let name = if prefix.is_empty() {
+                    key.clone()
+                } else {
+                    format!("{prefix}.{key}")
+                };
+                flatten(&name, inner, out);
+            }
+        }
+        Value::Number(n) => match n.as_f64() {
+            Some(x) if n.is_f64() => out.push((prefix.to_string(), format!("{x:.4}"))),
+            _ => out.push((prefix.to_string(), n.to_string())),
+        },
+        other => out.push((prefix.to_string(), other.to_string())),
     }
 }
 
@@ -197,7 +250,7 @@ fn words(text: &str) -> Vec<String> {
 /// The last consistency verdict in an answer: `Some(true)` for consistent.
 /// Reads "consistent", "inconsistent", "not consistent", "(un)satisfiable";
 /// a bare yes/no/true/false only when that is the whole answer.
-pub fn parse_verdict(text: &str) -> Option<bool> {
+pub(crate) fn parse_verdict(text: &str) -> Option<bool> {
     let focus = answer_focus(text);
     let tokens = words(&focus);
     let mut verdict = None;
@@ -230,7 +283,7 @@ pub(crate) fn parse_label(text: &str) -> Option<Truth> {
 /// The T/F lists in an answer's focus (see [`truth::parse`]): `None` if no
 /// group of labels is found (a lone `[]` is the empty set) or one has the
 /// wrong length.
-pub fn parse_lists(text: &str, k: usize) -> Option<BTreeSet<Vec<Truth>>> {
+pub(crate) fn parse_lists(text: &str, k: usize) -> Option<BTreeSet<Vec<Truth>>> {
     truth::parse(&answer_focus(text), k)
 }
 
@@ -246,7 +299,7 @@ fn index(samples: &[Sample]) -> BTreeMap<&str, &Sample> {
 }
 
 /// Scores Task 1 answers.
-pub fn score_task1(samples: &[Sample], answers: &[AnswerRecord]) -> Task1Report {
+pub(crate) fn score_task1(samples: &[Sample], answers: &[Answer]) -> Task1Report {
     let by_id = index(samples);
     let mut report = Task1Report::default();
     for a in answers {
@@ -296,7 +349,7 @@ pub fn score_task1(samples: &[Sample], answers: &[AnswerRecord]) -> Task1Report 
 }
 
 /// Scores Task 2 answers: the model lists every consistent label list.
-pub fn score_task2(samples: &[Sample], answers: &[AnswerRecord]) -> Task2Report {
+pub(crate) fn score_task2(samples: &[Sample], answers: &[Answer]) -> Task2Report {
     let by_id = index(samples);
     let mut report = Task2Report::default();
     let (mut format, mut exact, mut precision, mut recall, mut f1) =
@@ -375,7 +428,7 @@ fn clean_statement(line: &str) -> &str {
 }
 
 /// Scores Task 3 answers: new statements that must be consistent with a premise group.
-pub fn score_task3(samples: &[Sample], answers: &[AnswerRecord]) -> Task3Report {
+pub(crate) fn score_task3(samples: &[Sample], answers: &[Answer]) -> Task3Report {
     let by_id = index(samples);
     let mut report = Task3Report::default();
     let (mut executed, mut consistent) = (0usize, 0usize);

@@ -18,7 +18,7 @@ pub enum Split {
 }
 
 impl Split {
-    /// The split named `name`.
+    /// The split named `name` (as Python passes it).
     pub fn from_name(name: &str) -> Option<Split> {
         match name {
             "train" => Some(Split::Train),

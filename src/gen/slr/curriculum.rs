@@ -114,6 +114,6 @@ pub fn level(level: u32) -> Option<Level> {
 }
 
 /// The tier name of `level` (basic 1–5, easy 6–10, medium 11–15, hard 16–20).
-pub fn tier(level: u32) -> &'static str {
+pub(crate) fn tier(level: u32) -> &'static str {
     TIERS[((level.clamp(1, 20) - 1) / 5) as usize]
 }

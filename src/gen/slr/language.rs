@@ -8,85 +8,85 @@ use serde::Deserialize;
 use std::collections::BTreeSet;
 
 /// The trains domain shipped with entail.
-pub const TRAINS_JSON: &str = include_str!("../../../corpora/slr-lang/trains.json");
+pub(crate) const TRAINS_JSON: &str = include_str!("../../../corpora/slr-lang/trains.json");
 
 /// Names of the two label predicates.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-pub struct Labels {
+pub(crate) struct Labels {
     /// The predicate the hidden rule defines (`eastbound`).
-    pub positive: String,
+    pub(crate) positive: String,
     /// The predicate of negative examples (`westbound`).
-    pub negative: String,
+    pub(crate) negative: String,
 }
 
 /// A structural predicate (`has_car/2`, `car_num/2`) with its English form.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-pub struct Structural {
+pub(crate) struct Structural {
     /// Predicate name.
-    pub name: String,
+    pub(crate) name: String,
     /// Sentence template with `{train}`, `{car}` and `{value}` holes.
-    pub sentence: String,
+    pub(crate) sentence: String,
 }
 
 /// A car attribute `name(Car, Value)` with a finite domain.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-pub struct Attribute {
+pub(crate) struct Attribute {
     /// Predicate name.
-    pub name: String,
+    pub(crate) name: String,
     /// The values, printed as written (numbers as integers when `numeric`).
-    pub values: Vec<String>,
+    pub(crate) values: Vec<String>,
     /// Values are integers (allows comparisons in pattern rules).
     #[serde(default)]
-    pub numeric: bool,
+    pub(crate) numeric: bool,
     /// Sentence template with `{car}` and `{value}` holes.
-    pub sentence: String,
+    pub(crate) sentence: String,
 }
 
 /// `predicate ∈ values`, one side of a grammar constraint.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-pub struct Condition {
+pub(crate) struct Condition {
     /// An attribute name.
-    pub predicate: String,
+    pub(crate) predicate: String,
     /// The values that satisfy the condition.
     #[serde(rename = "in")]
-    pub values: Vec<String>,
+    pub(crate) values: Vec<String>,
 }
 
 /// A grammar constraint on one car: if `if` holds then `then` holds. It only
 /// binds when both predicates are active at the level.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-pub struct Constraint {
+pub(crate) struct Constraint {
     /// Antecedent.
     #[serde(rename = "if")]
-    pub antecedent: Condition,
+    pub(crate) antecedent: Condition,
     /// Consequent.
     #[serde(rename = "then")]
-    pub consequent: Condition,
+    pub(crate) consequent: Condition,
 }
 
 /// A whole language.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 pub struct Language {
     /// A short name.
-    pub name: String,
+    pub(crate) name: String,
     /// Label predicates.
-    pub labels: Labels,
+    pub(crate) labels: Labels,
     /// Train constant template with a `{train}` hole.
-    pub train_constant: String,
+    pub(crate) train_constant: String,
     /// Car constant template with `{train}` and `{car}` holes.
-    pub car_constant: String,
+    pub(crate) car_constant: String,
     /// `has_car(Train, Car)`.
-    pub membership: Structural,
+    pub(crate) membership: Structural,
     /// `car_num(Car, Position)`.
-    pub position: Structural,
+    pub(crate) position: Structural,
     /// Car attributes.
-    pub attributes: Vec<Attribute>,
+    pub(crate) attributes: Vec<Attribute>,
     /// All predicates (membership, position, attributes) in the order levels
     /// activate them: a level with `n` predicates uses the first `n`.
-    pub order: Vec<String>,
+    pub(crate) order: Vec<String>,
     /// Grammar constraints.
     #[serde(default)]
-    pub constraints: Vec<Constraint>,
+    pub(crate) constraints: Vec<Constraint>,
 }
 
 /// Why a language file was refused.
@@ -203,13 +203,13 @@ impl Language {
     }
 
     /// The attribute called `name`.
-    pub fn attribute(&self, name: &str) -> Option<&Attribute> {
+    pub(crate) fn attribute(&self, name: &str) -> Option<&Attribute> {
         self.attributes.iter().find(|a| a.name == name)
     }
 
     /// The attributes active when the first `count` predicates of the order
     /// are, in order, and whether the position predicate is active.
-    pub fn active(&self, count: usize) -> (Vec<&Attribute>, bool) {
+    pub(crate) fn active(&self, count: usize) -> (Vec<&Attribute>, bool) {
         let names = &self.order[..count.min(self.order.len())];
         let attributes = names.iter().filter_map(|n| self.attribute(n)).collect();
         (attributes, names.contains(&self.position.name))
@@ -229,7 +229,7 @@ impl Language {
 
     /// Whether a car's (attribute, value) pairs break no constraint whose
     /// two predicates both appear among them.
-    pub fn consistent<'v>(&self, assigned: impl Fn(&str) -> Option<&'v str>) -> bool {
+    pub(crate) fn consistent<'v>(&self, assigned: impl Fn(&str) -> Option<&'v str>) -> bool {
         self.constraints.iter().all(|c| {
             match (
                 assigned(&c.antecedent.predicate),

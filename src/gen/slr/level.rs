@@ -26,7 +26,7 @@ const CANDIDATES_PER_RULE: usize = 1200;
 const MIRROR_VARIANTS: usize = 3;
 
 /// What one level needs to generate tasks.
-pub struct LevelContext<'l> {
+pub(crate) struct LevelContext<'l> {
     /// The level's parameters.
     pub level: Level,
     /// What the level's trains and rules may use.
@@ -38,7 +38,7 @@ pub struct LevelContext<'l> {
 
 impl<'l> LevelContext<'l> {
     /// The context of `level` in `language`.
-    pub fn new(language: &'l Language, level: u32) -> Result<LevelContext<'l>, Error> {
+    pub(crate) fn new(language: &'l Language, level: u32) -> Result<LevelContext<'l>, Error> {
         let params = curriculum::level(level).ok_or(Error::Level(level))?;
         if params.predicates > language.order.len() {
             return Err(Error::Language(format!(
@@ -79,7 +79,7 @@ impl<'l> LevelContext<'l> {
     }
 
     /// Whether the judge's sandbox accepts `rule` (the judge's own check).
-    pub fn rule_is_safe(&self, rule: &str) -> bool {
+    pub(crate) fn rule_is_safe(&self, rule: &str) -> bool {
         match parse_program(rule) {
             Ok(program) => sanitize(&program, &self.probe).is_ok(),
             Err(_) => false,
@@ -87,7 +87,7 @@ impl<'l> LevelContext<'l> {
     }
 
     /// The validation program of `examples` (train number = index).
-    pub fn validation_program(&self, examples: &[(Label, Train)]) -> String {
+    pub(crate) fn validation_program(&self, examples: &[(Label, Train)]) -> String {
         let language = self.vocabulary.language;
         let mut out = String::new();
         for (t, (label, train)) in examples.iter().enumerate() {
@@ -107,7 +107,12 @@ impl<'l> LevelContext<'l> {
     /// Labels `trains` under `rule` with the judge: one validation program
     /// with every train labelled positive; each example's `predicted` is the
     /// train's label. `Err` with the judge's message if the engine failed.
-    pub fn label(&self, judge: &Judge, rule: &str, trains: &[Train]) -> Result<Vec<bool>, String> {
+    pub(crate) fn label(
+        &self,
+        judge: &Judge,
+        rule: &str,
+        trains: &[Train],
+    ) -> Result<Vec<bool>, String> {
         let task = self.load(judge, trains)?;
         predictions(&task, rule, trains.len())
     }
@@ -368,7 +373,7 @@ impl<'l> LevelContext<'l> {
     }
 
     /// The finished task record for `rule` and `examples`.
-    pub fn record(
+    pub(crate) fn record(
         &self,
         id: String,
         seed: u64,
@@ -404,7 +409,7 @@ impl<'l> LevelContext<'l> {
 
     /// Item `index` of level `self.level` in `split` for run `seed`: the task,
     /// checked by the judge to score its rule 1.0, or `None`.
-    pub fn item(
+    pub(crate) fn item(
         &self,
         judge: &Judge,
         seed: u64,

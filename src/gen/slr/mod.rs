@@ -18,20 +18,23 @@
 //! loads it once and labels every rule it tries on that pool first; the
 //! judge keeps a loaded background in its worker between scorings.
 
-pub mod curriculum;
-pub mod language;
-pub mod prompt;
-pub mod rule;
-pub mod score;
-pub mod train;
-
 mod config;
+mod curriculum;
+mod language;
 mod level;
+mod prompt;
+mod rule;
 mod run;
+mod score;
 mod task;
+#[cfg(test)]
+mod tests;
+mod train;
 
 pub use config::{Config, Error, Split};
-pub use level::LevelContext;
+pub use curriculum::{level, BackgroundSampling, Level};
+pub use language::{Language, LanguageError};
+pub use prompt::PromptStyle;
 pub use run::{generate, Stats};
-pub use score::score;
+pub use score::{score, Answer, Group, Report, ScoreConfig, ScoredTask};
 pub use task::SlrTask;

@@ -14,7 +14,7 @@ pub enum PromptStyle {
 }
 
 impl PromptStyle {
-    /// The style named `name` (`prolog` or `nl`).
+    /// The style named `name`, `prolog` or `nl` (as Python passes it).
     pub fn from_name(name: &str) -> Option<PromptStyle> {
         match name {
             "prolog" => Some(PromptStyle::Prolog),
@@ -41,7 +41,11 @@ pub(crate) fn predicate_signatures(vocabulary: &Vocabulary) -> Vec<String> {
 }
 
 /// The prompt for a task whose examples are `examples` (train number = index).
-pub fn prompt(vocabulary: &Vocabulary, examples: &[(Label, Train)], style: PromptStyle) -> String {
+pub(crate) fn prompt(
+    vocabulary: &Vocabulary,
+    examples: &[(Label, Train)],
+    style: PromptStyle,
+) -> String {
     let language = vocabulary.language;
     let (pos, neg) = (&language.labels.positive, &language.labels.negative);
     let mut out = String::new();

@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 
 /// How a rule was drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum RuleSampling {
+pub(crate) enum RuleSampling {
     /// `Rlen` atoms over car variables.
     Uniform,
     /// A template for one construct (stands in for the paper's LLM-guided policy).
@@ -18,7 +18,7 @@ pub enum RuleSampling {
 
 impl RuleSampling {
     /// The name written to the `rule sampling` field.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             RuleSampling::Uniform => "uniform",
             RuleSampling::Pattern => "pattern-guided",
@@ -28,7 +28,7 @@ impl RuleSampling {
 
 /// A sampled rule.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Rule {
+pub(crate) struct Rule {
     /// The clause, e.g. `eastbound(T) :- has_car(T, C1), car_color(C1, red).`
     pub text: String,
     /// How it was drawn.
@@ -50,7 +50,7 @@ enum Literal {
 }
 
 /// The pattern templates, by construct name.
-pub const CONSTRUCTS: &[&str] = &[
+pub(crate) const CONSTRUCTS: &[&str] = &[
     "conjunction",
     "disjunction",
     "negation",
@@ -189,7 +189,11 @@ impl Builder<'_, '_> {
 /// A uniform rule with `length` literals: each goes to an existing car
 /// variable or (with probability ½, while cars remain) a new one introduced
 /// by `has_car(T, Ck)`. `None` when the vocabulary cannot host it.
-pub fn uniform(rng: &mut ChaCha8Rng, vocabulary: &Vocabulary, length: usize) -> Option<Rule> {
+pub(crate) fn uniform(
+    rng: &mut ChaCha8Rng,
+    vocabulary: &Vocabulary,
+    length: usize,
+) -> Option<Rule> {
     let mut builder = Builder::new(vocabulary);
     let mut cars: Vec<Vec<Literal>> = Vec::new();
     for _ in 0..length {
@@ -263,7 +267,7 @@ fn split(rng: &mut ChaCha8Rng, total: usize, slots: usize) -> Vec<usize> {
 
 /// A rule from the template for `construct` with about `length` literals.
 /// `None` when the level's vocabulary cannot express the construct.
-pub fn pattern(
+pub(crate) fn pattern(
     rng: &mut ChaCha8Rng,
     vocabulary: &Vocabulary,
     construct: &'static str,

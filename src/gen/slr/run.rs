@@ -1,6 +1,7 @@
 //! A whole run: items on worker threads, deduplicated, written in order.
 
-use super::{Config, Error, LevelContext, SlrTask};
+use super::level::LevelContext;
+use super::{Config, Error, SlrTask};
 use crate::gen::{on_threads, Progress};
 use crate::judge::Judge;
 use serde::Serialize;

@@ -2,7 +2,8 @@
 //! aggregates per level and tier, plus the syntax score and LRL.
 
 use super::curriculum::{tier, TIERS};
-use crate::judge::{EvaluationConfig, Judge, TaskRecord};
+use crate::gen::Progress;
+use crate::judge::{EvaluationConfig, Judge, JudgeConfig, TaskRecord};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -27,7 +28,7 @@ pub struct ScoredTask {
 /// One answer line: `{"id": ..., "prediction": "..."}` (`answer` and
 /// `response` are accepted for `prediction`).
 #[derive(Debug, Clone, Deserialize)]
-pub struct AnswerLine {
+pub struct Answer {
     /// The task's id.
     pub id: serde_json::Value,
     /// The model's raw output.
@@ -74,28 +75,50 @@ pub struct Report {
     pub missing_answers: u64,
 }
 
+impl Answer {
+    /// The task id as a key: a string as it is, anything else as JSON.
+    pub fn id_key(&self) -> String {
+        id_key(&self.id)
+    }
+}
+
+/// How to score: the judge that runs the answers, whose `workers` are also
+/// the scoring threads.
+#[derive(Debug, Clone, Default)]
+pub struct ScoreConfig {
+    /// The judge's configuration.
+    pub judge: JudgeConfig,
+}
+
 /// A canonical key for an id: strings as they are, anything else as JSON.
-pub fn id_key(id: &serde_json::Value) -> String {
+fn id_key(id: &serde_json::Value) -> String {
     match id {
         serde_json::Value::String(s) => s.clone(),
         other => other.to_string(),
     }
 }
 
-/// Scores `answers` (by id) on `tasks` with `judge`, on `threads` threads.
-/// `on_done` is called per task scored.
+/// Scores `answers` on `tasks` with a judge made from `config`, calling
+/// `progress(1)` per task scored. Where a task is answered twice, the first
+/// answer counts.
 pub fn score(
-    judge: &Judge,
     tasks: &[ScoredTask],
-    answers: &BTreeMap<String, String>,
-    threads: usize,
-    on_done: &(dyn Fn() + Sync),
+    answers: &[Answer],
+    config: &ScoreConfig,
+    progress: Progress,
 ) -> Report {
+    let judge = Judge::new(config.judge.clone());
+    let threads = config.judge.workers.max(1);
+    let mut by_id: BTreeMap<String, &str> = BTreeMap::new();
+    for answer in answers {
+        by_id.entry(answer.id_key()).or_insert(&answer.prediction);
+    }
+    let answers = by_id;
     let next = AtomicUsize::new(0);
     let verdicts: Mutex<Vec<(bool, bool, bool)>> =
         Mutex::new(vec![(false, false, true); tasks.len()]);
     std::thread::scope(|scope| {
-        for _ in 0..threads.max(1) {
+        for _ in 0..threads {
             scope.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(task) = tasks.get(i) else { break };
@@ -120,7 +143,7 @@ pub fn score(
                 if let Ok(mut v) = verdicts.lock() {
                     v[i] = verdict;
                 }
-                on_done();
+                progress(1);
             });
         }
     });

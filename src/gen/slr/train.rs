@@ -8,7 +8,7 @@ use rand_chacha::ChaCha8Rng;
 
 /// What a level lets backgrounds and rules use.
 #[derive(Debug, Clone)]
-pub struct Vocabulary<'l> {
+pub(crate) struct Vocabulary<'l> {
     /// The language.
     pub language: &'l Language,
     /// Active attributes, in the language's order.
@@ -34,14 +34,14 @@ struct IndexedConstraint {
 
 /// One car: the index of its value for each active attribute.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Car {
+pub(crate) struct Car {
     /// `values[i]` indexes `attributes[i].values`.
     pub values: Vec<usize>,
 }
 
 /// One train: its cars in position order (position = index + 1).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Train {
+pub(crate) struct Train {
     /// The cars.
     pub cars: Vec<Car>,
 }
@@ -53,7 +53,7 @@ const CAR_RESTARTS: usize = 64;
 impl<'l> Vocabulary<'l> {
     /// The vocabulary of `attributes` (and the position predicate when
     /// `position`), with `cars` cars per train.
-    pub fn new(
+    pub(crate) fn new(
         language: &'l Language,
         attributes: Vec<&'l Attribute>,
         position: bool,
@@ -149,7 +149,7 @@ impl<'l> Vocabulary<'l> {
     }
 
     /// A train with a uniformly drawn number of cars.
-    pub fn sample_train(&self, rng: &mut ChaCha8Rng) -> Option<Train> {
+    pub(crate) fn sample_train(&self, rng: &mut ChaCha8Rng) -> Option<Train> {
         let count = rng.gen_range(self.cars.0..=self.cars.1);
         let cars = (0..count)
             .map(|_| self.sample_car(rng))
@@ -160,7 +160,12 @@ impl<'l> Vocabulary<'l> {
     /// A copy of `train` whose attributes named in `relevant` are redrawn on
     /// every car (under the grammar, given the kept attributes). Everything
     /// else, including the number of cars, stays.
-    pub fn mirror(&self, rng: &mut ChaCha8Rng, train: &Train, relevant: &[bool]) -> Option<Train> {
+    pub(crate) fn mirror(
+        &self,
+        rng: &mut ChaCha8Rng,
+        train: &Train,
+        relevant: &[bool],
+    ) -> Option<Train> {
         let cars = train
             .cars
             .iter()
@@ -170,7 +175,7 @@ impl<'l> Vocabulary<'l> {
     }
 
     /// `train`'s background facts as Prolog, one per line, train number `t`.
-    pub fn facts(&self, train: &Train, t: usize, out: &mut String) {
+    pub(crate) fn facts(&self, train: &Train, t: usize, out: &mut String) {
         let language = self.language;
         let train_name = language.train_name(t);
         for (i, car) in train.cars.iter().enumerate() {
@@ -194,7 +199,7 @@ impl<'l> Vocabulary<'l> {
     /// terms, exactly as the Prolog reader reads what
     /// [`Vocabulary::facts`] prints: the judge takes them without a
     /// print-and-read round trip, which would dominate labelling.
-    pub fn example_terms(&self, label: &str, train: &Train, t: usize, out: &mut Vec<Term>) {
+    pub(crate) fn example_terms(&self, label: &str, train: &Train, t: usize, out: &mut Vec<Term>) {
         let language = self.language;
         let fact = |predicate: &str, first: &Term, second: Term| {
             Term::Compound(predicate.to_string(), vec![first.clone(), second])
@@ -226,7 +231,7 @@ impl<'l> Vocabulary<'l> {
     }
 
     /// `train`'s background as English sentences, one per line.
-    pub fn sentences(&self, train: &Train, t: usize, out: &mut String) {
+    pub(crate) fn sentences(&self, train: &Train, t: usize, out: &mut String) {
         let language = self.language;
         let train_name = language.train_name(t);
         for (i, car) in train.cars.iter().enumerate() {

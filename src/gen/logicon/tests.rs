@@ -1,0 +1,789 @@
+//! `entail gen logicon` and `entail score logicon`: every label and rewrite
+//! re-checked by a truth-table evaluator written here (independent of
+//! `entail::truth`), structural checks of the path and the variants,
+//! byte-identical reruns, and the three scorers on hand-computed examples.
+
+use super::rewrite::RewriteRule;
+use super::score::{self, Answer};
+use super::{Config, Sample, Statement, Truth, Variant};
+use crate::syntax::prover9::{parse_formula, Formula, ParseOptions, Term};
+use std::collections::{BTreeMap, BTreeSet};
+
+// ---------------------------------------------------------------------------
+// An independent evaluator: one assignment at a time, by recursion.
+
+fn parse(text: &str) -> Formula {
+    parse_formula(text, &ParseOptions::default())
+        .unwrap_or_else(|e| panic!("`{text}` does not parse: {e}"))
+}
+
+fn atoms_of(f: &Formula, out: &mut BTreeSet<String>) {
+    match f {
+        Formula::Atom(Term::App(name, args)) if args.is_empty() => {
+            out.insert(name.clone());
+        }
+        Formula::Not(a) => atoms_of(a, out),
+        Formula::And(a, b)
+        | Formula::Or(a, b)
+        | Formula::Implies(a, b)
+        | Formula::ImpliedBy(a, b)
+        | Formula::Iff(a, b) => {
+            atoms_of(a, out);
+            atoms_of(b, out);
+        }
+        Formula::True | Formula::False => {}
+        other => panic!("not propositional: {other:?}"),
+    }
+}
+
+fn eval(f: &Formula, v: &BTreeMap<String, bool>) -> bool {
+    match f {
+        Formula::True => true,
+        Formula::False => false,
+        Formula::Atom(Term::App(name, _)) => v[name],
+        Formula::Not(a) => !eval(a, v),
+        Formula::And(a, b) => eval(a, v) && eval(b, v),
+        Formula::Or(a, b) => eval(a, v) || eval(b, v),
+        Formula::Implies(a, b) => !eval(a, v) || eval(b, v),
+        Formula::ImpliedBy(a, b) => eval(a, v) || !eval(b, v),
+        Formula::Iff(a, b) => eval(a, v) == eval(b, v),
+        other => panic!("not propositional: {other:?}"),
+    }
+}
+
+/// Every assignment to the atoms of `formulas`.
+fn assignments(formulas: &[&Formula]) -> Vec<BTreeMap<String, bool>> {
+    let mut atoms = BTreeSet::new();
+    for f in formulas {
+        atoms_of(f, &mut atoms);
+    }
+    let atoms: Vec<String> = atoms.into_iter().collect();
+    (0..1usize << atoms.len())
+        .map(|row| {
+            atoms
+                .iter()
+                .enumerate()
+                .map(|(i, a)| (a.clone(), row >> i & 1 == 1))
+                .collect()
+        })
+        .collect()
+}
+
+fn equivalent(a: &Formula, b: &Formula) -> bool {
+    assignments(&[a, b])
+        .iter()
+        .all(|v| eval(a, v) == eval(b, v))
+}
+
+/// Whether some assignment gives statement `j` the value `labels[j]` for every j.
+fn consistent(statements: &[Formula], labels: &[Truth]) -> bool {
+    let refs: Vec<&Formula> = statements.iter().collect();
+    assignments(&refs).iter().any(|v| {
+        statements
+            .iter()
+            .zip(labels)
+            .all(|(f, l)| eval(f, v) == (*l == Truth::T))
+    })
+}
+
+fn all_lists(k: usize) -> Vec<Vec<Truth>> {
+    (0..1usize << k)
+        .map(|m| {
+            (0..k)
+                .map(|j| if m >> j & 1 == 1 { Truth::F } else { Truth::T })
+                .collect()
+        })
+        .collect()
+}
+
+fn generate(config: &Config) -> Vec<Sample> {
+    config.validate().expect("valid config");
+    (0..config.count)
+        .map(|i| super::sample(config, i).expect("sample"))
+        .collect()
+}
+
+// ---------------------------------------------------------------------------
+// Labels.
+
+/// 2,400 samples, 600 per k = 2..5: the two lists partition all 2^k lists,
+/// each label agrees with the evaluator above, both sides are non-empty.
+#[test]
+fn every_label_agrees_with_an_independent_truth_table() {
+    let config = Config {
+        seed: 11,
+        count: 2400,
+        ..Config::default()
+    };
+    let samples = generate(&config);
+    let mut per_k = BTreeMap::new();
+    let mut disagreements = Vec::new();
+    for s in &samples {
+        *per_k.entry(s.k).or_insert(0) += 1;
+        assert_eq!(s.statements.len(), s.k, "{}", s.id);
+        assert!(
+            !s.consistent_lists.is_empty() && !s.inconsistent_lists.is_empty(),
+            "{}",
+            s.id
+        );
+        let statements: Vec<Formula> = s.statements.iter().map(|st| parse(&st.symbolic)).collect();
+        for (st, f) in s.statements.iter().zip(&statements) {
+            // The generator's printer must agree with the crate's Prover9 printer.
+            assert_eq!(f.to_string(), st.symbolic, "{}", s.id);
+        }
+        let listed: BTreeSet<Vec<Truth>> = s
+            .consistent_lists
+            .iter()
+            .chain(&s.inconsistent_lists)
+            .cloned()
+            .collect();
+        assert_eq!(
+            listed.len(),
+            s.consistent_lists.len() + s.inconsistent_lists.len(),
+            "{}: a list twice",
+            s.id
+        );
+        assert_eq!(
+            listed,
+            all_lists(s.k).into_iter().collect(),
+            "{}: not all 2^k lists",
+            s.id
+        );
+        for list in &s.consistent_lists {
+            if !consistent(&statements, list) {
+                disagreements.push((s.id.clone(), list.clone(), "labelled consistent"));
+            }
+        }
+        for list in &s.inconsistent_lists {
+            if consistent(&statements, list) {
+                disagreements.push((s.id.clone(), list.clone(), "labelled inconsistent"));
+            }
+        }
+    }
+    assert_eq!(
+        per_k,
+        BTreeMap::from([(2, 600), (3, 600), (4, 600), (5, 600)])
+    );
+    assert_eq!(disagreements, vec![]);
+}
+
+/// Plain lists come in canonical order: all-T first, F counting up from the right.
+#[test]
+fn plain_lists_are_in_canonical_order() {
+    let config = Config {
+        seed: 3,
+        count: 40,
+        ..Config::default()
+    };
+    for s in generate(&config) {
+        let key = |l: &Vec<Truth>| {
+            l.iter()
+                .fold(0usize, |acc, x| acc * 2 + usize::from(*x == Truth::F))
+        };
+        for lists in [&s.consistent_lists, &s.inconsistent_lists] {
+            let keys: Vec<usize> = lists.iter().map(key).collect();
+            let mut sorted = keys.clone();
+            sorted.sort();
+            assert_eq!(keys, sorted, "{}", s.id);
+        }
+    }
+}
+
+/// Hard and completion samples lead with a minimal pair, and still carry every label exactly.
+#[test]
+fn hard_and_completion_samples_lead_with_a_minimal_pair() {
+    for variant in [Variant::Hard, Variant::Completion] {
+        let config = Config {
+            seed: 5,
+            count: 200,
+            variant,
+            ..Config::default()
+        };
+        for s in generate(&config) {
+            assert_eq!(s.variant(), Some(variant));
+            let (c, i) = (&s.consistent_lists[0], &s.inconsistent_lists[0]);
+            let differing = c.iter().zip(i).filter(|(a, b)| a != b).count();
+            assert_eq!(differing, 1, "{}: {c:?} vs {i:?}", s.id);
+            let statements: Vec<Formula> =
+                s.statements.iter().map(|st| parse(&st.symbolic)).collect();
+            assert!(
+                consistent(&statements, c) && !consistent(&statements, i),
+                "{}",
+                s.id
+            );
+            assert_eq!(
+                s.consistent_lists.len() + s.inconsistent_lists.len(),
+                1 << s.k
+            );
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Rewrites.
+
+fn has_connective(f: &Formula, pred: &dyn Fn(&Formula) -> bool) -> bool {
+    if pred(f) {
+        return true;
+    }
+    match f {
+        Formula::Not(a) => has_connective(a, pred),
+        Formula::And(a, b)
+        | Formula::Or(a, b)
+        | Formula::Implies(a, b)
+        | Formula::ImpliedBy(a, b)
+        | Formula::Iff(a, b) => has_connective(a, pred) || has_connective(b, pred),
+        _ => false,
+    }
+}
+
+fn is_literal(f: &Formula) -> bool {
+    match f {
+        Formula::Atom(_) => true,
+        Formula::Not(a) => matches!(a.as_ref(), Formula::Atom(_)),
+        _ => false,
+    }
+}
+
+fn is_nnf(f: &Formula) -> bool {
+    match f {
+        Formula::And(a, b) | Formula::Or(a, b) => is_nnf(a) && is_nnf(b),
+        Formula::True | Formula::False => true,
+        other => is_literal(other),
+    }
+}
+
+/// A chain of `outer` over chains of `inner` over literals (CNF or DNF).
+fn is_normal_form(f: &Formula, conjunctive: bool) -> bool {
+    fn chain<'a>(f: &'a Formula, and: bool, out: &mut Vec<&'a Formula>) {
+        match f {
+            Formula::And(a, b) if and => {
+                chain(a, and, out);
+                chain(b, and, out);
+            }
+            Formula::Or(a, b) if !and => {
+                chain(a, and, out);
+                chain(b, and, out);
+            }
+            other => out.push(other),
+        }
+    }
+    if matches!(f, Formula::True | Formula::False) {
+        return true;
+    }
+    let mut groups = Vec::new();
+    chain(f, conjunctive, &mut groups);
+    groups.iter().all(|g| {
+        let mut lits = Vec::new();
+        chain(g, !conjunctive, &mut lits);
+        lits.iter().all(|l| is_literal(l))
+    })
+}
+
+fn is_implication(f: &Formula) -> bool {
+    matches!(f, Formula::Implies(..) | Formula::ImpliedBy(..))
+}
+
+fn is_iff(f: &Formula) -> bool {
+    matches!(f, Formula::Iff(..))
+}
+
+/// Every rewrite in the samples is equivalent to its statement by the
+/// evaluator above, differs from it, and has its rule's shape.
+#[test]
+fn every_rewrite_is_equivalent_and_has_its_rules_shape() {
+    let config = Config {
+        seed: 12,
+        count: 1200,
+        ..Config::default()
+    };
+    let mut per_rule: BTreeMap<String, usize> = BTreeMap::new();
+    for s in generate(&config) {
+        assert_eq!(s.rewrites.len(), s.k);
+        for (st, rewrites) in s.statements.iter().zip(&s.rewrites) {
+            let original = parse(&st.symbolic);
+            for r in rewrites {
+                let f = parse(&r.symbolic);
+                assert_ne!(r.symbolic, st.symbolic, "{}: {} is a no-op", s.id, r.rule);
+                assert_eq!(f.to_string(), r.symbolic, "{}: printed differently", s.id);
+                assert!(
+                    equivalent(&original, &f),
+                    "{}: {} of `{}` gave `{}`",
+                    s.id,
+                    r.rule,
+                    st.symbolic,
+                    r.symbolic
+                );
+                assert!(!r.text.is_empty());
+                let shaped = match r.rule.as_str() {
+                    "nnf" => is_nnf(&f),
+                    "cnf" => is_normal_form(&f, true),
+                    "dnf" => is_normal_form(&f, false),
+                    "implication_elimination" => !has_connective(&f, &is_implication),
+                    "equivalence_elimination_implications" | "equivalence_elimination_cases" => {
+                        !has_connective(&f, &is_iff)
+                    }
+                    "implication_introduction" => has_connective(&f, &is_implication),
+                    "equivalence_introduction" => has_connective(&f, &is_iff),
+                    "simplification" => r.symbolic.len() <= st.symbolic.len(),
+                    other => panic!("unknown rule {other}"),
+                };
+                assert!(shaped, "{}: {} gave `{}`", s.id, r.rule, r.symbolic);
+                *per_rule.entry(r.rule.clone()).or_default() += 1;
+            }
+        }
+    }
+    // Every rule occurs in a run of this size.
+    let names: BTreeSet<&str> = per_rule.keys().map(|s| s.as_str()).collect();
+    let expected: BTreeSet<&str> = RewriteRule::ALL.iter().map(|r| r.name()).collect();
+    assert_eq!(names, expected, "{per_rule:?}");
+}
+
+/// Hand-computed results of each rule.
+#[test]
+fn rewrite_rules_on_known_formulas() {
+    let cases = [
+        (RewriteRule::Simplification, "--p & (p | q)", "p"),
+        (RewriteRule::Simplification, "(q -> q) & -r", "-r"),
+        (RewriteRule::Nnf, "-(p -> q | -r)", "p & -q & r"),
+        (RewriteRule::Nnf, "-(p <-> q)", "p & -q | -p & q"),
+        (
+            RewriteRule::ImplicationElimination,
+            "p -> (q -> r)",
+            "-p | -q | r",
+        ),
+        (RewriteRule::ImplicationIntroduction, "-p | q", "p -> q"),
+        (RewriteRule::ImplicationIntroduction, "p | q", "-p -> q"),
+        (
+            RewriteRule::EquivalenceEliminationImplications,
+            "p <-> -q",
+            "(p -> -q) & (-q -> p)",
+        ),
+        (
+            RewriteRule::EquivalenceEliminationCases,
+            "p <-> q",
+            "p & q | -p & -q",
+        ),
+        (
+            RewriteRule::EquivalenceIntroduction,
+            "(p -> q) & (q -> p)",
+            "p <-> q",
+        ),
+        (
+            RewriteRule::EquivalenceIntroduction,
+            "p & r | -p & -r",
+            "p <-> r",
+        ),
+        (
+            RewriteRule::EquivalenceIntroduction,
+            "-q | (p -> r)",
+            "-q | (p <-> p & r)",
+        ),
+        (RewriteRule::Cnf, "p <-> q", "(-p | q) & (p | -q)"),
+        (RewriteRule::Cnf, "p | q & r", "(p | q) & (p | r)"),
+        (RewriteRule::Cnf, "p | -p", "$T"),
+        (RewriteRule::Dnf, "(p | q) & -p", "-p & q"),
+        (RewriteRule::Dnf, "p & (q | p)", "p"),
+    ];
+    for (rule, input, expected) in cases {
+        let got = rule.apply(&parse(input)).to_string();
+        assert_eq!(got, expected, "{} of `{input}`", rule.name());
+        assert!(equivalent(&parse(input), &parse(&got)));
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Graph path and sampling.
+
+/// Each path edge is a true relation, and the path joins all k statements.
+#[test]
+fn path_edges_hold_and_connect_the_statements() {
+    let config = Config {
+        seed: 21,
+        count: 400,
+        ..Config::default()
+    };
+    for s in generate(&config) {
+        let mut component: BTreeMap<String, usize> = BTreeMap::new();
+        let mut next = 0;
+        // Union-find by relabelling: small graphs, so the quadratic cost is fine.
+        for st in &s.statements {
+            component.entry(st.symbolic.clone()).or_insert_with(|| {
+                next += 1;
+                next
+            });
+        }
+        for e in &s.path {
+            let (a, b) = (parse(&e.from), parse(&e.to));
+            let holds = match e.relation.as_str() {
+                "->" => assignments(&[&a, &b])
+                    .iter()
+                    .all(|v| !eval(&a, v) || eval(&b, v)),
+                "<->" => equivalent(&a, &b),
+                "x" => equivalent(&a, &Formula::not(b.clone())),
+                other => panic!("unknown relation {other}"),
+            };
+            assert!(holds, "{}: {} {} {}", s.id, e.from, e.relation, e.to);
+            let ca = *component.entry(e.from.clone()).or_insert_with(|| {
+                next += 1;
+                next
+            });
+            let cb = *component.entry(e.to.clone()).or_insert_with(|| {
+                next += 1;
+                next
+            });
+            for c in component.values_mut() {
+                if *c == cb {
+                    *c = ca;
+                }
+            }
+        }
+        let joined: BTreeSet<usize> = s
+            .statements
+            .iter()
+            .map(|st| component[&st.symbolic])
+            .collect();
+        assert_eq!(
+            joined.len(),
+            1,
+            "{}: path does not join the statements",
+            s.id
+        );
+        if s.k > 1 {
+            assert!(!s.path.is_empty());
+        }
+    }
+}
+
+/// With a maximum distance of 1 every statement is adjacent to every other,
+/// so the path has exactly k-1 edges for k = 2 (one edge joins the pair).
+#[test]
+fn distance_one_gives_adjacent_pairs() {
+    let config = Config {
+        seed: 8,
+        count: 100,
+        k_min: 2,
+        k_max: 2,
+        max_distance: 1,
+        ..Config::default()
+    };
+    for s in generate(&config) {
+        assert_eq!(s.path.len(), 1, "{}: {:?}", s.id, s.path);
+        let ends: BTreeSet<&str> = [s.path[0].from.as_str(), s.path[0].to.as_str()].into();
+        let statements: BTreeSet<&str> =
+            s.statements.iter().map(|st| st.symbolic.as_str()).collect();
+        assert_eq!(ends, statements, "{}", s.id);
+    }
+}
+
+#[test]
+fn bad_configs_are_refused() {
+    for config in [
+        Config {
+            k_min: 1,
+            ..Config::default()
+        },
+        Config {
+            k_min: 4,
+            k_max: 3,
+            ..Config::default()
+        },
+        Config {
+            max_atoms: 6,
+            ..Config::default()
+        },
+        Config {
+            max_distance: 0,
+            ..Config::default()
+        },
+        Config {
+            graph_nodes: 3,
+            ..Config::default()
+        },
+    ] {
+        assert!(config.validate().is_err(), "{config:?}");
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Determinism.
+
+#[test]
+fn reruns_are_byte_identical_for_any_thread_count() {
+    let config = Config {
+        seed: 99,
+        count: 300,
+        variant: Variant::Completion,
+        ..Config::default()
+    };
+    let run = |threads| {
+        let mut out = Vec::new();
+        let config = Config {
+            threads,
+            ..config.clone()
+        };
+        super::generate(&config, &mut out, &|_| {}).expect("generation");
+        out
+    };
+    let (a, b, c) = (run(1), run(2), run(3));
+    assert_eq!(a, b);
+    assert_eq!(a, c);
+    assert_eq!(a.iter().filter(|&&b| b == b'\n').count(), 300);
+    let other = Config {
+        seed: 100,
+        threads: 2,
+        ..config.clone()
+    };
+    let mut d = Vec::new();
+    super::generate(&other, &mut d, &|_| {}).expect("generation");
+    assert_ne!(a, d, "the seed must matter");
+}
+
+// ---------------------------------------------------------------------------
+// Scoring, on hand-made samples.
+
+fn labels(text: &str) -> Vec<Truth> {
+    text.chars()
+        .map(|c| if c == 'T' { Truth::T } else { Truth::F })
+        .collect()
+}
+
+fn sample(id: &str, statements: &[&str], consistent: &[&str], inconsistent: &[&str]) -> Sample {
+    Sample {
+        id: id.to_string(),
+        k: statements.len(),
+        statements: statements
+            .iter()
+            .map(|s| Statement {
+                symbolic: s.to_string(),
+                text: String::new(),
+            })
+            .collect(),
+        rewrites: vec![vec![]; statements.len()],
+        consistent_lists: consistent.iter().map(|l| labels(l)).collect(),
+        inconsistent_lists: inconsistent.iter().map(|l| labels(l)).collect(),
+        path: vec![],
+        seed: 0,
+    }
+}
+
+fn answer(id: &str, list: Option<&str>, text: &str) -> Answer {
+    Answer {
+        id: id.to_string(),
+        labels: list.map(labels),
+        group: None,
+        answer: serde_json::Value::String(text.to_string()),
+    }
+}
+
+/// p and -p: TF and FT are consistent, TT and FF are not.
+fn negation_pair(id: &str) -> Sample {
+    sample(id, &["p", "-p"], &["TF", "FT"], &["TT", "FF"])
+}
+
+#[test]
+fn task1_accuracy_by_hand() {
+    let samples = vec![
+        negation_pair("logicon-plain-k2-0"),
+        // Hard: TF (consistent) and TT (inconsistent) differ in one place.
+        negation_pair("logicon-hard-k2-1"),
+        // Completion: p, p -> q with the minimal pair TT / TF; the hidden label is T.
+        sample(
+            "logicon-completion-k2-2",
+            &["p", "p -> q"],
+            &["TT", "FT", "FF"],
+            &["TF"],
+        ),
+    ];
+    let answers = vec![
+        answer(
+            "logicon-plain-k2-0",
+            Some("TF"),
+            "```\nAnswer: consistent\n```",
+        ),
+        answer(
+            "logicon-plain-k2-0",
+            Some("FT"),
+            "Both can hold together, so the list is consistent.",
+        ),
+        answer(
+            "logicon-plain-k2-0",
+            Some("TT"),
+            "p and -p clash. Answer: Inconsistent.",
+        ),
+        answer("logicon-plain-k2-0", Some("FF"), "Answer: consistent"),
+        answer("logicon-hard-k2-1", Some("TT"), "It is not consistent."),
+        answer("logicon-hard-k2-1", Some("TF"), "I cannot tell."),
+        answer(
+            "logicon-completion-k2-2",
+            None,
+            "The hidden label must be T",
+        ),
+        answer("logicon-completion-k2-2", None, "Answer: false"),
+        answer("no-such-id", Some("TF"), "consistent"),
+        answer("logicon-plain-k2-0", None, "consistent"),
+        answer("logicon-plain-k2-0", Some("TFT"), "consistent"),
+    ];
+    let r = score::score_task1(&samples, &answers);
+    // All plain and hard judgements: consistent lists TF, FT (right), TF (no verdict): 2/3;
+    // inconsistent lists TT (right), FF (wrong), TT (right): 2/3.
+    assert_eq!((r.all.consistent.correct, r.all.consistent.total), (2, 3));
+    assert_eq!(
+        (r.all.inconsistent.correct, r.all.inconsistent.total),
+        (2, 3)
+    );
+    assert!((r.all.overall - 2.0 / 3.0).abs() < 1e-12);
+    // Hard only: inconsistent 1/1, consistent 0/1, mean 0.5.
+    assert_eq!((r.hard.consistent.correct, r.hard.consistent.total), (0, 1));
+    assert_eq!(
+        (r.hard.inconsistent.correct, r.hard.inconsistent.total),
+        (1, 1)
+    );
+    assert!((r.hard.overall - 0.5).abs() < 1e-12);
+    assert_eq!((r.completion.correct, r.completion.total), (1, 2));
+    assert_eq!(r.unparsed, 1);
+    assert_eq!((r.rejected.unknown_id, r.rejected.malformed), (1, 2));
+}
+
+#[test]
+fn verdict_and_list_parsing_tolerate_wrapping() {
+    assert_eq!(
+        score::parse_verdict("The list is inconsistent."),
+        Some(false)
+    );
+    assert_eq!(score::parse_verdict("It is not consistent"), Some(false));
+    assert_eq!(
+        score::parse_verdict("At first it looks inconsistent, but it is consistent."),
+        Some(true)
+    );
+    assert_eq!(
+        score::parse_verdict("Reasoning: ... inconsistent ...\nAnswer: consistent"),
+        Some(true)
+    );
+    assert_eq!(score::parse_verdict("yes"), Some(true));
+    assert_eq!(score::parse_verdict("no idea"), None);
+    let k2 = |l: &[&str]| -> BTreeSet<Vec<Truth>> { l.iter().map(|s| labels(s)).collect() };
+    assert_eq!(
+        score::parse_lists("```json\n[[\"T\",\"F\"],[\"F\",\"T\"]]\n```", 2),
+        Some(k2(&["TF", "FT"]))
+    );
+    assert_eq!(
+        score::parse_lists("Step (i) shows... Answer: [T, F] and (F, T)", 2),
+        Some(k2(&["TF", "FT"]))
+    );
+    assert_eq!(
+        score::parse_lists("Answer: [true, false]", 2),
+        Some(k2(&["TF"]))
+    );
+    assert_eq!(score::parse_lists("Answer: []", 2), Some(BTreeSet::new()));
+    assert_eq!(score::parse_lists("[T, F, T]", 2), None);
+    assert_eq!(score::parse_lists("no lists here", 2), None);
+}
+
+#[test]
+fn task2_scores_by_hand() {
+    let samples = vec![
+        negation_pair("a"),
+        sample("b", &["p", "p -> q"], &["TT", "FT", "FF"], &["TF"]),
+    ];
+    let answers = vec![
+        // Exact: P = R = F1 = 1.
+        answer(
+            "a",
+            None,
+            "Answer:\n```\n[[\"T\",\"F\"],[\"F\",\"T\"]]\n```",
+        ),
+        // One of two, nothing wrong: P = 1, R = 1/2, F1 = 2/3.
+        answer("a", None, "Only [T, F] works."),
+        // b: lists TT and TF: hits 1 of 2 listed, 1 of 3 gold: P = 1/2, R = 1/3, F1 = 2/5.
+        answer("b", None, "[[T,T],[T,F]]"),
+        // Unparsable: format failure, predicts nothing: all 0.
+        answer("b", None, "[[T,T,T]]"),
+    ];
+    let r = score::score_task2(&samples, &answers);
+    assert_eq!(r.answers, 4);
+    let close = |a: f64, b: f64| (a - b).abs() < 1e-12;
+    assert!(close(r.format_accuracy, 0.75), "{r:?}");
+    assert!(close(r.exact_accuracy, 0.25), "{r:?}");
+    assert!(close(r.precision, (1.0 + 1.0 + 0.5 + 0.0) / 4.0), "{r:?}");
+    assert!(
+        close(r.recall, (1.0 + 0.5 + 1.0 / 3.0 + 0.0) / 4.0),
+        "{r:?}"
+    );
+    assert!(close(r.f1, (1.0 + 2.0 / 3.0 + 0.4 + 0.0) / 4.0), "{r:?}");
+}
+
+#[test]
+fn task3_scores_by_hand() {
+    // Premises for group TT: p and p -> q, which force q.
+    let samples = vec![sample("c", &["p", "p -> q"], &["TT", "FT", "FF"], &["TF"])];
+    let mut with_group = answer("c", None, "-p");
+    with_group.group = Some(labels("FT"));
+    let mut bad_group = answer("c", None, "q");
+    bad_group.group = Some(labels("TF"));
+    let answers = vec![
+        answer("c", None, "Here is one:\n```\nq | r\n```"), // r is not an atom of the sample: not executed
+        answer("c", None, "Answer:\n```prover9\nq\n```"),   // consistent
+        answer("c", None, "1. -q"),                         // executed, inconsistent
+        answer("c", None, "I would rather not."),           // not executed
+        Answer {
+            id: "c".into(),
+            labels: None,
+            group: None,
+            answer: serde_json::json!(["p & q", "q -> p"]),
+        }, // consistent
+        with_group,                                         // premises -p, p -> q: -p is consistent
+        bad_group, // TF is not a consistent group: rejected
+    ];
+    let r = score::score_task3(&samples, &answers);
+    assert_eq!(r.answers, 6);
+    assert_eq!(r.rejected.malformed, 1);
+    let close = |a: f64, b: f64| (a - b).abs() < 1e-12;
+    assert!(close(r.execution_rate, 4.0 / 6.0), "{r:?}");
+    assert!(close(r.consistency_rate, 3.0 / 6.0), "{r:?}");
+    assert!(close(r.consistency_given_execution, 3.0 / 4.0), "{r:?}");
+}
+
+/// Gold samples answered perfectly score 1 everywhere (a round trip through the scorers).
+#[test]
+fn perfect_answers_to_generated_samples_score_one() {
+    let config = Config {
+        seed: 31,
+        count: 80,
+        ..Config::default()
+    };
+    let samples = generate(&config);
+    let mut t1 = Vec::new();
+    let mut t2 = Vec::new();
+    for s in &samples {
+        for l in &s.consistent_lists {
+            t1.push(Answer {
+                id: s.id.clone(),
+                labels: Some(l.clone()),
+                group: None,
+                answer: "Answer: consistent".into(),
+            });
+        }
+        for l in &s.inconsistent_lists {
+            t1.push(Answer {
+                id: s.id.clone(),
+                labels: Some(l.clone()),
+                group: None,
+                answer: "Answer: inconsistent".into(),
+            });
+        }
+        t2.push(Answer {
+            id: s.id.clone(),
+            labels: None,
+            group: None,
+            answer: serde_json::to_value(&s.consistent_lists).expect("json"),
+        });
+    }
+    let r1 = score::score_task1(&samples, &t1);
+    assert_eq!(r1.all.overall, 1.0);
+    let r2 = score::score_task2(&samples, &t2);
+    assert_eq!(
+        (r2.format_accuracy, r2.exact_accuracy, r2.f1),
+        (1.0, 1.0, 1.0)
+    );
+}
