@@ -44,6 +44,7 @@ fn generate(
         language: Language::trains(),
         threads,
         judge: judge_config(),
+        test_tasks: count,
         ..Config::default()
     };
     let mut out = Vec::new();
@@ -331,6 +332,7 @@ fn every_level_yields_valid_tasks() {
             .prompt
             .contains(&task.validation_program.replace("\n\n", "\n")));
         assert!(keys.insert((
+            task.curriculum_level,
             task.ground_truth_rule.clone(),
             task.validation_program.clone()
         )));
@@ -505,9 +507,9 @@ fn score_reports_levels_tiers_syntax_and_lrl() {
 
 #[test]
 fn duplicates_are_replaced_and_never_written() {
-    // Level 1 has few distinct tasks (one car, three attributes), so a run
+    // Level 2 has few distinct tasks (one car, three attributes), so a run
     // of 60 meets duplicates; they are dropped and replaced.
-    let (text, stats) = generate(vec![1], 60, 4, PromptStyle::Prolog, 2);
+    let (text, stats) = generate(vec![2], 60, 4, PromptStyle::Prolog, 2);
     let tasks = parse_tasks(&text);
     assert_eq!(tasks.len(), 60);
     assert!(stats.duplicates > 0, "{stats:?}");
@@ -664,4 +666,77 @@ fn a_user_language_drives_names_labels_and_grammar() {
             }
         }
     }
+}
+
+/// The splits of one seed share no rule and no prompt, on levels whose
+/// spaces are small (1, 2) and larger (4), and every split gets tasks.
+#[test]
+fn splits_share_no_rule_and_no_prompt() {
+    let run = |split: Split, count: u64| {
+        let config = Config {
+            seed: 3,
+            levels: vec![1, 2, 4],
+            count,
+            split,
+            test_tasks: 20,
+            validation_tasks: 5,
+            threads: 2,
+            judge: judge_config(),
+            ..Config::default()
+        };
+        let mut out = Vec::new();
+        slr::generate(&config, &mut out, &|_| {}).expect("generation succeeds");
+        parse_tasks(&String::from_utf8(out).expect("utf-8"))
+    };
+    let splits = [
+        run(Split::Test, 20),
+        run(Split::Validation, 5),
+        run(Split::Train, 60),
+    ];
+    for (i, a) in splits.iter().enumerate() {
+        for level in [1, 2, 4] {
+            assert!(
+                a.iter().any(|t| t.curriculum_level == level),
+                "split {i} has no level-{level} task"
+            );
+        }
+        for b in &splits[i + 1..] {
+            // Rules are held out at their own level (and at levels whose
+            // prompts could coincide); prompts everywhere.
+            let rules: BTreeSet<(u32, &str)> = a
+                .iter()
+                .map(|t| (t.curriculum_level, t.ground_truth_rule.as_str()))
+                .collect();
+            let prompts: BTreeSet<&str> = a.iter().map(|t| t.prompt.as_str()).collect();
+            for task in b {
+                let rule = (task.curriculum_level, task.ground_truth_rule.as_str());
+                assert!(!rules.contains(&rule), "{rule:?}");
+                assert!(
+                    !prompts.contains(task.prompt.as_str()),
+                    "prompt of {}",
+                    task.id
+                );
+            }
+        }
+    }
+    // The level-1 test split alone would use every level-1 rule; its fixed
+    // share leaves train some.
+    assert_eq!(
+        splits[0].iter().filter(|t| t.curriculum_level == 1).count(),
+        20
+    );
+}
+
+/// A held-out split larger than what the other splits hold out is refused.
+#[test]
+fn a_test_split_larger_than_the_held_out_size_is_refused() {
+    let config = Config {
+        levels: vec![1],
+        count: 51,
+        split: Split::Test,
+        judge: judge_config(),
+        ..Config::default()
+    };
+    let err = slr::generate(&config, &mut Vec::new(), &|_| {}).unwrap_err();
+    assert!(err.to_string().contains("--test-tasks"), "{err}");
 }

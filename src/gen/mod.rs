@@ -27,6 +27,14 @@ pub fn item_rng(seed: u64, index: u64) -> ChaCha8Rng {
     rng
 }
 
+/// A hash of `bytes` that never changes between runs, platforms or
+/// versions (64-bit FNV-1a), for decisions that must not depend on a seed.
+pub(crate) fn stable_hash(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
+        (hash ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
 /// Called by `generate` with the number of items just finished, for a
 /// progress bar; `Sync` because items finish on worker threads.
 pub type Progress<'a> = &'a (dyn Fn(u64) + Sync);

@@ -29,7 +29,9 @@ as one JSON object with --json.
 
 Examples:
   entail gen slr --level 3 --count 10 --seed 1 --output -
-  entail gen slr --levels 1-20 --count 1000 --seed 7 --split test -o slr_test.jsonl
+  entail gen slr --levels 1-20 --count 50 --seed 7 --split test -o slr_test.jsonl
+  entail gen slr --levels 1-20 --count 1000 --seed 7 -o slr_train.jsonl
+      (disjoint from that test split: no rule or prompt in common)
   entail gen slr --levels 1-5 --count 20 --seed 7 --format parquet -o slr_train.parquet
   entail gen slr --level 12 --count 50 --prompt nl --language corpora/slr-lang/trains.json -o nl.jsonl
   entail gen slr --levels 1-20 --count 1000 --seed 7 --shard 0/4 -o slr.0.jsonl
@@ -44,7 +46,9 @@ pub struct Args {
     /// Tasks per level.
     #[arg(long, default_value_t = 10)]
     count: u64,
-    /// train, validation or test (disjoint random streams).
+    /// train, validation or test. Splits are disjoint by rule and by prompt:
+    /// train and validation runs hold out the test (and validation) tasks
+    /// of the same seed, generated first.
     #[arg(long, value_enum, default_value_t = choice::Split::Train)]
     split: choice::Split,
     /// prolog (facts) or nl (English sentences).
@@ -56,6 +60,13 @@ pub struct Args {
     /// Judge workers and generator threads (output does not depend on it); default: all cores.
     #[arg(long)]
     threads: Option<usize>,
+    /// Test tasks per level, the test split's size, which train and
+    /// validation runs of the same seed hold out.
+    #[arg(long, default_value_t = 50)]
+    test_tasks: u64,
+    /// Validation tasks per level, which train runs of the same seed hold out.
+    #[arg(long, default_value_t = 10)]
+    validation_tasks: u64,
     #[command(flatten)]
     run: super::Run,
 }
@@ -100,6 +111,8 @@ pub fn run(args: Args) -> Outcome {
             workers: threads.max(1),
             ..JudgeConfig::default()
         },
+        test_tasks: args.test_tasks,
+        validation_tasks: args.validation_tasks,
     };
     let positions = config.count * config.levels.len() as u64;
     let start = std::time::Instant::now();

@@ -5,7 +5,17 @@ use super::prompt::PromptStyle;
 use crate::gen::Shard;
 use crate::judge::JudgeConfig;
 
-/// Which split a run belongs to; splits draw from disjoint random streams.
+/// Which split a run belongs to. Splits draw from their own random streams,
+/// and are disjoint as the paper's are: test comes first, validation
+/// excludes test's rules and validation programs, and train excludes both.
+/// Test and validation draw rules from fixed shares of the rule space (see
+/// [`Split::may_draw`]), so train keeps some rules even on small levels.
+/// A train or validation run therefore first regenerates (without writing)
+/// the held-out splits' tasks of its seed, [`Config::test_tasks`] and
+/// [`Config::validation_tasks`] per level, at each level it makes and at the
+/// levels whose prompts could equal that level's, and never uses their
+/// rules there or repeats their validation programs (so never their
+/// prompts either). A held-out rule may still appear at an unrelated level.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Split {
     /// Training tasks.
@@ -34,6 +44,19 @@ impl Split {
             Split::Train => "train",
             Split::Validation => "validation",
             Split::Test => "test",
+        }
+    }
+
+    /// Whether this split may draw `rule`. The held-out splits draw from
+    /// fixed shares of the rule space, by a hash of the rule's text (test
+    /// 3/8, validation 1/8), so that they cannot take every rule of a small
+    /// level; train may draw any rule they did not use.
+    pub(super) fn may_draw(self, rule: &str) -> bool {
+        let share = crate::gen::stable_hash(rule.as_bytes()) % 8;
+        match self {
+            Split::Test => share < 3,
+            Split::Validation => share == 3,
+            Split::Train => true,
         }
     }
 
@@ -68,6 +91,39 @@ pub struct Config {
     pub threads: usize,
     /// The judge that labels trains and re-scores every task.
     pub judge: JudgeConfig,
+    /// Test tasks per level: the test split's size, which train and
+    /// validation runs of the same seed hold out (the paper's 50).
+    pub test_tasks: u64,
+    /// Validation tasks per level, which train runs hold out (the paper's 10).
+    pub validation_tasks: u64,
+}
+
+impl Config {
+    /// How many tasks per level `split` holds, where it is held out.
+    pub(super) fn held_out_tasks(&self, split: Split) -> Option<u64> {
+        match split {
+            Split::Train => None,
+            Split::Validation => Some(self.validation_tasks),
+            Split::Test => Some(self.test_tasks),
+        }
+    }
+
+    /// Refuses a held-out split asked for more tasks than the other
+    /// splits hold out: the extra ones could appear in them.
+    pub(super) fn validate(&self) -> Result<(), Error> {
+        match self.held_out_tasks(self.split) {
+            Some(size) if self.count > size => Err(Error::Config(format!(
+                "{} tasks per level asked of the {} split, which train runs hold out only {size} of; \
+                 raise the {} split's size (CLI: --{}-tasks) to at least {} for every run of this seed",
+                self.count,
+                self.split.name(),
+                self.split.name(),
+                self.split.name(),
+                self.count
+            ))),
+            _ => Ok(()),
+        }
+    }
 }
 
 impl Default for Config {
@@ -84,6 +140,8 @@ impl Default for Config {
             shard: Shard::WHOLE,
             threads: 1,
             judge: JudgeConfig::default(),
+            test_tasks: 50,
+            validation_tasks: 10,
         }
     }
 }

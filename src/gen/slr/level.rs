@@ -34,6 +34,10 @@ pub(crate) struct LevelContext<'l> {
     /// A one-train task over the vocabulary: what the safety check runs against.
     probe: TaskProgram,
     labels: EvaluationConfig,
+    /// Rules this split may not use: the held-out splits' (see [`Split`]).
+    pub(crate) held_out_rules: BTreeSet<String>,
+    /// Validation programs this split may not repeat, likewise.
+    pub(crate) held_out_programs: BTreeSet<String>,
 }
 
 impl<'l> LevelContext<'l> {
@@ -75,6 +79,8 @@ impl<'l> LevelContext<'l> {
             vocabulary,
             probe,
             labels,
+            held_out_rules: BTreeSet::new(),
+            held_out_programs: BTreeSet::new(),
         })
     }
 
@@ -146,7 +152,9 @@ impl<'l> LevelContext<'l> {
         Ok(judge.task_from_program(task))
     }
 
-    fn sample_rule(&self, rng: &mut ChaCha8Rng) -> Option<Rule> {
+    /// A rule of the level that `split` may draw and that is not held out;
+    /// `None` if 100 draws found none.
+    fn sample_rule(&self, rng: &mut ChaCha8Rng, split: Split) -> Option<Rule> {
         let (lo, hi) = self.level.rule_length;
         for _ in 0..100 {
             let length = rng.gen_range(lo..=hi);
@@ -156,8 +164,11 @@ impl<'l> LevelContext<'l> {
             } else {
                 rule::uniform(rng, &self.vocabulary, length)
             };
-            if rule.is_some() {
-                return rule;
+            match rule {
+                Some(rule)
+                    if self.held_out_rules.contains(&rule.text) || !split.may_draw(&rule.text) => {}
+                Some(rule) => return Some(rule),
+                None => {}
             }
         }
         None
@@ -335,11 +346,12 @@ impl<'l> LevelContext<'l> {
         &self,
         judge: &Judge,
         rng: &mut ChaCha8Rng,
+        split: Split,
         stats: &mut Stats,
     ) -> Option<(Rule, Vec<(Label, Train)>)> {
         let mut pool: Option<Pool> = None;
         for _ in 0..RULE_ATTEMPTS {
-            let rule = self.sample_rule(rng)?;
+            let rule = self.sample_rule(rng, split)?;
             stats.rules_sampled += 1;
             if !self.rule_is_safe(&rule.text) {
                 stats.rules_unsafe += 1;
@@ -420,7 +432,7 @@ impl<'l> LevelContext<'l> {
     ) -> Result<Option<SlrTask>, Error> {
         let stream = (split.code() << 40) | (u64::from(self.level.level) << 32) | index;
         let mut rng = item_rng(seed, stream);
-        let Some((rule, mut examples)) = self.sample_task(judge, &mut rng, stats) else {
+        let Some((rule, mut examples)) = self.sample_task(judge, &mut rng, split, stats) else {
             stats.items_failed += 1;
             return Ok(None);
         };
@@ -428,6 +440,10 @@ impl<'l> LevelContext<'l> {
         examples.shuffle(&mut rng);
         let id = format!("slr-{}-l{}-{index}", split.name(), self.level.level);
         let task = self.record(id, seed, &rule, &examples, style);
+        if self.held_out_programs.contains(&task.validation_program) {
+            stats.tasks_held_out += 1;
+            return Ok(None);
+        }
         let record = TaskRecord {
             validation_program: task.validation_program.clone(),
             evaluation_config: Some(self.labels.clone()),

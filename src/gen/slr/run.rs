@@ -1,8 +1,8 @@
 //! A whole run: items on worker threads, deduplicated, written in order.
 
 use super::level::LevelContext;
-use super::{Config, Error, SlrTask};
-use crate::gen::{on_threads, Progress};
+use super::{curriculum, Config, Error, SlrTask, Split};
+use crate::gen::{on_threads, Progress, Shard};
 use crate::judge::Judge;
 use serde::Serialize;
 use std::collections::BTreeSet;
@@ -28,6 +28,8 @@ pub struct Stats {
     pub judge_calls: u64,
     /// Tasks dropped as duplicates of an earlier (rule, validation program).
     pub duplicates: u64,
+    /// Tasks dropped because a held-out split has their validation program.
+    pub tasks_held_out: u64,
     /// Items that failed to produce a task within every bound.
     pub items_failed: u64,
     /// Per level, tasks requested but not produced (level's combinatorics exhausted).
@@ -41,6 +43,7 @@ impl Stats {
     pub fn merge(&mut self, other: &Stats) {
         self.tasks += other.tasks;
         self.duplicates += other.duplicates;
+        self.tasks_held_out += other.tasks_held_out;
         for &(level, missing) in &other.shortfall {
             match self.shortfall.iter_mut().find(|(l, _)| *l == level) {
                 Some((_, total)) => *total += missing,
@@ -80,6 +83,7 @@ pub fn generate(
     output: &mut dyn std::io::Write,
     progress: Progress,
 ) -> Result<Stats, Error> {
+    config.validate()?;
     let judge = &Judge::new(config.judge.clone());
     let block = config
         .shard
@@ -92,21 +96,79 @@ pub fn generate(
         if slots.is_empty() {
             continue;
         }
-        let context = LevelContext::new(&config.language, level)?;
-        generate_level(judge, &context, config, slots, output, progress, &mut stats)?;
+        let mut context = LevelContext::new(&config.language, level)?;
+        hold_out(judge, &mut context, config)?;
+        let mut write = |task: &SlrTask| -> Result<(), Error> {
+            let line =
+                serde_json::to_string(task).map_err(|e| Error::Io(std::io::Error::other(e)))?;
+            Ok(writeln!(output, "{line}")?)
+        };
+        generate_level(
+            judge, &context, config, slots, &mut write, progress, &mut stats,
+        )?;
     }
     output.flush()?;
     Ok(stats)
 }
 
-/// Writes the tasks of slots `slots` of one level: the level's distinct
+/// Gives `context` the rules and validation programs its split may not
+/// use: those of the splits held out from it, at its level and at every
+/// level whose prompts could equal its own ([`curriculum::siblings`]), each
+/// generated (not written) as its own run of the same seed would, test
+/// first (see [`Split`]).
+fn hold_out(judge: &Judge, context: &mut LevelContext, config: &Config) -> Result<(), Error> {
+    let held_out: &[Split] = match config.split {
+        Split::Test => &[],
+        Split::Validation => &[Split::Test],
+        Split::Train => &[Split::Test, Split::Validation],
+    };
+    for &split in held_out {
+        let count = config.held_out_tasks(split).unwrap_or(0);
+        let run = Config {
+            split,
+            count,
+            shard: Shard::WHOLE,
+            ..config.clone()
+        };
+        let mut tasks = Vec::new();
+        for level in curriculum::siblings(&context.level) {
+            let mut sibling = LevelContext::new(&config.language, level)?;
+            sibling.held_out_rules = context.held_out_rules.clone();
+            sibling.held_out_programs = context.held_out_programs.clone();
+            let mut keep = |task: &SlrTask| -> Result<(), Error> {
+                tasks.push((
+                    task.ground_truth_rule.clone(),
+                    task.validation_program.clone(),
+                ));
+                Ok(())
+            };
+            let mut ignored = Stats::default();
+            generate_level(
+                judge,
+                &sibling,
+                &run,
+                0..count,
+                &mut keep,
+                &|_| {},
+                &mut ignored,
+            )?;
+        }
+        for (rule, program) in tasks {
+            context.held_out_rules.insert(rule);
+            context.held_out_programs.insert(program);
+        }
+    }
+    Ok(())
+}
+
+/// Emits the tasks of slots `slots` of one level: the level's distinct
 /// tasks in item-index order, skipping those before `slots.start`.
 fn generate_level(
     judge: &Judge,
     context: &LevelContext,
     config: &Config,
     slots: Range<u64>,
-    output: &mut dyn std::io::Write,
+    emit: &mut dyn FnMut(&SlrTask) -> Result<(), Error>,
     progress: Progress,
     stats: &mut Stats,
 ) -> Result<(), Error> {
@@ -163,9 +225,7 @@ fn generate_level(
                     continue;
                 }
                 if ours {
-                    let line = serde_json::to_string(&task)
-                        .map_err(|e| Error::Io(std::io::Error::other(e)))?;
-                    writeln!(output, "{line}")?;
+                    emit(&task)?;
                     stats.tasks += 1;
                 }
                 found += 1;
