@@ -80,10 +80,17 @@ def slr(
     language: Union[None, str, "os.PathLike[str]", Dict[str, Any]] = None,
     threads: Optional[int] = None,
     shard: Tuple[int, int] = (0, 1),
+    test_tasks: int = 50,
+    validation_tasks: int = 10,
 ) -> List[Dict[str, Any]]:
     """SLR tasks (``entail gen slr``): ``count`` per level, each labelled by
     the judge and kept only if its own rule scores 1.0. ``language`` is a
-    language file's path or its parsed JSON (default: trains)."""
+    language file's path or its parsed JSON (default: trains).
+
+    Splits of one seed share no rule and no prompt: a ``train`` or
+    ``validation`` run holds out the first ``test_tasks`` test tasks (and
+    ``validation_tasks`` validation tasks) per level, so pass the same sizes
+    to every run, and ask a held-out split for at most its size."""
     low_high = _range("level", level) if level is not None else _range("levels", levels)
     if isinstance(language, dict):
         language = json.dumps(language)
@@ -99,6 +106,7 @@ def slr(
         _threads(threads),
         _worker.command(),
         _shard(shard),
+        (_count("test_tasks", test_tasks), _count("validation_tasks", validation_tasks)),
     )
     return _jsonl(text)
 

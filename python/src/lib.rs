@@ -104,7 +104,7 @@ fn shard_of((index, count): (u64, u64)) -> PyResult<entail::gen::Shard> {
 
 /// `entail gen slr`'s JSONL for the same arguments.
 #[pyfunction]
-#[pyo3(signature = (levels, count, seed, split, prompt, language, threads, worker_command, shard))]
+#[pyo3(signature = (levels, count, seed, split, prompt, language, threads, worker_command, shard, held_out))]
 #[allow(clippy::too_many_arguments)]
 fn gen_slr(
     py: Python<'_>,
@@ -117,6 +117,7 @@ fn gen_slr(
     threads: usize,
     worker_command: Vec<String>,
     shard: (u64, u64),
+    held_out: (u64, u64),
 ) -> PyResult<String> {
     use entail::gen::slr::{self, Config, Language, PromptStyle, Split};
     let bad = |m: String| PyValueError::new_err(m);
@@ -144,6 +145,8 @@ fn gen_slr(
             workers: threads.max(1),
             ..Default::default()
         },
+        test_tasks: held_out.0,
+        validation_tasks: held_out.1,
     };
     judge::set_worker_command(&mut config.judge.worker, &worker_command)?;
     py.detach(move || {
