@@ -2,10 +2,16 @@
 //! client of the public library API (the judge, the prover and the
 //! truth-table engine) and uses nothing private.
 //!
-//! Every benchmark has the same face: a `Config` (with `seed`, `count`,
-//! [`Shard`] and `threads`), `generate(&Config, out, progress) ->
-//! Result<Stats, Error>` writing the benchmark's published format, and
-//! `score`, which grades model answers against generated items.
+//! Every benchmark has the same face:
+//! - `Config` (with `seed`, `count` and a [`Shard`]), and
+//!   `generate(&Config, out, progress) -> Result<Stats, Error>`, which
+//!   writes the benchmark's records (LogicGraph: instance directories);
+//! - its record types, which read those records back;
+//! - `score(items, answers, &ScoreConfig, progress) -> Report`, which grades
+//!   a model's `Answer`s against the items; `Report` serialises to JSON and
+//!   has a `to_text()` for people.
+//!
+//! Everything else is private to the benchmark.
 //!
 //! Every generator is deterministic: item `i` of a run with seed `s` is drawn
 //! from its own stream, [`item_rng`]`(s, i)`, so output is byte-identical for

@@ -3,7 +3,7 @@
 //!
 //! A question's content is a few premises over `A`..`H`, each shaped like the
 //! antecedent of one of the paper's three inference schemes
-//! ([`content::Scheme`]). The candidate answers (every literal and every
+//! (`content::Scheme`). The candidate answers (every literal and every
 //! implication between literals of the content's variables) are split by
 //! [`crate::truth`] into those the content entails and those it does not;
 //! entailed candidates that already follow from one premise are dropped, so a

@@ -128,11 +128,12 @@ pub(crate) fn base_id(id: &str) -> &str {
     }
 }
 
-/// Scores `answers` against `questions`, calling `progress(1)` per
-/// question. Where an id is answered twice, the first answer counts. Rotations are linked by
-/// [`base_id`]; a group counts for Circular and PC when it has exactly four
-/// lines with four distinct ids. Options are identified across rotations by
-/// their symbolic form; an unanswered line counts as one more (wrong) option.
+/// Scores `answers` against `questions`, calling `progress` once with the
+/// number of questions. Where an id is answered twice, the first answer
+/// counts. Rotations are linked by their id without its `-rK` suffix; a
+/// group counts for Circular and PC when it has exactly four lines with four
+/// distinct ids. Options are identified across rotations by their symbolic
+/// form; an unanswered line counts as one more (wrong) option.
 pub fn score(
     questions: &[Question],
     answers: &[Answer],

@@ -1,6 +1,6 @@
 //! LogiConBench-style logical-consistency samples with exact labels.
 //!
-//! A sample is `k` statements drawn from a [logical graph](graph) that grows
+//! A sample is `k` statements drawn from a logical graph that grows
 //! from atoms by the five introduction rules, within a maximum graph distance
 //! of each other. Each of the `2^k` true/false lists over the statements is
 //! labelled by the truth-table engine: a list is consistent exactly when the
@@ -90,7 +90,7 @@ pub struct Config {
     pub max_distance: usize,
     /// Fewest atoms in a sample's graph (drawn uniformly per item).
     pub min_atoms: usize,
-    /// Most atoms (at most [`ATOM_NAMES`]`.len()`).
+    /// Most atoms (at most 5: `p` to `t`).
     pub max_atoms: usize,
     /// How many nodes each graph grows to.
     pub graph_nodes: usize,
@@ -210,7 +210,7 @@ pub struct Statement {
 /// An equivalent variant of a statement.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Rewrite {
-    /// The rule's name, e.g. `cnf` (see [`RewriteRule::name`]).
+    /// The rule's name, e.g. `cnf` (one of the nine rewrite rules).
     pub rule: String,
     /// The rewritten formula in Prover9 syntax.
     pub symbolic: String,

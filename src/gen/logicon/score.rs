@@ -120,8 +120,9 @@ pub struct ScoreConfig {
     pub task: Task,
 }
 
-/// Scores `answers` to `config.task` on `samples`, calling `progress(1)` per
-/// answer. A sample may have several answers (Task 1 asks about each list).
+/// Scores `answers` to `config.task` on `samples`, calling `progress` once
+/// with the number of answers. A sample may have several answers (Task 1
+/// asks about each of its lists).
 pub fn score(
     samples: &[Sample],
     answers: &[Answer],

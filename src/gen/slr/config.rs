@@ -9,7 +9,7 @@ use crate::judge::JudgeConfig;
 /// and are disjoint as the paper's are: test comes first, validation
 /// excludes test's rules and validation programs, and train excludes both.
 /// Test and validation draw rules from fixed shares of the rule space (see
-/// [`Split::may_draw`]), so train keeps some rules even on small levels.
+/// `Split::may_draw`), so train keeps some rules even on small levels.
 /// A train or validation run therefore first regenerates (without writing)
 /// the held-out splits' tasks of its seed, [`Config::test_tasks`] and
 /// [`Config::validation_tasks`] per level, at each level it makes and at the
