@@ -11,7 +11,8 @@ Answers are JSONL lines {\"id\": \"divlogic-7-000003-r2\", \"answer\": 1}; the a
 index 0-3, a letter \"A\"-\"D\", or null. Unanswered questions count as wrong.
 
 Metrics:
-  Accuracy          fraction of question lines answered correctly
+  Accuracy          fraction of original questions (-r0, or all without rotations)
+                    answered correctly: the paper's ACC
   Circular          fraction of questions right in all 4 rotations
   PartialCircular   mean of (c/4)(1 + sum_o p(o) log4 p(o)), c = rotations right,
                     p(o) = share of rotations in which option o (by content) was picked

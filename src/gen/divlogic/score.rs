@@ -107,7 +107,9 @@ pub struct Report {
     pub answered: usize,
     /// Answer ids that match no question.
     pub unknown_ids: usize,
-    /// Fraction of question lines answered correctly.
+    /// ACC as the paper defines it: the fraction of original questions
+    /// answered correctly (rotation `-r0`, or every line of a run without
+    /// rotations). Accuracy over all rotations is PC_α with α = 0.
     pub accuracy: f64,
     /// Questions present in all four rotations (the basis of the next metrics).
     pub rotation_groups: usize,
@@ -118,6 +120,11 @@ pub struct Report {
     pub partial_circular: Option<f64>,
     /// Mean PC_α over rotation groups, per requested α, as `(α, value)`.
     pub pc_alpha: Vec<(f64, Option<f64>)>,
+}
+
+/// Whether `id` is an original question: rotation 0, or no rotation.
+fn is_original(id: &str) -> bool {
+    base_id(id) == id || id.ends_with("-r0")
 }
 
 /// The question id without its rotation suffix `-rK`.
@@ -151,7 +158,8 @@ pub fn score(
         .iter()
         .filter(|q| answered_of(q).is_some())
         .count();
-    let correct = questions
+    let originals: Vec<&Question> = questions.iter().filter(|q| is_original(&q.id)).collect();
+    let correct = originals
         .iter()
         .filter(|q| answered_of(q) == Some(q.answer))
         .count();
@@ -198,10 +206,10 @@ pub fn score(
         questions: questions.len(),
         answered,
         unknown_ids,
-        accuracy: if questions.is_empty() {
+        accuracy: if originals.is_empty() {
             0.0
         } else {
-            correct as f64 / questions.len() as f64
+            correct as f64 / originals.len() as f64
         },
         rotation_groups: complete,
         circular: mean(circular as f64),

@@ -741,7 +741,11 @@ fn score_perfect_letter_biased_and_content_biased_models() {
     let always_a: BTreeMap<String, Option<usize>> =
         questions.iter().map(|q| (q.id.clone(), Some(0))).collect();
     let r = scored(&questions, &always_a, &[0.0]);
-    assert!(close(r.accuracy, 0.25));
+    // ACC counts the originals only: those whose answer is A.
+    let originals: Vec<&Question> = questions.iter().filter(|q| q.id.ends_with("-r0")).collect();
+    assert_eq!(originals.len(), 40);
+    let answer_a = originals.iter().filter(|q| q.answer == 0).count();
+    assert!(close(r.accuracy, answer_a as f64 / 40.0));
     assert_eq!(r.circular, Some(0.0));
     assert!(close(r.partial_circular.expect("groups"), 0.0));
     // PC_0 is accuracy over the groups' rotations.
@@ -768,7 +772,8 @@ fn score_perfect_letter_biased_and_content_biased_models() {
         example.insert(q.id.clone(), Some((original_pick + 4 - k) % 4));
     }
     let r = scored(&questions, &example, &[]);
-    assert!(close(r.accuracy, 0.5));
+    // Right in every r0: ACC 1, though right in only half the rotations.
+    assert!(close(r.accuracy, 1.0));
     assert_eq!(r.circular, Some(0.0));
     assert!(
         close(r.partial_circular.expect("groups"), 0.125),
