@@ -148,6 +148,10 @@ pub struct Question {
     pub kind: QuestionType,
     /// The premises (and conclusion).
     pub content: Content,
+    /// The question asked, by type (for missing premises, it names the
+    /// conclusion). Empty when read from a file written before it existed.
+    #[serde(default)]
+    pub question: String,
     /// Four options.
     pub options: Vec<Shown>,
     /// Index of the correct option.
@@ -158,6 +162,43 @@ pub struct Question {
     /// (3c1e, 3e1c), or do the content and the option together entail the
     /// conclusion (missing)?
     pub verdicts: Vec<bool>,
+    /// The whole zero-shot prompt, as the paper's evaluation lays it out:
+    /// the answer format, the content, the question and the lettered
+    /// options. Empty when read from a file written before it existed.
+    #[serde(default)]
+    pub prompt: String,
+}
+
+impl QuestionType {
+    /// What a question of this type asks, about `conclusion` for a missing
+    /// premise.
+    fn stem(self, conclusion: Option<&str>) -> String {
+        match self {
+            QuestionType::OneEntailed => {
+                "Taking the statements above as true, which conclusion must also be true?".into()
+            }
+            QuestionType::OneNotEntailed => {
+                "Taking the statements above as true, which conclusion does not necessarily follow?"
+                    .into()
+            }
+            QuestionType::MissingPremise => format!(
+                "Which statement, added to those above, would make this conclusion follow: {}",
+                conclusion.unwrap_or_default()
+            ),
+        }
+    }
+}
+
+/// The prompt of a question whose content reads `content`, asking
+/// `question` with `options` in this order.
+fn prompt(content: &str, question: &str, options: &[Shown]) -> String {
+    let mut out = format!(
+        "Answer with one line of the form 'Answer: <A/B/C/D>', without explanation.\n\n{content}\n\n{question}\n"
+    );
+    for (letter, option) in ['A', 'B', 'C', 'D'].iter().zip(options) {
+        out.push_str(&format!("\n{letter}. {}", option.text));
+    }
+    out
 }
 
 /// Why generation failed.
@@ -280,11 +321,13 @@ pub(crate) fn rotate(q: &Question, k: usize) -> Question {
     let k = k % OPTIONS;
     let n = q.options.len().max(1);
     let turn = |j: usize| (j + k) % n;
+    let options: Vec<Shown> = (0..q.options.len())
+        .map(|j| q.options[turn(j)].clone())
+        .collect();
     Question {
         id: format!("{}-r{k}", q.id),
-        options: (0..q.options.len())
-            .map(|j| q.options[turn(j)].clone())
-            .collect(),
+        prompt: prompt(&q.content.text, &q.question, &options),
+        options,
         verdicts: (0..q.verdicts.len()).map(|j| q.verdicts[turn(j)]).collect(),
         answer: (q.answer + n - k % n) % n,
         ..q.clone()
@@ -565,17 +608,21 @@ fn render(
     };
     let shown: Vec<Shown> = q.shown.iter().map(&mut show).collect();
     let conclusion = q.conclusion.as_ref().map(&mut show);
-    let options = q.options.iter().map(&mut show).collect();
+    let options: Vec<Shown> = q.options.iter().map(&mut show).collect();
+    let text = shown
+        .iter()
+        .map(|s| s.text.as_str())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let question = kind.stem(conclusion.as_ref().map(|c| c.text.as_str()));
     Question {
         id,
         kind,
+        prompt: prompt(&text, &question, &options),
+        question,
         content: Content {
             symbolic: shown.iter().map(|s| s.symbolic.clone()).collect(),
-            text: shown
-                .iter()
-                .map(|s| s.text.as_str())
-                .collect::<Vec<_>>()
-                .join(" "),
+            text,
             conclusion,
         },
         options,

@@ -387,7 +387,10 @@ fn question_json_has_exactly_the_specified_fields() {
             .collect();
         assert_eq!(
             keys,
-            ["answer", "content", "id", "options", "seed", "type", "verdicts"]
+            [
+                "answer", "content", "id", "options", "prompt", "question", "seed", "type",
+                "verdicts"
+            ]
         );
         let content: Vec<&str> = v["content"]
             .as_object()
@@ -851,4 +854,29 @@ fn the_first_answer_to_an_id_counts() {
     let r = score(&questions, &answers, &ScoreConfig::default(), &|_| {});
     assert_eq!((r.answered, r.unknown_ids), (1, 0));
     assert!(close(r.accuracy, 1.0 / 3.0));
+}
+
+#[test]
+fn every_prompt_asks_the_types_question_over_the_options_in_order() {
+    for q in rotated(12, 9) {
+        let stem = match q.kind {
+            QuestionType::OneEntailed => "must also be true?",
+            QuestionType::OneNotEntailed => "does not necessarily follow?",
+            QuestionType::MissingPremise => "would make this conclusion follow: ",
+        };
+        assert!(q.question.contains(stem), "{}", q.question);
+        if let Some(conclusion) = &q.content.conclusion {
+            assert!(q.question.ends_with(&conclusion.text), "{}", q.question);
+        }
+        let expected: Vec<String> = ["A", "B", "C", "D"]
+            .iter()
+            .zip(&q.options)
+            .map(|(letter, o)| format!("{letter}. {}", o.text))
+            .collect();
+        let tail: Vec<&str> = q.prompt.lines().rev().take(4).collect();
+        let tail: Vec<String> = tail.into_iter().rev().map(str::to_string).collect();
+        assert_eq!(tail, expected, "{}", q.id);
+        assert!(q.prompt.starts_with("Answer with one line of the form 'Answer: <A/B/C/D>'"));
+        assert!(q.prompt.contains(&format!("\n\n{}\n\n{}\n", q.content.text, q.question)));
+    }
 }
