@@ -502,14 +502,25 @@ pub fn eprover_installed() -> bool {
     })
 }
 
-/// Process ids of running `eprover` children, killed by [`kill_children`].
-static CHILDREN: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+/// The running `eprover` children, and whether [`kill_children`] has run.
+struct Children {
+    pids: Vec<u32>,
+    closed: bool,
+}
 
-/// Kills every `eprover` this process started that is still running; for a
-/// process that exits at a hard deadline.
+/// Held while a child is started, so [`kill_children`] cannot miss one that
+/// is being started as the process ends.
+static CHILDREN: Mutex<Children> = Mutex::new(Children {
+    pids: Vec::new(),
+    closed: false,
+});
+
+/// Kills every `eprover` this process started that is still running, and
+/// starts no more; for a process that is about to exit.
 pub fn kill_children() {
-    if let Ok(children) = CHILDREN.lock() {
-        for &pid in children.iter() {
+    if let Ok(mut children) = CHILDREN.lock() {
+        children.closed = true;
+        for &pid in children.pids.iter() {
             // SAFETY: kill(2) on a pid we spawned and have not yet reaped.
             unsafe {
                 libc::kill(pid as libc::pid_t, libc::SIGKILL);
@@ -528,22 +539,28 @@ pub fn run_eprover(problem: &Translation, deadline: Instant, stop: &AtomicBool) 
     // slices by the CPU limit, so a long limit delays what `--auto` finds at
     // once (corpora/prove/fo/set_union.in: 2 s with `--auto`, 19 s as a
     // schedule of 20 s).
-    let child = Command::new("eprover")
+    let mut command = Command::new("eprover");
+    command
         .args(["--auto", "-s", "--memory-limit=2048"])
         .arg(format!("--cpu-limit={cpu}"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn();
-    let mut child = match child {
+        .stderr(Stdio::null());
+    let mut children = match CHILDREN.lock() {
+        Ok(c) => c,
+        Err(_) => return EOutcome::Unknown("eprover: a lock was poisoned".into()),
+    };
+    if children.closed || stop.load(Ordering::Relaxed) {
+        return EOutcome::Unknown("stopped".into());
+    }
+    let mut child = match command.spawn() {
         Ok(c) => c,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return EOutcome::Absent,
         Err(e) => return EOutcome::Unknown(format!("cannot start eprover: {e}")),
     };
     let pid = child.id();
-    if let Ok(mut c) = CHILDREN.lock() {
-        c.push(pid);
-    }
+    children.pids.push(pid);
+    drop(children);
     // The problem is small; E reads all of stdin before it starts.
     let wrote = child
         .stdin
@@ -568,7 +585,7 @@ pub fn run_eprover(problem: &Translation, deadline: Instant, stop: &AtomicBool) 
     }
     let _ = child.wait();
     if let Ok(mut c) = CHILDREN.lock() {
-        c.retain(|&p| p != pid);
+        c.pids.retain(|&p| p != pid);
     }
     if let Some(o) = outcome {
         return o;
