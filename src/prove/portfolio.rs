@@ -108,6 +108,8 @@ impl Prover {
         timeout: Duration,
         portfolio: bool,
     ) -> Result<Decided, ProveError> {
+        // From before the quick checks, which the timeout covers too.
+        let deadline = Instant::now() + timeout;
         if let Some((result, engine)) = quick::settle(premises, goal) {
             return Ok(Decided {
                 result,
@@ -115,7 +117,6 @@ impl Prover {
                 notes: Vec::new(),
             });
         }
-        let deadline = Instant::now() + timeout;
         let stop = Arc::new(AtomicBool::new(false));
         let mut notes = Vec::new();
         let translation = if portfolio && !tptp::eprover_installed() {

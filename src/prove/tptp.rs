@@ -502,23 +502,37 @@ pub fn eprover_installed() -> bool {
     })
 }
 
-/// The running `eprover` children, and whether [`kill_children`] has run.
+/// The running `eprover` children, the ones being started, and whether
+/// [`kill_children`] has run.
 struct Children {
     pids: Vec<u32>,
+    starting: usize,
     closed: bool,
 }
 
-/// Held while a child is started, so [`kill_children`] cannot miss one that
-/// is being started as the process ends.
 static CHILDREN: Mutex<Children> = Mutex::new(Children {
     pids: Vec::new(),
+    starting: 0,
     closed: false,
 });
 
+/// E is not started with less time than this left: it could hardly answer,
+/// and starting a process takes up to tens of milliseconds on a loaded
+/// machine, which [`kill_children`] would have to wait for.
+const MIN_E_TIME: Duration = Duration::from_millis(100);
+
+/// The longest [`kill_children`] waits for a child being started.
+const MAX_START_WAIT: Duration = Duration::from_millis(50);
+
 /// Kills every `eprover` this process started that is still running, and
-/// starts no more; for a process that is about to exit.
+/// starts no more; for a process that is about to exit. A child being
+/// started is waited for (up to [`MAX_START_WAIT`]) and killed by its starter.
 pub fn kill_children() {
-    if let Ok(mut children) = CHILDREN.lock() {
+    let until = Instant::now() + MAX_START_WAIT;
+    loop {
+        let Ok(mut children) = CHILDREN.lock() else {
+            return;
+        };
         children.closed = true;
         for &pid in children.pids.iter() {
             // SAFETY: kill(2) on a pid we spawned and have not yet reaped.
@@ -526,6 +540,12 @@ pub fn kill_children() {
                 libc::kill(pid as libc::pid_t, libc::SIGKILL);
             }
         }
+        children.pids.clear();
+        if children.starting == 0 || Instant::now() >= until {
+            return;
+        }
+        drop(children);
+        std::thread::sleep(Duration::from_millis(1));
     }
 }
 
@@ -533,6 +553,9 @@ pub fn kill_children() {
 /// is raised (then it is killed).
 pub fn run_eprover(problem: &Translation, deadline: Instant, stop: &AtomicBool) -> EOutcome {
     let left = deadline.saturating_duration_since(Instant::now());
+    if left < MIN_E_TIME {
+        return EOutcome::Unknown("too little time left to start eprover".into());
+    }
     let cpu = left.as_secs().max(1) + 1;
     // `--auto`, not `--auto-schedule`: the schedule proves some equational
     // problems `--auto` misses (LADR's basax/dn1), but it cuts its time into
@@ -546,18 +569,27 @@ pub fn run_eprover(problem: &Translation, deadline: Instant, stop: &AtomicBool) 
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null());
-    let mut children = match CHILDREN.lock() {
-        Ok(c) => c,
-        Err(_) => return EOutcome::Unknown("eprover: a lock was poisoned".into()),
-    };
-    if children.closed || stop.load(Ordering::Relaxed) {
-        return EOutcome::Unknown("stopped".into());
+    match CHILDREN.lock() {
+        Ok(mut c) if !c.closed && !stop.load(Ordering::Relaxed) => c.starting += 1,
+        _ => return EOutcome::Unknown("stopped".into()),
     }
-    let mut child = match command.spawn() {
+    let spawned = command.spawn();
+    let Ok(mut children) = CHILDREN.lock() else {
+        return EOutcome::Unknown("eprover: a lock was poisoned".into());
+    };
+    children.starting -= 1;
+    let mut child = match spawned {
         Ok(c) => c,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return EOutcome::Absent,
         Err(e) => return EOutcome::Unknown(format!("cannot start eprover: {e}")),
     };
+    if children.closed {
+        // The process is exiting: kill it before `kill_children` returns.
+        let _ = child.kill();
+        drop(children);
+        let _ = child.wait();
+        return EOutcome::Unknown("stopped".into());
+    }
     let pid = child.id();
     children.pids.push(pid);
     drop(children);
