@@ -3,6 +3,8 @@
 //! the deadline is enforced from outside). Wall times are printed, not
 //! asserted: a verdict never depends on them.
 
+mod common;
+
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::Instant;
@@ -57,4 +59,81 @@ fn a_run_into_the_deadline_prints_one_document() {
             );
         }
     }
+}
+
+/// Whether process `pid` is still running (not gone, not a zombie).
+fn running(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .map(|stat| {
+            // The state follows the parenthesised command name.
+            let state = stat.rsplit(')').next().unwrap_or("").trim_start();
+            !state.starts_with('Z') && !state.starts_with('X')
+        })
+        .unwrap_or(false)
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn no_eprover_outlives_the_process() {
+    use std::os::unix::fs::PermissionsExt;
+    // A stand-in `eprover`, first on the PATH, records its pid and sleeps.
+    // Every one started must be gone once `entail prove` has exited: the
+    // ones running at the deadline, and the ones started just as the race
+    // ended (E starts 50 ms in, and only with 100 ms left: timeouts near
+    // 0.17 s). Before, 1 in 20 runs at 0.07-0.3 s left one running.
+    let dir = common::scratch("prove_deadline", "fake_eprover");
+    let pids = dir.join("pids");
+    let script = dir.join("eprover");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\necho $$ >> '{}'\nexec sleep 60\n",
+            pids.display()
+        ),
+    )
+    .expect("write the stand-in");
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let path = format!(
+        "{}:{}",
+        dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    for timeout in [
+        "0.3", "0.1", "0.15", "0.16", "0.17", "0.18", "0.19", "0.2", "0.3",
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_entail"))
+            .args(["prove", "--json", "--timeout", timeout])
+            .arg(fo("infinite_only.in"))
+            .env("PATH", &path)
+            .output()
+            .expect("runs");
+        assert_eq!(out.status.code(), Some(4), "--timeout {timeout}");
+    }
+    let started: Vec<u32> = std::fs::read_to_string(&pids)
+        .unwrap_or_default()
+        .lines()
+        .map(|l| l.trim().parse().expect("a pid"))
+        .collect();
+    assert!(!started.is_empty(), "the stand-in eprover never ran");
+    // A killed child is reaped by init; give the kernel a moment.
+    let mut alive = started.clone();
+    for _ in 0..100 {
+        alive.retain(|&p| running(p));
+        if alive.is_empty() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    for &p in &alive {
+        // SAFETY: kill(2) on a stand-in this test started, so it does not linger.
+        unsafe {
+            libc::kill(p as libc::pid_t, libc::SIGKILL);
+        }
+    }
+    assert!(
+        alive.is_empty(),
+        "{} of {} eprover processes outlived entail: {alive:?}",
+        alive.len(),
+        started.len()
+    );
 }

@@ -123,11 +123,15 @@ fn run_inner(args: &Args, source: Option<String>) -> Result<Exit, ProveError> {
             let limit = timeout
                 .or(file_timeout)
                 .unwrap_or(entail::prove::DEFAULT_TIMEOUT);
-            hard_deadline(started, limit, args.json);
-            // The engines get what is left of 95% of the limit; the other
-            // 5% and the 10% allowed past it are for stopping them, printing
-            // and exiting, which take longest on a loaded machine.
-            let budget = (limit - limit / 20)
+            // The engines stop `reserve` before the limit, and the hard
+            // deadline comes halfway between. The reserve and the 10% allowed
+            // past the limit are for what this clock does not see: starting
+            // the process (loading Z3's library is milliseconds on a loaded
+            // machine), stopping the engines, printing and exiting. A fixed
+            // floor, because at `--timeout 0.1` 5% is less than starting.
+            let reserve = (limit / 20).max(MIN_RESERVE).min(limit / 2);
+            hard_deadline(started, limit - reserve / 2, limit, args.json);
+            let budget = (limit - reserve)
                 .saturating_sub(started.elapsed())
                 .max(Duration::from_millis(1));
             let mut prover = Prover::new(ProveOptions {
@@ -158,6 +162,9 @@ fn run_inner(args: &Args, source: Option<String>) -> Result<Exit, ProveError> {
     })
 }
 
+/// The least time a plain problem's engines stop before `--timeout`.
+const MIN_RESERVE: Duration = Duration::from_millis(20);
+
 /// Set by whichever prints the one report of a plain problem: the check, or
 /// the hard deadline.
 static REPORTED: AtomicBool = AtomicBool::new(false);
@@ -168,13 +175,13 @@ fn claim_report() -> bool {
 }
 
 /// Z3 4.8.12 can ignore interrupts in some phases on quantified problems;
-/// a plain problem is one check, so at the timeout (the engines stop at 95%
-/// of it) the process answers `unknown` itself, kills its E prover children
+/// a plain problem is one check, so at `at` (after the engines' stop, before
+/// `limit`) the process answers `unknown` itself, kills its E prover children
 /// and exits, as Prover9 does at max_seconds. Only one of this and the normal report
 /// prints (see [`claim_report`]).
-fn hard_deadline(started: Instant, limit: Duration, as_json: bool) {
+fn hard_deadline(started: Instant, at: Duration, limit: Duration, as_json: bool) {
     std::thread::spawn(move || {
-        std::thread::sleep(limit.saturating_sub(started.elapsed()));
+        std::thread::sleep(at.saturating_sub(started.elapsed()));
         if !claim_report() {
             return;
         }

@@ -502,19 +502,50 @@ pub fn eprover_installed() -> bool {
     })
 }
 
-/// Process ids of running `eprover` children, killed by [`kill_children`].
-static CHILDREN: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+/// The running `eprover` children, the ones being started, and whether
+/// [`kill_children`] has run.
+struct Children {
+    pids: Vec<u32>,
+    starting: usize,
+    closed: bool,
+}
 
-/// Kills every `eprover` this process started that is still running; for a
-/// process that exits at a hard deadline.
+static CHILDREN: Mutex<Children> = Mutex::new(Children {
+    pids: Vec::new(),
+    starting: 0,
+    closed: false,
+});
+
+/// E is not started with less time than this left: it could hardly answer,
+/// and starting a process takes up to tens of milliseconds on a loaded
+/// machine, which [`kill_children`] would have to wait for.
+const MIN_E_TIME: Duration = Duration::from_millis(100);
+
+/// The longest [`kill_children`] waits for a child being started.
+const MAX_START_WAIT: Duration = Duration::from_millis(50);
+
+/// Kills every `eprover` this process started that is still running, and
+/// starts no more; for a process that is about to exit. A child being
+/// started is waited for (up to [`MAX_START_WAIT`]) and killed by its starter.
 pub fn kill_children() {
-    if let Ok(children) = CHILDREN.lock() {
-        for &pid in children.iter() {
+    let until = Instant::now() + MAX_START_WAIT;
+    loop {
+        let Ok(mut children) = CHILDREN.lock() else {
+            return;
+        };
+        children.closed = true;
+        for &pid in children.pids.iter() {
             // SAFETY: kill(2) on a pid we spawned and have not yet reaped.
             unsafe {
                 libc::kill(pid as libc::pid_t, libc::SIGKILL);
             }
         }
+        children.pids.clear();
+        if children.starting == 0 || Instant::now() >= until {
+            return;
+        }
+        drop(children);
+        std::thread::sleep(Duration::from_millis(1));
     }
 }
 
@@ -522,28 +553,46 @@ pub fn kill_children() {
 /// is raised (then it is killed).
 pub fn run_eprover(problem: &Translation, deadline: Instant, stop: &AtomicBool) -> EOutcome {
     let left = deadline.saturating_duration_since(Instant::now());
+    if left < MIN_E_TIME {
+        return EOutcome::Unknown("too little time left to start eprover".into());
+    }
     let cpu = left.as_secs().max(1) + 1;
     // `--auto`, not `--auto-schedule`: the schedule proves some equational
     // problems `--auto` misses (LADR's basax/dn1), but it cuts its time into
     // slices by the CPU limit, so a long limit delays what `--auto` finds at
     // once (corpora/prove/fo/set_union.in: 2 s with `--auto`, 19 s as a
     // schedule of 20 s).
-    let child = Command::new("eprover")
+    let mut command = Command::new("eprover");
+    command
         .args(["--auto", "-s", "--memory-limit=2048"])
         .arg(format!("--cpu-limit={cpu}"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn();
-    let mut child = match child {
+        .stderr(Stdio::null());
+    match CHILDREN.lock() {
+        Ok(mut c) if !c.closed && !stop.load(Ordering::Relaxed) => c.starting += 1,
+        _ => return EOutcome::Unknown("stopped".into()),
+    }
+    let spawned = command.spawn();
+    let Ok(mut children) = CHILDREN.lock() else {
+        return EOutcome::Unknown("eprover: a lock was poisoned".into());
+    };
+    children.starting -= 1;
+    let mut child = match spawned {
         Ok(c) => c,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return EOutcome::Absent,
         Err(e) => return EOutcome::Unknown(format!("cannot start eprover: {e}")),
     };
-    let pid = child.id();
-    if let Ok(mut c) = CHILDREN.lock() {
-        c.push(pid);
+    if children.closed {
+        // The process is exiting: kill it before `kill_children` returns.
+        let _ = child.kill();
+        drop(children);
+        let _ = child.wait();
+        return EOutcome::Unknown("stopped".into());
     }
+    let pid = child.id();
+    children.pids.push(pid);
+    drop(children);
     // The problem is small; E reads all of stdin before it starts.
     let wrote = child
         .stdin
@@ -568,7 +617,7 @@ pub fn run_eprover(problem: &Translation, deadline: Instant, stop: &AtomicBool) 
     }
     let _ = child.wait();
     if let Ok(mut c) = CHILDREN.lock() {
-        c.retain(|&p| p != pid);
+        c.pids.retain(|&p| p != pid);
     }
     if let Some(o) = outcome {
         return o;
