@@ -27,3 +27,18 @@ pub fn logicgraph_corpus(test: &str) -> Option<PathBuf> {
     );
     None
 }
+
+/// Whether WordNet, which `gen logicgraph` words its instances from, is
+/// installed (`$ENTAIL_WORDNET`, else /usr/share/wordnet); if not, prints
+/// why `test` is skipped. `scripts/install-deps` installs it.
+#[allow(dead_code)]
+pub fn wordnet(test: &str) -> bool {
+    let dir = entail::gen::wordnet::locate(None);
+    match entail::gen::wordnet::Lexicon::open(&dir) {
+        Ok(_) => true,
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "SKIPPED {test}: {e}");
+            false
+        }
+    }
+}
