@@ -274,7 +274,7 @@ fn solution_supports(problem: &StepProblem) -> Vec<BTreeSet<String>> {
 
 /// The completeness check tries the minimal hitting sets of at most this
 /// many supports per component.
-const MAX_HITTING: usize = 6;
+const MAX_HITTING: usize = 4;
 
 /// The four oracle checks on one loaded instance; panics with `name` on a
 /// failure.
