@@ -224,7 +224,7 @@ impl Lexicon {
                 Error(format!(
                     "WordNet: cannot read {}: {e}. Install Debian's `wordnet-base` \
                      (scripts/install-deps does), or point --wordnet DIR or \
-                     $ENTAIL_WORDNET at a directory holding WordNet 3's index.* and data.* files",
+                     $ENTAIL_WORDNET at a directory holding WordNet 3's index.*, data.* and cntlist.rev files",
                     path.display()
                 ))
             })
