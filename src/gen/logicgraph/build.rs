@@ -6,7 +6,9 @@
 //! and one premise becomes the next target until the sampled depth is spent;
 //! the others are leaves of the pool. Branches re-derive an intermediate
 //! conclusion of a core chain with a form not yet used for it, again with
-//! fresh atoms, and reuse the rest of the core chain. Fresh atoms are what
+//! fresh atoms, and reuse the rest of the core chain; a branch's length is
+//! drawn like a core's, so depth does not fall as paths are added. Forms are
+//! drawn with the published shares ([`FORM_SHARES`]). Fresh atoms are what
 //! keep the set of minimal supports exactly the set of paths; the engine
 //! re-checks that before anything is written.
 

@@ -55,7 +55,8 @@ pub struct Config {
     /// The weight of drawing `n` paths is `(paths_ratio/100)^(n - min)`:
     /// 100 draws uniformly, less favours the low end (see [`Tier::paths_ratio`]).
     pub paths_ratio: u32,
-    /// Steps per path, inclusive range (cores are drawn from 3..9 within it).
+    /// Steps per path, inclusive range (every path's length, core or branch,
+    /// is drawn from 3..9 within it).
     pub depth: (usize, usize),
     /// The argument forms the construction may use.
     pub forms: Vec<Form>,
