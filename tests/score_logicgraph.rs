@@ -656,14 +656,21 @@ fn normal(formula: &str) -> String {
         .replace(' ', "")
 }
 
-/// The prompt's answer format (`Path n:` blocks of `Step k: [..] => ..`),
-/// written by the test straight from a solutions.json: a `Derived` premise
-/// becomes `Step j`, the earlier step with its conclusion, and each
-/// conclusion is the step's `conclusion` formula or its `natural` sentence.
+/// The prompt's answer format (`Solution n:` blocks of `Step k: [..] => ..
+/// (Used: [..])`, the last block under the older `Path n:` header), written
+/// by the test straight from a solutions.json: a `Derived` premise becomes
+/// `Step j`, the earlier step with its conclusion, and each conclusion is
+/// the step's `conclusion` formula or its `natural` sentence.
 fn path_answer(solutions: &Value, words: bool) -> String {
     let mut text = String::from("Here are the paths.\n\n");
-    for sol in solutions["solutions"].as_array().expect("solutions") {
-        text.push_str(&format!("**Path {}:**\n", sol["id"]));
+    let sols = solutions["solutions"].as_array().expect("solutions");
+    for (k, sol) in sols.iter().enumerate() {
+        let header = if k + 1 == sols.len() {
+            "Path"
+        } else {
+            "Solution"
+        };
+        text.push_str(&format!("**{header} {}:**\n", sol["id"]));
         let steps = sol["steps"].as_array().expect("steps");
         for (i, st) in steps.iter().enumerate() {
             let field = if words { "natural" } else { "conclusion" };
@@ -686,10 +693,10 @@ fn path_answer(solutions: &Value, words: bool) -> String {
                     id => id.to_string(),
                 })
                 .collect();
+            let cited = cited.join(", ");
             text.push_str(&format!(
-                "Step {}: [{}] => {conclusion}\n",
+                "Step {}: [{cited}] => {conclusion} (Used: [{cited}])\n",
                 i + 1,
-                cited.join(", ")
             ));
         }
     }
@@ -737,6 +744,9 @@ fn path_format_answers_score_as_the_same_solutions_in_json() {
 /// written as the prompt's sentences score as the formulas do.
 #[test]
 fn path_answers_in_words_score_as_the_gold_solutions() {
+    if !shared_corpus::wordnet("path_answers_in_words_score_as_the_gold_solutions") {
+        return;
+    }
     let root = scratch("words");
     let config = entail::gen::logicgraph::Config {
         seed: 5,

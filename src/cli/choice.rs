@@ -135,7 +135,7 @@ pub enum Tier {
     Small,
     /// 5-7 paths.
     Medium,
-    /// 8-10 paths.
+    /// 8-19 paths.
     Large,
 }
 

@@ -25,6 +25,7 @@ pub mod divlogic;
 pub mod logicgraph;
 pub mod logicon;
 pub mod slr;
+pub mod wordnet;
 
 /// The random stream for item `index` of a run seeded with `seed`.
 pub fn item_rng(seed: u64, index: u64) -> ChaCha8Rng {

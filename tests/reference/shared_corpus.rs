@@ -3,7 +3,10 @@
 //! The instances are not ours to commit, so they are read in place: from
 //! `$ENTAIL_LOGICGRAPH_CORPUS`, else `../shared/corpora/logicgraph` beside the
 //! checkout. On a fresh clone neither exists, and the tests that need the
-//! corpus skip with one visible line instead of failing.
+//! corpus skip with one visible line instead of failing. So do the tests
+//! that need WordNet ([`wordnet`]) when it is not installed.
+
+#![allow(dead_code)]
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -26,4 +29,18 @@ pub fn logicgraph_corpus(test: &str) -> Option<PathBuf> {
         root.display()
     );
     None
+}
+
+/// Whether WordNet, which `gen logicgraph` words its instances from, is
+/// installed (`$ENTAIL_WORDNET`, else /usr/share/wordnet); if not, prints
+/// why `test` is skipped. `scripts/install-deps` installs it.
+pub fn wordnet(test: &str) -> bool {
+    let dir = entail::gen::wordnet::locate(None);
+    match entail::gen::wordnet::Lexicon::open(&dir) {
+        Ok(_) => true,
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "SKIPPED {test}: {e}");
+            false
+        }
+    }
 }

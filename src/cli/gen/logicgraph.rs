@@ -20,7 +20,13 @@ Output: DIR/test_1 .. DIR/test_N, each in the published LogicGraph layout
 (question.json, complete.json, solutions.json, verify_true.json; prompt.txt with
 --prompt), readable by `entail prove DIR/test_1 --supports`.
 
-Tiers: small 2-4 paths, medium 5-7, large 8-10 (--paths overrides).
+Tiers: small 2-4 paths, medium 5-7 (uniform), large 8-19 (most near 8, mean about
+10.3, as published); --paths overrides the range. Every path has 3-9 steps (mean 6)
+when --depth allows it, and instances have 1-5 families.
+
+Words: the sentences are built from WordNet, read at run time from --wordnet DIR, else
+$ENTAIL_WORDNET, else /usr/share/wordnet (Debian's wordnet-base, which
+scripts/install-deps installs). The statistics name the WordNet version used.
 
 Examples:
   entail gen logicgraph --tier small --count 100 --seed 1 --output out/small
@@ -30,7 +36,7 @@ Examples:
   entail gen logicgraph --count 1000 --seed 1 --shard 0/4 --output out/small
       (each shard writes its own test_K directories; together they are the whole tree)")]
 pub struct Args {
-    /// Difficulty tier: small (2-4 paths), medium (5-7) or large (8-10).
+    /// Difficulty tier: small (2-4 paths), medium (5-7) or large (8-19).
     #[arg(long, value_enum, default_value_t = choice::Tier::Small)]
     tier: choice::Tier,
     /// Paths per instance as MIN-MAX (overrides --tier), e.g. 3-5.
@@ -52,8 +58,12 @@ pub struct Args {
     #[arg(long, default_value_t = 0)]
     distractors: usize,
     /// Discard draws with more atoms than this (G included).
-    #[arg(long, default_value_t = 40)]
+    #[arg(long, default_value_t = 120)]
     max_atoms: usize,
+    /// WordNet directory (index.* and data.* files); default: $ENTAIL_WORDNET,
+    /// else /usr/share/wordnet.
+    #[arg(long, value_name = "DIR")]
+    wordnet: Option<PathBuf>,
     /// Number of instances.
     #[arg(long, default_value_t = 10)]
     count: u64,
@@ -98,6 +108,7 @@ impl Args {
         config.shard = self.shard;
         config.prompt = self.prompt;
         config.threads = crate::cli::threads(self.threads);
+        config.wordnet.clone_from(&self.wordnet);
         config
     }
 }
@@ -118,12 +129,13 @@ pub fn run(args: Args) -> Outcome {
         .map(|(k, v)| format!("{k}: {v}"))
         .collect();
     let text = format!(
-        "{} instances in {} ({} paths, mean {:.1} steps per path, at most {} atoms); {} draws discarded{}",
+        "{} instances in {} ({} paths, mean {:.1} steps per path, at most {} atoms, words from {}); {} draws discarded{}",
         stats.generated,
         args.output.display(),
         stats.paths,
         stats.steps as f64 / stats.paths.max(1) as f64,
         stats.max_atoms,
+        stats.lexicon,
         discarded,
         if reasons.is_empty() {
             String::new()

@@ -6,7 +6,9 @@
 //! and one premise becomes the next target until the sampled depth is spent;
 //! the others are leaves of the pool. Branches re-derive an intermediate
 //! conclusion of a core chain with a form not yet used for it, again with
-//! fresh atoms, and reuse the rest of the core chain. Fresh atoms are what
+//! fresh atoms, and reuse the rest of the core chain; a branch's length is
+//! drawn like a core's, so depth does not fall as paths are added. Forms are
+//! drawn with the published shares ([`FORM_SHARES`]). Fresh atoms are what
 //! keep the set of minimal supports exactly the set of paths; the engine
 //! re-checks that before anything is written.
 
@@ -85,9 +87,42 @@ fn applies(form: Form, target: &Prop) -> bool {
 /// formulas stay readable and their CNF small.
 const RECURSE_SIZE: usize = 4;
 
-/// A branch's own part is at most this many steps when the depth range
-/// allows it (keeps the atom count moderate).
-const BRANCH_PRIVATE_MAX: usize = 4;
+/// The target share of each form, in percent of steps (`Form::ALL` order):
+/// the published instances' shares, with hypothetical syllogism at the 19%
+/// the issue measured on the published tiers.
+const FORM_SHARES: [u32; 7] = [18, 13, 19, 16, 4, 15, 15];
+
+/// The weight of `form` where it can conclude the target: its share, times
+/// a boost for HS and CD, which conclude only implications and disjunctions
+/// (a minority of targets), so that their shares of all steps come out near
+/// [`FORM_SHARES`] (measured with `scripts/logicgraph-stats`).
+fn weight(form: Form) -> u32 {
+    let k = Form::ALL.iter().position(|g| *g == form).unwrap_or(0);
+    // In tenths.
+    let boost = match form {
+        Form::HS => 27,
+        Form::CD => 120,
+        _ => 10,
+    };
+    FORM_SHARES[k] * boost
+}
+
+/// The number of paths of one instance, drawn with weights
+/// `(paths_ratio/100)^(n - min)` over the configured range.
+fn draw_paths<R: Rng>(config: &Config, rng: &mut R) -> usize {
+    let (lo, hi) = config.paths;
+    let ratio = f64::from(config.paths_ratio.clamp(1, 100)) / 100.0;
+    let weights: Vec<f64> = (lo..=hi).map(|n| ratio.powi((n - lo) as i32)).collect();
+    let total: f64 = weights.iter().sum();
+    let mut x = rng.gen::<f64>() * total;
+    for (k, w) in weights.iter().enumerate() {
+        if x < *w {
+            return lo + k;
+        }
+        x -= w;
+    }
+    hi
+}
 
 struct Builder<'a, R: Rng> {
     rng: &'a mut R,
@@ -169,14 +204,15 @@ impl<'a, R: Rng> Builder<'a, R> {
     /// A derivation of `target` in exactly `n ≥ 1` steps (forward order),
     /// whose last step uses none of the forms in `exclude`.
     fn derive(&mut self, target: &Prop, n: usize, exclude: &[Form]) -> Option<Vec<BuiltStep>> {
-        let choices: Vec<Form> = self
+        let choices: Vec<(Form, u32)> = self
             .config
             .forms
             .iter()
             .copied()
             .filter(|f| applies(*f, target) && !exclude.contains(f))
+            .map(|f| (f, weight(f)))
             .collect();
-        let form = *choices.choose(self.rng)?;
+        let form = choices.choose_weighted(self.rng, |c| c.1).ok()?.0;
         let premises = self.premises(form, target);
         let mut steps = Vec::new();
         let derived = if n > 1 {
@@ -244,13 +280,12 @@ impl<'a, R: Rng> Builder<'a, R> {
 /// Builds one skeleton from `rng` under `config`.
 pub(crate) fn build<R: Rng>(config: &Config, rng: &mut R) -> Result<Skeleton, BuildFailure> {
     let (dmin, dmax) = config.depth;
-    let total_paths = rng.gen_range(config.paths.0..=config.paths.1);
+    let total_paths = draw_paths(config, rng);
+    // Families: uniform over 1..=5 (as published), never more than the paths.
     let families = if dmax < 2 {
         total_paths
     } else {
-        let lo = total_paths.div_ceil(4).max(1);
-        let hi = total_paths.min(4).max(lo);
-        rng.gen_range(lo..=hi)
+        rng.gen_range(1..=total_paths.min(5))
     };
     let mut b = Builder {
         rng,
@@ -259,12 +294,14 @@ pub(crate) fn build<R: Rng>(config: &Config, rng: &mut R) -> Result<Skeleton, Bu
         pool: Vec::new(),
     };
     let goal = Prop::atom(0);
-    // Core lengths centre on 3..9 (mean 6) when the range allows it.
-    let core_lo = dmin.max(3).min(dmax);
-    let core_hi = dmax.min(9).max(core_lo);
+    // Every path, core or branch, has its length drawn from the same range,
+    // 3..9 (mean 6, as published) where the depth range allows it, so depth
+    // does not depend on the number of paths.
+    let lo = dmin.max(3).min(dmax);
+    let hi = dmax.min(9).max(lo);
     let mut cores: Vec<Vec<BuiltStep>> = Vec::new();
     for _ in 0..families {
-        let n = b.rng.gen_range(core_lo..=core_hi);
+        let n = b.rng.gen_range(lo..=hi);
         let steps = b.derive(&goal, n, &[]).ok_or(BuildFailure::NoBranchSite)?;
         cores.push(steps);
     }
@@ -279,22 +316,21 @@ pub(crate) fn build<R: Rng>(config: &Config, rng: &mut R) -> Result<Skeleton, Bu
     for _ in families..total_paths {
         let mut placed = false;
         for _attempt in 0..40 {
+            let length = b.rng.gen_range(lo..=hi);
             let f = b.rng.gen_range(0..families);
             let n = cores[f].len();
-            if n < 2 {
+            // Re-derive core step j's conclusion in `length - tail` steps of
+            // its own, then follow the core's `tail` remaining steps.
+            let sites: Vec<usize> = (0..n.saturating_sub(1))
+                .filter(|&j| n - 1 - j < length)
+                .collect();
+            let Some(&j) = sites.choose(b.rng) else {
                 continue;
-            }
-            let j = b.rng.gen_range(0..n - 1);
-            let tail = n - 1 - j;
-            let m_lo = dmin.saturating_sub(tail).max(1);
-            let m_hi = dmax.saturating_sub(tail).min(BRANCH_PRIVATE_MAX.max(m_lo));
-            if m_lo > m_hi {
-                continue;
-            }
-            let m = b.rng.gen_range(m_lo..=m_hi);
+            };
+            let own = length - (n - 1 - j);
             let target = cores[f][j].conclusion.clone();
             let exclude = used.get(&(f, j)).cloned().unwrap_or_default();
-            let Some(mut steps) = b.derive(&target, m, &exclude) else {
+            let Some(mut steps) = b.derive(&target, own, &exclude) else {
                 continue;
             };
             if let Some(last) = steps.last() {

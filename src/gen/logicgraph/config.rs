@@ -3,6 +3,7 @@
 
 use super::form::Form;
 use crate::gen::Shard;
+use std::path::PathBuf;
 
 /// The published difficulty tiers, by number of proof paths.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -11,7 +12,7 @@ pub enum Tier {
     Small,
     /// 5–7 paths.
     Medium,
-    /// 8 or more paths (8–10 here).
+    /// 8 or more paths (8–19 here, as published, most of them near 8).
     Large,
 }
 
@@ -21,7 +22,17 @@ impl Tier {
         match self {
             Tier::Small => (2, 4),
             Tier::Medium => (5, 7),
-            Tier::Large => (8, 10),
+            Tier::Large => (8, 19),
+        }
+    }
+
+    /// How path counts are drawn within the range, as [`Config::paths_ratio`]:
+    /// uniform for Small and Medium, and for Large falling by 0.72 per extra
+    /// path, which gives the published tier's mean of about 10.3 paths.
+    pub fn paths_ratio(self) -> u32 {
+        match self {
+            Tier::Small | Tier::Medium => 100,
+            Tier::Large => 72,
         }
     }
 
@@ -41,7 +52,11 @@ impl Tier {
 pub struct Config {
     /// Number of proof paths per instance, inclusive range.
     pub paths: (usize, usize),
-    /// Steps per path, inclusive range (cores are drawn from 3..9 within it).
+    /// The weight of drawing `n` paths is `(paths_ratio/100)^(n - min)`:
+    /// 100 draws uniformly, less favours the low end (see [`Tier::paths_ratio`]).
+    pub paths_ratio: u32,
+    /// Steps per path, inclusive range (every path's length, core or branch,
+    /// is drawn from 3..9 within it).
     pub depth: (usize, usize),
     /// The argument forms the construction may use.
     pub forms: Vec<Form>,
@@ -61,6 +76,9 @@ pub struct Config {
     pub prompt: bool,
     /// Worker threads, each with its own prover; the output does not depend on it.
     pub threads: usize,
+    /// The WordNet directory the words come from; `None`: `$ENTAIL_WORDNET`,
+    /// else `/usr/share/wordnet` (see [`crate::gen::wordnet::locate`]).
+    pub wordnet: Option<PathBuf>,
 }
 
 impl Config {
@@ -69,16 +87,18 @@ impl Config {
     pub fn for_tier(tier: Tier) -> Config {
         Config {
             paths: tier.paths(),
+            paths_ratio: tier.paths_ratio(),
             depth: (2, 12),
             forms: Form::ALL.to_vec(),
             distractors: 0,
-            max_atoms: 40,
+            max_atoms: 120,
             max_attempts: 50,
             seed: 0,
             count: 1,
             shard: Shard::WHOLE,
             prompt: false,
             threads: 1,
+            wordnet: None,
         }
     }
 
@@ -98,6 +118,12 @@ impl Config {
             return bad(format!(
                 "depth {}-{}: need 1 <= MIN <= MAX",
                 self.depth.0, self.depth.1
+            ));
+        }
+        if self.paths_ratio == 0 || self.paths_ratio > 100 {
+            return bad(format!(
+                "paths ratio {}: need 1 <= RATIO <= 100 (percent)",
+                self.paths_ratio
             ));
         }
         if self.depth.1 > 20 {

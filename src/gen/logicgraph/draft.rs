@@ -7,6 +7,7 @@ use super::lexicon::{self, GroundAtom, Phrasing};
 use super::prop::Prop;
 use super::run::Stats;
 use crate::gen::item_rng;
+use crate::gen::wordnet::Lexicon;
 use crate::prove::{
     CheckReport, Premise, Prover, Solution, Step, StepProblem, StepStatus, SupportOptions,
 };
@@ -33,7 +34,7 @@ pub(crate) struct PoolPremise {
 /// in the published layout.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Draft {
-    /// The lexicon domain the atoms come from (`domain_theme`).
+    /// The theme the atoms come from (`domain_theme`).
     pub domain: String,
     /// Atom `k`'s ground atom (0 is `G`).
     pub atoms: Vec<GroundAtom>,
@@ -182,9 +183,9 @@ pub(crate) struct Generated {
 }
 
 /// Names and words a skeleton: shuffles the pool, assigns ids, picks atoms
-/// from one lexicon domain and phrasings for each premise.
-fn assemble<R: Rng>(skeleton: Skeleton, rng: &mut R) -> Result<Draft, Error> {
-    let (domain, atoms) = lexicon::pick_atoms(rng, skeleton.atoms).map_err(Error::Lexicon)?;
+/// of one theme from `lex` and phrasings for each premise.
+fn assemble<R: Rng>(skeleton: Skeleton, lex: &Lexicon, rng: &mut R) -> Result<Draft, Error> {
+    let (domain, atoms) = lexicon::pick_atoms(lex, rng, skeleton.atoms).map_err(Error::Lexicon)?;
     let mut order: Vec<usize> = (0..skeleton.pool.len()).collect();
     order.shuffle(rng);
     // new_index[old] = position in the output pool.
@@ -292,11 +293,12 @@ pub(crate) fn verify(prover: &mut Prover, instance: &Draft) -> Result<CheckRepor
     Ok(report)
 }
 
-/// Generates item `index` of a run: draws from
+/// Generates item `index` of a run, worded from `lex`: draws from
 /// [`item_rng`]`(config.seed, index)` until a draw passes [`verify`], counting
 /// discards in `stats`.
 pub(crate) fn generate_one(
     config: &Config,
+    lex: &Lexicon,
     index: u64,
     prover: &mut Prover,
     stats: &mut Stats,
@@ -316,7 +318,7 @@ pub(crate) fn generate_one(
                 continue;
             }
         };
-        let instance = assemble(skeleton, &mut rng)?;
+        let instance = assemble(skeleton, lex, &mut rng)?;
         match verify(prover, &instance) {
             Ok(report) => {
                 stats.generated += 1;
@@ -355,14 +357,26 @@ mod tests {
         })
     }
 
+    /// The installed WordNet, or `None` after one printed line.
+    fn words() -> Option<Lexicon> {
+        let dir = crate::gen::wordnet::locate(None);
+        Lexicon::open(&dir)
+            .map_err(|e| {
+                use std::io::Write;
+                let _ = writeln!(std::io::stderr(), "SKIPPED draft test: {e}");
+            })
+            .ok()
+    }
+
     #[test]
     fn verify_rejects_an_extra_support_and_a_missing_leaf() {
         let config = Config {
             seed: 7,
             ..Config::for_tier(Tier::Small)
         };
+        let Some(lex) = words() else { return };
         let mut p = prover();
-        let g = generate_one(&config, 0, &mut p, &mut Stats::default()).expect("generates");
+        let g = generate_one(&config, &lex, 0, &mut p, &mut Stats::default()).expect("generates");
         assert!(verify(&mut p, &g.instance).is_ok());
         // A premise `G` is a new one-element support no path lists.
         let mut extra = g.instance.clone();
@@ -392,10 +406,11 @@ mod tests {
         let mut config = Config::for_tier(Tier::Medium);
         config.depth = (3, 5);
         config.seed = 1;
+        let Some(lex) = words() else { return };
         let mut p = prover();
         let mut stats = Stats::default();
         for i in 0..10 {
-            let g = generate_one(&config, i, &mut p, &mut stats).expect("generates");
+            let g = generate_one(&config, &lex, i, &mut p, &mut stats).expect("generates");
             let n = g.instance.paths.len();
             assert!((5..=7).contains(&n), "{n} paths");
             for path in &g.instance.paths {

@@ -1,195 +1,191 @@
-//! The domain lexicon (`corpora/logicgraph-lexicon/lexicon.txt`, compiled in)
-//! and the template-based natural-language rendering of formulas over it.
+//! The words of an instance, drawn from WordNet ([`crate::gen::wordnet`]),
+//! and the template-based English rendering of formulas over them.
+//!
+//! An instance has one theme: one or more subjects from a person or animal
+//! category and objects from two thing categories (WordNet's lexicographer
+//! files, so about a hundred themes). Its atoms are `adjective(subject)`
+//! ("the nurse is calm"), `verb(subject)` ("the nurse sings") and
+//! `verb(subject, object)` ("the nurse carries the lantern").
+//!
+//! Sentences carry no brackets: nesting is said with words (`either … or`,
+//! `if …, then`, `whenever`, `and yet`), as the published instances do.
 
 use super::prop::{capitalize, Prop};
+use crate::gen::wordnet::Lexicon;
 use rand::seq::SliceRandom;
 use rand::Rng;
-use std::sync::OnceLock;
+use std::collections::{BTreeMap, BTreeSet};
 
-const LEXICON_TEXT: &str = include_str!("../../../corpora/logicgraph-lexicon/lexicon.txt");
-
-/// A named constant of a domain, with the noun phrase that names it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Entity {
-    /// Its sort (`crew`, `module`, …), which predicates select.
-    pub kind: String,
-    /// The Prover9 constant.
-    pub constant: String,
-    /// The noun phrase (`the airlock`).
-    pub phrase: String,
-}
-
-/// A predicate with the verb phrases that assert and deny it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Predicate {
-    /// Sorts of its arguments: one (unary) or two (binary).
-    pub kinds: Vec<String>,
-    /// The Prover9 predicate symbol.
-    pub name: String,
-    /// `is pressurized` / `repairs`.
-    pub positive: String,
-    /// `is not pressurized` / `does not repair`.
-    pub negative: String,
-}
-
-/// One domain: entities and predicates over them.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Domain {
-    /// The domain's name.
-    pub name: String,
-    /// Its constants.
-    pub entities: Vec<Entity>,
-    /// Its predicates.
-    pub predicates: Vec<Predicate>,
-}
-
-/// A ground atom of a domain: its Prover9 spelling and two clauses.
+/// A ground atom of an instance: its Prover9 spelling and two clauses.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct GroundAtom {
-    /// `pressurized(airlock)`
+    /// `carry(nurse, lantern)`
     pub expression: String,
-    /// `the airlock is pressurized` (lower-case clause)
+    /// `the nurse carries the lantern` (lower-case clause)
     pub positive: String,
-    /// `the airlock is not pressurized`
+    /// `the nurse does not carry the lantern`
     pub negative: String,
 }
 
-impl Domain {
-    /// Every ground atom of the domain, in lexicon order.
-    pub(crate) fn ground_atoms(&self) -> Vec<GroundAtom> {
-        let mut out = Vec::new();
-        for p in &self.predicates {
-            let of = |kind: &str| {
-                self.entities
-                    .iter()
-                    .filter(|e| e.kind == kind)
-                    .collect::<Vec<_>>()
-            };
-            match p.kinds.as_slice() {
-                [k] => {
-                    for e in of(k) {
-                        out.push(GroundAtom {
-                            expression: format!("{}({})", p.name, e.constant),
-                            positive: format!("{} {}", e.phrase, p.positive),
-                            negative: format!("{} {}", e.phrase, p.negative),
-                        });
-                    }
-                }
-                [k1, k2] => {
-                    for s in of(k1) {
-                        for o in of(k2) {
-                            if s.constant == o.constant {
-                                continue;
-                            }
-                            out.push(GroundAtom {
-                                expression: format!("{}({}, {})", p.name, s.constant, o.constant),
-                                positive: format!("{} {} {}", s.phrase, p.positive, o.phrase),
-                                negative: format!("{} {} {}", s.phrase, p.negative, o.phrase),
-                            });
-                        }
-                    }
-                }
-                _ => {}
-            }
-        }
-        out
-    }
-}
+/// Categories whose nouns can be subjects ("somebody" in WordNet's verb frames).
+const SUBJECTS: [&str; 2] = ["noun.person", "noun.animal"];
+
+/// Categories whose nouns can be objects ("something").
+const OBJECTS: [&str; 10] = [
+    "noun.artifact",
+    "noun.food",
+    "noun.plant",
+    "noun.location",
+    "noun.substance",
+    "noun.object",
+    "noun.body",
+    "noun.communication",
+    "noun.possession",
+    "noun.animal",
+];
+
+/// Words Prover9 reads as something other than a name.
+const RESERVED: [&str; 4] = ["all", "exists", "true", "false"];
 
 /// Whether Prover9 reads `name` as a constant: lower-case identifier whose
 /// first letter is not u–z.
-pub(crate) fn is_constant_name(name: &str) -> bool {
+fn is_constant_name(name: &str) -> bool {
     let mut chars = name.chars();
     matches!(chars.next(), Some('a'..='t'))
         && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
 }
 
-fn is_predicate_name(name: &str) -> bool {
-    let mut chars = name.chars();
-    matches!(chars.next(), Some('a'..='z'))
-        && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+/// The short name of a lexicographer file (`noun.animal` → `animal`).
+fn short(category: &str) -> &str {
+    category.split('.').nth(1).unwrap_or(category)
 }
 
-/// Parses a lexicon text; errors name the line.
-pub(crate) fn parse_lexicon(text: &str) -> Result<Vec<Domain>, String> {
-    let mut domains: Vec<Domain> = Vec::new();
-    for (n, raw) in text.lines().enumerate() {
-        let line = raw.trim();
-        if line.is_empty() || line.starts_with('#') {
+/// `count` distinct ground atoms of one theme drawn from `lex` (atom 0 is
+/// `G`), and the theme's name (`person; artifact, food (WordNet 3.0)`).
+pub(crate) fn pick_atoms<R: Rng>(
+    lex: &Lexicon,
+    rng: &mut R,
+    count: usize,
+) -> Result<(String, Vec<GroundAtom>), String> {
+    let subject_category = *SUBJECTS.choose(rng).ok_or("no subject category")?;
+    let object_pool: Vec<&str> = OBJECTS
+        .iter()
+        .copied()
+        .filter(|c| *c != subject_category)
+        .collect();
+    let object_categories: Vec<&str> = object_pool.choose_multiple(rng, 2).copied().collect();
+    let names = |category: &str| -> Vec<&String> {
+        lex.nouns(category)
+            .iter()
+            .filter(|w| is_constant_name(w) && !RESERVED.contains(&w.as_str()))
+            .collect()
+    };
+    let how_many = rng.gen_range(1..=3);
+    let subjects: Vec<&String> = names(subject_category)
+        .choose_multiple(rng, how_many)
+        .copied()
+        .collect();
+    let mut objects: Vec<&String> = Vec::new();
+    for c in &object_categories {
+        objects.extend(names(c).choose_multiple(rng, 5).copied());
+    }
+    let constants: BTreeSet<&str> = subjects
+        .iter()
+        .chain(&objects)
+        .map(|s| s.as_str())
+        .collect();
+    if subjects.is_empty() || objects.is_empty() {
+        return Err(format!(
+            "the lexicon ({}) has no nouns for the theme",
+            lex.version()
+        ));
+    }
+    let usable = |w: &str| !constants.contains(w) && !RESERVED.contains(&w);
+    let adjectives: Vec<&String> = lex.adjectives().iter().filter(|a| usable(a)).collect();
+    let intransitive: Vec<_> = lex
+        .verbs()
+        .iter()
+        .filter(|v| v.intransitive && usable(&v.lemma))
+        .collect();
+    let transitive: Vec<_> = lex
+        .verbs()
+        .iter()
+        .filter(|v| v.transitive && usable(&v.lemma))
+        .collect();
+    // Each predicate has one arity within an instance.
+    let mut arity: BTreeMap<String, usize> = BTreeMap::new();
+    let mut atoms: Vec<GroundAtom> = Vec::new();
+    let mut seen: BTreeSet<String> = BTreeSet::new();
+    let the = |w: &str| format!("the {w}");
+    for _ in 0..count.saturating_mul(50).max(50) {
+        if atoms.len() == count {
+            break;
+        }
+        let subject = subjects.choose(rng).ok_or("no subject")?;
+        let atom = match rng.gen_range(0..20) {
+            0..=5 => adjectives.choose(rng).map(|a| {
+                (
+                    a.to_string(),
+                    1,
+                    GroundAtom {
+                        expression: format!("{a}({subject})"),
+                        positive: format!("{} is {a}", the(subject)),
+                        negative: format!("{} is not {a}", the(subject)),
+                    },
+                )
+            }),
+            6..=10 => intransitive.choose(rng).map(|v| {
+                (
+                    v.lemma.clone(),
+                    1,
+                    GroundAtom {
+                        expression: format!("{}({subject})", v.lemma),
+                        positive: format!("{} {}", the(subject), v.third_person()),
+                        negative: format!("{} does not {}", the(subject), v.lemma),
+                    },
+                )
+            }),
+            _ => transitive
+                .choose(rng)
+                .zip(objects.choose(rng))
+                .map(|(v, o)| {
+                    (
+                        v.lemma.clone(),
+                        2,
+                        GroundAtom {
+                            expression: format!("{}({subject}, {o})", v.lemma),
+                            positive: format!("{} {} {}", the(subject), v.third_person(), the(o)),
+                            negative: format!("{} does not {} {}", the(subject), v.lemma, the(o)),
+                        },
+                    )
+                }),
+        };
+        let Some((name, n, atom)) = atom else {
+            continue;
+        };
+        if *arity.entry(name).or_insert(n) != n || !seen.insert(atom.expression.clone()) {
             continue;
         }
-        let err = |m: &str| format!("lexicon line {}: {m}", n + 1);
-        let (head, rest) = line.split_once(' ').unwrap_or((line, ""));
-        if head == "domain" {
-            domains.push(Domain {
-                name: rest.trim().to_string(),
-                entities: Vec::new(),
-                predicates: Vec::new(),
-            });
-            continue;
-        }
-        let domain = domains
-            .last_mut()
-            .ok_or_else(|| err("entry before any `domain` line"))?;
-        let fields: Vec<&str> = rest.split('|').map(str::trim).collect();
-        match (head, fields.as_slice()) {
-            ("entity", [kind, constant, phrase]) => {
-                if !is_constant_name(constant) {
-                    return Err(err(&format!(
-                        "`{constant}` is not a Prover9 constant name (lower case, not u-z first)"
-                    )));
-                }
-                domain.entities.push(Entity {
-                    kind: kind.to_string(),
-                    constant: constant.to_string(),
-                    phrase: phrase.to_string(),
-                });
-            }
-            ("unary" | "binary", [kinds, name, positive, negative]) => {
-                let kinds: Vec<String> = kinds.split_whitespace().map(str::to_string).collect();
-                let arity = if head == "unary" { 1 } else { 2 };
-                if kinds.len() != arity {
-                    return Err(err(&format!("a {head} predicate needs {arity} sort(s)")));
-                }
-                if !is_predicate_name(name) {
-                    return Err(err(&format!("`{name}` is not a predicate name")));
-                }
-                domain.predicates.push(Predicate {
-                    kinds,
-                    name: name.to_string(),
-                    positive: positive.to_string(),
-                    negative: negative.to_string(),
-                });
-            }
-            _ => return Err(err("unknown or malformed entry")),
-        }
+        atoms.push(atom);
     }
-    if domains.is_empty() {
-        return Err("the lexicon has no domain".into());
+    if atoms.len() < count {
+        return Err(format!(
+            "the lexicon ({}) gave {} of {count} atoms",
+            lex.version(),
+            atoms.len()
+        ));
     }
-    Ok(domains)
-}
-
-/// A domain with all its ground atoms.
-pub(crate) type DomainAtoms = (Domain, Vec<GroundAtom>);
-
-/// The compiled-in lexicon with each domain's ground atoms; `Err` only if the
-/// shipped file is malformed (a unit test guards against that).
-pub(crate) fn builtin() -> Result<&'static [DomainAtoms], String> {
-    static CELL: OnceLock<Result<Vec<DomainAtoms>, String>> = OnceLock::new();
-    CELL.get_or_init(|| {
-        parse_lexicon(LEXICON_TEXT).map(|ds| {
-            ds.into_iter()
-                .map(|d| {
-                    let atoms = d.ground_atoms();
-                    (d, atoms)
-                })
-                .collect()
-        })
-    })
-    .as_ref()
-    .map(|v| v.as_slice())
-    .map_err(Clone::clone)
+    let theme = format!(
+        "{}; {} ({})",
+        short(subject_category),
+        object_categories
+            .iter()
+            .map(|c| short(c))
+            .collect::<Vec<_>>()
+            .join(", "),
+        lex.version()
+    );
+    Ok((theme, atoms))
 }
 
 /// Template choices for one rendering: which phrasing each connective gets
@@ -198,13 +194,11 @@ pub(crate) fn builtin() -> Result<&'static [DomainAtoms], String> {
 pub(crate) struct Phrasing {
     conditional: usize,
     disjunction: usize,
-    negation: usize,
 }
 
 /// Number of top-level phrasings per connective.
 const CONDITIONALS: usize = 6;
-const DISJUNCTIONS: usize = 4;
-const NEGATIONS: usize = 3;
+const DISJUNCTIONS: usize = 3;
 
 impl Phrasing {
     /// The plain phrasing (used for derived conclusions, so the same formula
@@ -212,7 +206,6 @@ impl Phrasing {
     pub(crate) const PLAIN: Phrasing = Phrasing {
         conditional: 0,
         disjunction: 0,
-        negation: 0,
     };
 
     /// A random choice of phrasings.
@@ -220,72 +213,118 @@ impl Phrasing {
         Phrasing {
             conditional: rng.gen_range(0..CONDITIONALS),
             disjunction: rng.gen_range(0..DISJUNCTIONS),
-            negation: rng.gen_range(0..NEGATIONS),
         }
     }
 }
 
-/// How nested operands are phrased: plain, except that `¬(a → b)` reads
-/// as "a, and yet not b", which keeps deep nesting readable.
-const NESTED: Phrasing = Phrasing {
-    conditional: 0,
-    disjunction: 0,
-    negation: 1,
-};
+/// Where a formula sits in a sentence, which decides how a compound one is
+/// worded so that the nesting stays clear without brackets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role {
+    /// The whole sentence.
+    Top,
+    /// The condition of an implication.
+    Antecedent,
+    /// The result of an implication.
+    Consequent,
+    /// A disjunct.
+    Disjunct,
+    /// What is denied.
+    Denied,
+}
 
-/// A clause for a nested operand: literals as they are, compound formulas
-/// within brackets, so nesting stays unambiguous.
-fn operand(p: &Prop, atoms: &[GroundAtom]) -> String {
-    if p.is_literal() {
-        clause(p, atoms, NESTED)
-    } else {
-        format!("[{}]", clause(p, atoms, NESTED))
+/// The disjuncts of a (right- or left-nested) disjunction, in order.
+fn disjuncts<'a>(p: &'a Prop, out: &mut Vec<&'a Prop>) {
+    match p {
+        Prop::Or(a, b) => {
+            disjuncts(a, out);
+            disjuncts(b, out);
+        }
+        other => out.push(other),
+    }
+}
+
+/// `a, b or c`.
+fn list(items: &[String], last: &str) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., tail] => format!("{} {last} {tail}", init.join(", ")),
     }
 }
 
 /// A lower-case clause saying `p`.
 pub(crate) fn clause(p: &Prop, atoms: &[GroundAtom], how: Phrasing) -> String {
-    let missing = || "(unnamed)".to_string();
+    say(p, atoms, how, Role::Top)
+}
+
+fn say(p: &Prop, atoms: &[GroundAtom], how: Phrasing, role: Role) -> String {
+    let missing = || "something unnamed holds".to_string();
+    let plain = Phrasing::PLAIN;
     match p {
         Prop::Atom(k) => atoms.get(*k).map_or_else(missing, |a| a.positive.clone()),
         Prop::Not(inner) => match &**inner {
             Prop::Atom(k) => atoms.get(*k).map_or_else(missing, |a| a.negative.clone()),
-            // ¬(a → b) is a ∧ ¬b: said that way it reads far better.
-            Prop::Implies(a, b) if how.negation > 0 => {
-                let (a, nb) = (operand(a, atoms), operand(&Prop::neg(b), atoms));
-                if how.negation == 1 {
-                    format!("{a}, and yet {nb}")
-                } else {
-                    format!("{a} while {nb}")
-                }
+            // ¬(a ∨ b ∨ …) is ¬a and ¬b and …
+            Prop::Or(..) => {
+                let mut ds = Vec::new();
+                disjuncts(inner, &mut ds);
+                let parts: Vec<String> = ds
+                    .iter()
+                    .map(|d| say(&Prop::neg(d), atoms, plain, Role::Denied))
+                    .collect();
+                list(&parts, "and")
             }
-            other => {
-                let c = operand(other, atoms);
-                match how.negation {
-                    0 => format!("it is not the case that {c}"),
-                    1 => format!("it is false that {c}"),
-                    _ => format!("it does not hold that {c}"),
-                }
-            }
+            // ¬(a → b) is a ∧ ¬b.
+            Prop::Implies(a, b) => format!(
+                "{}, and yet {}",
+                say(a, atoms, plain, Role::Denied),
+                say(&Prop::neg(b), atoms, plain, Role::Denied)
+            ),
+            Prop::Not(_) => say(inner, atoms, how, role),
         },
-        Prop::Or(a, b) => {
-            let (a, b) = (operand(a, atoms), operand(b, atoms));
-            match how.disjunction {
-                0 => format!("either {a} or {b}"),
-                1 => format!("{a}, or {b}, or both"),
-                2 => format!("at least one of these holds: {a}; {b}"),
-                _ => format!("{a} or else {b}"),
+        Prop::Or(..) => {
+            let mut ds = Vec::new();
+            disjuncts(p, &mut ds);
+            let simple = ds.iter().all(|d| d.is_literal());
+            let parts: Vec<String> = ds
+                .iter()
+                .map(|d| say(d, atoms, plain, Role::Disjunct))
+                .collect();
+            if !simple {
+                return format!("either {}", parts.join(", or "));
+            }
+            match (role, how.disjunction) {
+                (Role::Top, 1) => list(&parts, "or"),
+                (Role::Top, 2) if parts.len() > 2 => {
+                    format!("at least one of these is true: {}", list(&parts, "or"))
+                }
+                (Role::Top, 2) => {
+                    format!("{}, or else {}", parts[0], parts[1..].join(", or else "))
+                }
+                _ => format!("either {}", list(&parts, "or")),
             }
         }
         Prop::Implies(a, b) => {
-            let (a, b) = (operand(a, atoms), operand(b, atoms));
-            match how.conditional {
-                0 => format!("if {a}, then {b}"),
-                1 => format!("whenever {a}, {b}"),
-                2 => format!("provided that {a}, {b}"),
-                3 => format!("{b} if {a}"),
-                4 => format!("{a} only if {b}"),
-                _ => format!("should it be that {a}, then {b}"),
+            let (ca, cb) = (
+                say(a, atoms, plain, Role::Antecedent),
+                say(b, atoms, plain, Role::Consequent),
+            );
+            let literals = a.is_literal() && b.is_literal();
+            match role {
+                // A conditional inside a condition: "b whenever a".
+                Role::Antecedent if literals => format!("{cb} whenever {ca}"),
+                Role::Antecedent => format!("it holds that, whenever {ca}, {cb}"),
+                Role::Consequent => format!("whenever {ca}, {cb}"),
+                Role::Disjunct | Role::Denied => format!("if {ca}, then {cb}"),
+                Role::Top => match how.conditional {
+                    1 => format!("whenever {ca}, {cb}"),
+                    2 => format!("provided that {ca}, {cb}"),
+                    3 if literals => format!("{cb} if {ca}"),
+                    4 if literals => format!("{ca} only if {cb}"),
+                    5 => format!("in the event that {ca}, {cb}"),
+                    _ => format!("if {ca}, then {cb}"),
+                },
             }
         }
     }
@@ -296,84 +335,67 @@ pub(crate) fn sentence(p: &Prop, atoms: &[GroundAtom], how: Phrasing) -> String 
     format!("{}.", capitalize(&clause(p, atoms, how)))
 }
 
-/// Picks a domain and `count` distinct ground atoms of it (atom 0 first).
-pub(crate) fn pick_atoms<R: Rng>(
-    rng: &mut R,
-    count: usize,
-) -> Result<(String, Vec<GroundAtom>), String> {
-    let domains = builtin()?;
-    let fitting: Vec<&DomainAtoms> = domains.iter().filter(|(_, a)| a.len() >= count).collect();
-    let (domain, atoms) = fitting
-        .choose(rng)
-        .ok_or_else(|| format!("no lexicon domain has {count} ground atoms"))?;
-    let picked = atoms.choose_multiple(rng, count).cloned().collect();
-    Ok((domain.name.clone(), picked))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn builtin_lexicon_is_well_formed_with_room_for_large_instances() {
-        let domains = builtin().expect("the shipped lexicon parses");
-        assert!(domains.len() >= 4);
-        for (d, atoms) in domains {
-            assert!(atoms.len() >= 100, "domain {} has {}", d.name, atoms.len());
-            let mut exprs: Vec<&str> = atoms.iter().map(|a| a.expression.as_str()).collect();
-            exprs.sort();
-            exprs.dedup();
-            assert_eq!(exprs.len(), atoms.len(), "duplicate atoms in {}", d.name);
-            for e in &d.entities {
-                assert!(is_constant_name(&e.constant), "{}", e.constant);
-            }
-        }
+    fn atoms() -> Vec<GroundAtom> {
+        [
+            "the nurse is calm",
+            "the nurse sings",
+            "the nurse carries the lamp",
+        ]
+        .iter()
+        .enumerate()
+        .map(|(k, s)| GroundAtom {
+            expression: format!("a{k}(nurse)"),
+            positive: s.to_string(),
+            negative: s
+                .replace(" is ", " is not ")
+                .replace("sings", "does not sing"),
+        })
+        .collect()
     }
 
     #[test]
-    fn rejects_variable_like_constants() {
-        assert!(!is_constant_name("valve"));
-        assert!(!is_constant_name("Zone"));
-        assert!(is_constant_name("airlock_2"));
-        let bad = "domain d\nentity k | yard | the yard\n";
-        assert!(parse_lexicon(bad).unwrap_err().contains("line 2"));
-    }
-
-    #[test]
-    fn renders_nested_formulas_with_brackets() {
-        let atoms = vec![
-            GroundAtom {
-                expression: "g(a)".into(),
-                positive: "the goal holds".into(),
-                negative: "the goal fails".into(),
-            },
-            GroundAtom {
-                expression: "p(a)".into(),
-                positive: "the pump runs".into(),
-                negative: "the pump is off".into(),
-            },
-        ];
-        let f = Prop::implies(
-            Prop::neg(&Prop::atom(1)),
-            Prop::or(Prop::atom(0), Prop::atom(1)),
+    fn nested_formulas_read_without_brackets() {
+        let a = atoms();
+        let (g, p, q) = (Prop::atom(0), Prop::atom(1), Prop::atom(2));
+        let plain = |f: &Prop| sentence(f, &a, Phrasing::PLAIN);
+        assert_eq!(
+            plain(&Prop::implies(Prop::neg(&p), Prop::or(g.clone(), q.clone()))),
+            "If the nurse does not sing, then either the nurse is calm or the nurse carries the lamp."
         );
         assert_eq!(
-            sentence(&f, &atoms, Phrasing::PLAIN),
-            "If the pump is off, then [either the goal holds or the pump runs]."
+            plain(&Prop::or(g.clone(), Prop::implies(p.clone(), q.clone()))),
+            "Either the nurse is calm, or if the nurse sings, then the nurse carries the lamp."
         );
-        let n = Prop::neg(&f);
         assert_eq!(
-            sentence(&n, &atoms, Phrasing::PLAIN),
-            "It is not the case that [if the pump is off, then [either the goal holds or the pump runs]]."
+            plain(&Prop::implies(
+                Prop::implies(p.clone(), q.clone()),
+                g.clone()
+            )),
+            "If the nurse carries the lamp whenever the nurse sings, then the nurse is calm."
         );
-        let conjunctive = Phrasing {
-            negation: 1,
-            ..Phrasing::PLAIN
+        assert_eq!(
+            plain(&Prop::neg(&Prop::implies(p.clone(), g.clone()))),
+            "The nurse sings, and yet the nurse is not calm."
+        );
+        assert_eq!(
+            plain(&Prop::neg(&Prop::or(p.clone(), g.clone()))),
+            "The nurse does not sing and the nurse is not calm."
+        );
+        assert_eq!(
+            plain(&Prop::or(g.clone(), Prop::or(p.clone(), q.clone()))),
+            "Either the nurse is calm, the nurse sings or the nurse carries the lamp."
+        );
+        let only_if = Phrasing {
+            conditional: 4,
+            disjunction: 0,
         };
-        let g = Prop::neg(&Prop::implies(Prop::atom(1), Prop::neg(&Prop::atom(0))));
         assert_eq!(
-            sentence(&g, &atoms, conjunctive),
-            "The pump runs, and yet the goal holds."
+            sentence(&Prop::implies(p.clone(), g.clone()), &a, only_if),
+            "The nurse sings only if the nurse is calm."
         );
     }
 }

@@ -310,46 +310,47 @@ impl Draft {
         }
     }
 
-    /// The task text: facts and rules, the question, and the strict answer
-    /// format.
+    /// The task text, in the paper's test-prompt structure (task, FACTS,
+    /// RULES, numbered instructions ending in the strict `Solution n:` /
+    /// `Step k: [..] => .. (Used: [..])` format), in our own words.
     fn prompt(&self, rules: &[usize], facts: &[usize]) -> String {
-        let mut out = String::new();
-        out.push_str("You are given facts and rules.\n\nFacts:\n");
+        let goal = self.natural(&Prop::atom(0));
+        let goal = goal.trim_end_matches('.');
+        let mut out = format!(
+            "Take the facts and rules below as the premises of one scenario. Find every \
+distinct, valid proof path that derives the conclusion \"{goal}\".\n\nFACTS:\n"
+        );
         if facts.is_empty() {
             out.push_str("(none: every premise is a rule)\n");
         }
         for &i in facts {
-            out.push_str(&format!(
-                "{}: {}\n",
-                self.premises[i].id, self.premises[i].natural
-            ));
+            let p = &self.premises[i];
+            out.push_str(&format!("{}: {}\n", p.id, p.natural));
         }
-        out.push_str("\nRules:\n");
+        out.push_str("\nRULES:\n");
         for &i in rules {
-            out.push_str(&format!(
-                "{}: {}\n",
-                self.premises[i].id, self.premises[i].natural
-            ));
+            let p = &self.premises[i];
+            out.push_str(&format!("{}: {}\n", p.id, p.natural));
         }
         out.push_str(&format!(
-            "\nConclusion to prove: {}\n\n",
-            self.natural(&Prop::atom(0))
-        ));
-        out.push_str(
-            "Find all distinct proof paths that derive the conclusion from the facts and rules. \
-Two paths are distinct when they use different sets of facts and rules. Each step applies one \
-of these argument forms: MP (modus ponens), MT (modus tollens), HS (hypothetical syllogism), \
-DS (disjunctive syllogism), CD (constructive dilemma), RAA (reductio ad absurdum), DE \
-(disjunction elimination). Cite facts, rules and earlier steps of the same path.\n\n\
-Answer in exactly this format, one block per path:\n\
-Path 1:\n\
-Step 1: [Fact x, Rule y] => conclusion\n\
-Step 2: [Rule z, Step 1] => conclusion\n\
+            "\nINSTRUCTIONS:\n\
+1. Use only these facts and rules; bring in no outside knowledge.\n\
+2. Each step applies one argument form: MP (modus ponens), MT (modus tollens), HS \
+(hypothetical syllogism), DS (disjunctive syllogism), CD (constructive dilemma), RAA \
+(reductio ad absurdum) or DE (disjunction elimination). A step cites facts, rules and \
+earlier steps of the same solution. Two solutions are distinct when they use different \
+sets of facts and rules.\n\
+3. If no proof path exists, answer: \"No valid proof path exists for the conclusion \
+'{goal}'.\"\n\
+4. Write every solution in exactly this format:\n\
+Solution 1:\n\
+Step 1: [Fact x, Rule y] => first conclusion (Used: [Fact x, Rule y])\n\
+Step 2: [Step 1, Rule z] => next conclusion (Used: [Step 1, Rule z])\n\
 ...\n\
-Path 2:\n\
-Step 1: [...] => conclusion\n\
-...\n",
-        );
+Step n: [Step m, Fact w] => {goal} (Used: [Step m, Fact w])\n\
+Solution 2:\n\
+...\n"
+        ));
         out
     }
 }

@@ -2,7 +2,7 @@
 
 use super::config::{Config, Error};
 use super::draft::generate_one;
-use super::lexicon;
+use crate::gen::wordnet::{self, Lexicon};
 use crate::gen::{on_threads, Progress};
 use crate::prove::{ProveOptions, Prover};
 use std::collections::BTreeMap;
@@ -22,6 +22,8 @@ pub struct Stats {
     pub steps: u64,
     /// Largest atom count of an emitted instance.
     pub max_atoms: usize,
+    /// The word source (`WordNet 3.0`); empty when nothing was generated.
+    pub lexicon: String,
 }
 
 impl Stats {
@@ -35,6 +37,9 @@ impl Stats {
         self.paths += other.paths;
         self.steps += other.steps;
         self.max_atoms = self.max_atoms.max(other.max_atoms);
+        if self.lexicon.is_empty() {
+            self.lexicon.clone_from(&other.lexicon);
+        }
     }
 }
 
@@ -51,7 +56,9 @@ pub fn item_dir(out: &Path, index: u64) -> PathBuf {
 /// `progress(1)` after each instance.
 pub fn generate(config: &Config, out: &Path, progress: Progress) -> Result<Stats, Error> {
     config.validate()?;
-    lexicon::builtin().map_err(Error::Lexicon)?;
+    let lex = Lexicon::open(&wordnet::locate(config.wordnet.as_deref()))
+        .map_err(|e| Error::Lexicon(e.to_string()))?;
+    let lex = &lex;
     let items = config.shard.range(config.count);
     let threads = config.threads.max(1).min(items.clone().count().max(1));
     let next = std::sync::atomic::AtomicU64::new(items.start);
@@ -60,13 +67,16 @@ pub fn generate(config: &Config, out: &Path, progress: Progress) -> Result<Stats
             timeout: Some(Duration::from_secs(10)),
             countermodels: false,
         });
-        let mut stats = Stats::default();
+        let mut stats = Stats {
+            lexicon: lex.version().to_string(),
+            ..Stats::default()
+        };
         loop {
             let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             if i >= items.end {
                 return Ok(stats);
             }
-            let g = generate_one(config, i, &mut prover, &mut stats)?;
+            let g = generate_one(config, lex, i, &mut prover, &mut stats)?;
             g.instance
                 .write(&item_dir(out, i), &g.report, config.prompt)?;
             progress(1);

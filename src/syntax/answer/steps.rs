@@ -1,17 +1,21 @@
-//! LogicGraph step answers, the format `gen logicgraph --prompt` asks for:
+//! LogicGraph step answers, the format `gen logicgraph --prompt` asks for
+//! (the structure of the LogicGraph paper's test prompt):
 //!
 //! ```text
-//! Path 1:
-//! Step 1: [Fact 2, Rule 1] => A3
-//! Step 2: [Rule 4, Step 1] => ¬A5
-//! Path 2:
+//! Solution 1:
+//! Step 1: [Fact 2, Rule 1] => A3 (Used: [Fact 2, Rule 1])
+//! Step 2: [Rule 4, Step 1] => ¬A5 (Used: [Rule 4, Step 1])
+//! Solution 2:
 //! ...
 //! ```
 //!
-//! A cited premise is a name and a number (`Fact 2`, `Rule1`), an earlier
-//! step of the same path is `Step k`. The conclusion is the rest of the
-//! line. Lines that are neither a path header nor a step (prose, fences,
-//! blank lines) are skipped; steps before any `Path` header form path 1.
+//! A header is `Solution n:`, `Solution [n]:` or `Path n:`. A cited premise
+//! is a name and a number (`Fact 2`, `Rule1`), an earlier step of the same
+//! path is `Step k`; the brackets around the citations may be left out. The
+//! conclusion is the rest of the line, without a final `(Used: …)` (which
+//! repeats the citations) and without brackets around it. Lines that are
+//! neither a header nor a step (prose, fences, blank lines) are skipped;
+//! steps before any header form path 1.
 
 use nom::branch::alt;
 use nom::bytes::complete::{tag, tag_no_case, take_while, take_while1};
@@ -55,14 +59,35 @@ fn number(text: &str) -> IResult<&str, u32> {
     map_res(digit1, str::parse)(text)
 }
 
-/// `Path 3:` (markdown emphasis around it is allowed).
+/// `Solution 3:`, `Solution [3]:` or `Path 3:` (markdown emphasis around
+/// it is allowed).
 fn path_header(line: &str) -> IResult<&str, u32> {
     let marks = || take_while(|c| c == '*' || c == '#' || c == ' ');
     delimited(
-        pair(marks(), tag_no_case("path")),
-        preceded(space0, number),
+        pair(marks(), alt((tag_no_case("solution"), tag_no_case("path")))),
+        preceded(
+            space0,
+            alt((
+                delimited(pair(char('['), space0), number, pair(space0, char(']'))),
+                number,
+            )),
+        ),
         tuple((space0, char(':'), marks())),
     )(line)
+}
+
+/// The conclusion of a step line: without a final `(Used: …)` and without
+/// one pair of brackets around it.
+fn conclusion_text(rest: &str) -> &str {
+    let mut text = rest.trim();
+    if text.ends_with(')') {
+        if let Some(at) = text.to_ascii_lowercase().rfind("(used:") {
+            text = text[..at].trim_end();
+        }
+    }
+    text.strip_prefix('[')
+        .and_then(|t| t.strip_suffix(']'))
+        .map_or(text, str::trim)
 }
 
 fn cite(text: &str) -> IResult<&str, Cite> {
@@ -81,22 +106,22 @@ fn cite(text: &str) -> IResult<&str, Cite> {
     ))(text)
 }
 
-/// `Step 2: [Rule 4, Step 1] => conclusion`.
+/// `Step 2: [Rule 4, Step 1] => conclusion (Used: [Rule 4, Step 1])`.
 fn step_line(line: &str) -> IResult<&str, StepLine> {
+    let cites = || separated_list1(tuple((space0, char(','), space0)), preceded(space0, cite));
     let (rest, (number, cited)) = pair(
         delimited(
             pair(tag_no_case("step"), space0),
             number,
             pair(space0, char(':')),
         ),
-        delimited(
-            pair(space0, char('[')),
-            separated_list1(tuple((space0, char(','), space0)), preceded(space0, cite)),
-            pair(space0, char(']')),
-        ),
+        alt((
+            delimited(pair(space0, char('[')), cites(), pair(space0, char(']'))),
+            preceded(space0, cites()),
+        )),
     )(line)?;
     let (conclusion, _) = terminated(preceded(space0, tag("=>")), opt(space1))(rest)?;
-    let conclusion = conclusion.trim();
+    let conclusion = conclusion_text(conclusion);
     if conclusion.is_empty() {
         return Err(nom::Err::Error(nom::error::Error::new(
             conclusion,
@@ -151,15 +176,14 @@ impl fmt::Display for Cite {
 impl fmt::Display for PathAnswer {
     /// The answer format itself, which [`parse`] reads back.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "Path {}:", self.number)?;
+        writeln!(f, "Solution {}:", self.number)?;
         for s in &self.steps {
             let cited: Vec<String> = s.cited.iter().map(Cite::to_string).collect();
+            let cited = cited.join(", ");
             writeln!(
                 f,
-                "Step {}: [{}] => {}",
-                s.number,
-                cited.join(", "),
-                s.conclusion
+                "Step {}: [{cited}] => {} (Used: [{cited}])",
+                s.number, s.conclusion
             )?;
         }
         Ok(())
@@ -194,6 +218,34 @@ mod tests {
         );
         assert_eq!(paths[1].steps[0].cited, vec![Cite::Premise("Fact1".into())]);
         assert!(parse("no steps at all").is_empty());
+    }
+
+    #[test]
+    fn the_papers_solution_format_is_read() {
+        let text =
+            "Solution [1]:\nStep 1: [Fact1, Rule 2] => [The nurse sings] (Used: [Fact1, Rule 2])\n\
+                    Step 2: Rule3, Step1 => The nurse is calm (Used: Rule3, Step1)\n\
+                    **Solution 2:**\nStep 1: [Rule4] => G (used: [Rule4])\n";
+        let paths = parse(text);
+        assert_eq!(paths.len(), 2);
+        assert_eq!(paths[0].number, 1);
+        assert_eq!(
+            paths[0].steps,
+            vec![
+                StepLine {
+                    number: 1,
+                    cited: vec![Cite::Premise("Fact1".into()), Cite::Premise("Rule2".into())],
+                    conclusion: "The nurse sings".into(),
+                },
+                StepLine {
+                    number: 2,
+                    cited: vec![Cite::Premise("Rule3".into()), Cite::Step(1)],
+                    conclusion: "The nurse is calm".into(),
+                },
+            ]
+        );
+        assert_eq!(paths[1].number, 2);
+        assert_eq!(paths[1].steps[0].conclusion, "G");
     }
 
     fn cite_strategy() -> impl Strategy<Value = Cite> {
