@@ -176,7 +176,7 @@ def logicgraph(
     depth: Range = (2, 12),
     forms: Union[str, Sequence[str]] = "MP,MT,HS,DS,CD,RAA,DE",
     distractors: int = 0,
-    max_atoms: int = 40,
+    max_atoms: int = 120,
     count: int = 10,
     seed: int = 0,
     prompt: bool = False,
