@@ -374,6 +374,31 @@ fn every_score_command_reports_a_bad_line_and_goes_on() {
         &format!("{tasks}:3: missing field `validation program` (column 11)"),
     );
 
+    // A second answer to a task is a bad line too: the first one counts.
+    let mut answers = shipped("corpora/score/slr_answers.jsonl");
+    let first: Value = serde_json::from_str(&answers[0]).unwrap();
+    let count = answers.len();
+    answers.push(answers[0].clone());
+    let answers = write(&dir, "slr_answers.jsonl", &answers);
+    check_bad_line(
+        &[
+            "score",
+            "slr",
+            "--tasks",
+            "corpora/score/slr_tasks.jsonl",
+            "--answers",
+            &answers,
+            "--threads",
+            "1",
+            "--json",
+        ],
+        &format!(
+            "{answers}:{}: id {} answered twice (first on line 1)",
+            count + 1,
+            first["id"].as_str().unwrap()
+        ),
+    );
+
     let mut answers = shipped("corpora/score/logicon_task1.jsonl");
     answers.insert(0, "[1, 2]".to_string());
     let answers = write(&dir, "logicon.jsonl", &answers);

@@ -876,7 +876,11 @@ fn every_prompt_asks_the_types_question_over_the_options_in_order() {
         let tail: Vec<&str> = q.prompt.lines().rev().take(4).collect();
         let tail: Vec<String> = tail.into_iter().rev().map(str::to_string).collect();
         assert_eq!(tail, expected, "{}", q.id);
-        assert!(q.prompt.starts_with("Answer with one line of the form 'Answer: <A/B/C/D>'"));
-        assert!(q.prompt.contains(&format!("\n\n{}\n\n{}\n", q.content.text, q.question)));
+        assert!(q
+            .prompt
+            .starts_with("Answer with one line of the form 'Answer: <A/B/C/D>'"));
+        assert!(q
+            .prompt
+            .contains(&format!("\n\n{}\n\n{}\n", q.content.text, q.question)));
     }
 }

@@ -8,14 +8,14 @@ use crate::judge::JudgeConfig;
 /// Which split a run belongs to. Splits draw from their own random streams,
 /// and are disjoint as the paper's are: test comes first, validation
 /// excludes test's rules and validation programs, and train excludes both.
-/// Test and validation draw rules from fixed shares of the rule space (see
-/// `Split::may_draw`), so train keeps some rules even on small levels.
 /// A train or validation run therefore first regenerates (without writing)
 /// the held-out splits' tasks of its seed, [`Config::test_tasks`] and
 /// [`Config::validation_tasks`] per level, at each level it makes and at the
 /// levels whose prompts could equal that level's, and never uses their
 /// rules there or repeats their validation programs (so never their
 /// prompts either). A held-out rule may still appear at an unrelated level.
+/// Test and validation draw rules from fixed shares of the rule space (see
+/// `Split::may_draw`), so train keeps some rules even on small levels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Split {
     /// Training tasks.
@@ -112,15 +112,14 @@ impl Config {
     /// splits hold out: the extra ones could appear in them.
     pub(super) fn validate(&self) -> Result<(), Error> {
         match self.held_out_tasks(self.split) {
-            Some(size) if self.count > size => Err(Error::Config(format!(
-                "{} tasks per level asked of the {} split, which train runs hold out only {size} of; \
-                 raise the {} split's size (CLI: --{}-tasks) to at least {} for every run of this seed",
-                self.count,
-                self.split.name(),
-                self.split.name(),
-                self.split.name(),
-                self.count
-            ))),
+            Some(size) if self.count > size => {
+                let (count, split) = (self.count, self.split.name());
+                Err(Error::Config(format!(
+                    "{count} tasks per level asked of the {split} split, which train runs hold out \
+                     only {size} of; raise the {split} split's size (CLI: --{split}-tasks) to at \
+                     least {count} for every run of this seed"
+                )))
+            }
             _ => Ok(()),
         }
     }
