@@ -4,7 +4,9 @@
 //! prover), by hand for the committed fixture, and for originality from the
 //! formula on small hand-made sets.
 
-use entail::gen::logicgraph::score::{self, AnswerSet, Gold, InstanceDir, InstanceScore, Support};
+use entail::gen::logicgraph::{
+    self, AnswerSet, InstanceDir, InstanceScore, Instances, ScoreConfig,
+};
 use entail::prove::{ProveOptions, Prover, SupportOptions};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
@@ -25,6 +27,17 @@ fn prover() -> Prover {
         countermodels: false,
     })
 }
+
+/// How every test checks answers: A-notation, a generous time limit.
+fn config() -> ScoreConfig {
+    ScoreConfig {
+        timeout: Duration::from_secs(20),
+        ..ScoreConfig::default()
+    }
+}
+
+/// The set of premise ids a solution rests on.
+type Support = BTreeSet<String>;
 
 fn read_json(path: &Path) -> Value {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
@@ -105,11 +118,14 @@ fn expected_for(all: &[FileSolution], kept: &[FileSolution]) -> Expected {
     }
 }
 
-/// Scores one answer text for one instance through the library.
-fn score_one(prover: &mut Prover, dir: &InstanceDir, answer: &str) -> InstanceScore {
-    let gold = Gold::load(prover, dir, false).expect("gold loads");
-    let set = AnswerSet::read("answer", answer, std::slice::from_ref(dir));
-    score::score_instance(prover, &gold, set.answer(&gold))
+/// Scores one answer text for one instance through the library, as the
+/// only answer set (so originality is 1 when it finds a gold support).
+fn score_one(dir: &InstanceDir, answer: &str, config: &ScoreConfig) -> InstanceScore {
+    let gold = Instances::find(&dir.path).expect("finds the instance");
+    let set = AnswerSet::read("answer", answer, &gold);
+    let report = logicgraph::score(&gold, &[set], config, &|_| {});
+    assert_eq!(report.gold_errors, Vec::<String>::new(), "the gold loads");
+    report.answer_sets[0].instances[0].clone()
 }
 
 #[test]
@@ -120,7 +136,7 @@ fn gold_supports_come_from_the_prover_and_match_the_minimal_supports() {
         return;
     };
     let mut prover = prover();
-    let instances = score::find_instances(&root).expect("finds instances");
+    let instances = Instances::find(&root).expect("finds instances").dirs;
     assert_eq!(instances.len(), 20);
     let names: Vec<&str> = instances.iter().map(|d| d.name.as_str()).collect();
     let mut sorted = names.clone();
@@ -134,28 +150,33 @@ fn gold_supports_come_from_the_prover_and_match_the_minimal_supports() {
             "{}",
             dir.name
         );
-        let gold = Gold::load(&mut prover, dir, false).expect("loads");
-        assert!(gold.solutions.iter().all(|s| s.valid == Some(true)));
-        // Differential: the supports of the checked gold solutions are
-        // exactly the minimal supports Z3 enumerates, and exactly what the
-        // file's premises_used ids say.
+        // The gold answered with itself: every solution is valid, and the
+        // supports the scorer computes are the gold supports.
+        let text = std::fs::read_to_string(dir.path.join("solutions.json")).expect("reads");
+        let s = score_one(dir, &text, &config());
+        assert!(s.solutions.iter().all(|x| x.valid == Some(true)));
+        let supports: BTreeSet<Support> = s
+            .solutions
+            .iter()
+            .map(|x| x.support.iter().cloned().collect())
+            .collect();
+        assert_eq!(s.gold_supports, supports.len(), "{}", dir.name);
+        // Differential: those supports are exactly the minimal supports Z3
+        // enumerates, and exactly what the file's premises_used ids say.
+        let problem = logicgraph::load(&dir.path, false).expect("loads");
         let enumerated: BTreeSet<Support> = prover
-            .minimal_supports(
-                &gold.problem().premises,
-                &gold.problem().goal,
-                &SupportOptions::default(),
-            )
+            .minimal_supports(&problem.premises, &problem.goal, &SupportOptions::default())
             .expect("enumerates")
             .supports
             .into_iter()
             .map(|s| s.into_iter().collect())
             .collect();
-        assert_eq!(gold.supports(), enumerated, "{}", dir.name);
+        assert_eq!(supports, enumerated, "{}", dir.name);
         let from_file: BTreeSet<Support> = file_solutions(&dir.path)
             .into_iter()
             .map(|s| s.support)
             .collect();
-        assert_eq!(gold.supports(), from_file, "{}", dir.name);
+        assert_eq!(supports, from_file, "{}", dir.name);
     }
 }
 
@@ -166,10 +187,9 @@ fn an_instance_answered_with_its_own_solutions_scores_one_everywhere() {
     ) else {
         return;
     };
-    let mut prover = prover();
-    for dir in score::find_instances(&root).expect("finds") {
+    for dir in Instances::find(&root).expect("finds").dirs {
         let text = std::fs::read_to_string(dir.path.join("solutions.json")).expect("reads");
-        let s = score_one(&mut prover, &dir, &text);
+        let s = score_one(&dir, &text, &config());
         let k = file_solutions(&dir.path).len();
         assert_eq!((s.answered, s.valid, s.unknown), (k, k, 0), "{}", dir.name);
         assert_eq!(
@@ -181,8 +201,8 @@ fn an_instance_answered_with_its_own_solutions_scores_one_everywhere() {
                 s.versatility,
                 s.originality
             ),
-            (1.0, 1.0, 1.0, 1.0, 1.0, 0.0),
-            "{} (originality is set across answer sets, not per set)",
+            (1.0, 1.0, 1.0, 1.0, 1.0, 1.0),
+            "{} (the only answer set has every support it finds to itself)",
             dir.name
         );
         assert_eq!(s.error, None);
@@ -196,11 +216,11 @@ fn half_the_solutions_give_the_independently_computed_fractions() {
     ) else {
         return;
     };
-    let instances = score::find_instances(&root).expect("finds");
+    let instances = Instances::find(&root).expect("finds");
     // A tree answer file keeping the solutions at even positions.
     let mut lines = String::new();
     let mut expected = BTreeMap::new();
-    for dir in &instances {
+    for dir in &instances.dirs {
         let doc = read_json(&dir.path.join("solutions.json"));
         let kept: Vec<Value> = doc["solutions"]
             .as_array()
@@ -216,7 +236,7 @@ fn half_the_solutions_give_the_independently_computed_fractions() {
         expected.insert(dir.name.clone(), (kept.len(), expected_for(&all, &kept)));
     }
     let set = AnswerSet::read("half.jsonl", &lines, &instances);
-    let report = score::score(&mut prover(), &root, &instances, &[set], false, &|| {});
+    let report = logicgraph::score(&instances, &[set], &config(), &|_| {});
     assert!(report.gold_errors.is_empty());
     let scores = &report.answer_sets[0].instances;
     assert_eq!(scores.len(), 20);
@@ -255,8 +275,7 @@ fn corrupting_one_step_lowers_precision_by_exactly_one_over_k() {
     ) else {
         return;
     };
-    let mut prover = prover();
-    for dir in score::find_instances(&root).expect("finds") {
+    for dir in Instances::find(&root).expect("finds").dirs {
         let mut doc = read_json(&dir.path.join("solutions.json"));
         let solutions = doc["solutions"].as_array_mut().expect("array");
         let k = solutions.len();
@@ -273,7 +292,7 @@ fn corrupting_one_step_lowers_precision_by_exactly_one_over_k() {
             .position(|p| p["id"] != "Derived")
             .expect("a cited gold premise");
         used.remove(at);
-        let s = score_one(&mut prover, &dir, &doc.to_string());
+        let s = score_one(&dir, &doc.to_string(), &config());
         assert_eq!((s.answered, s.valid), (k, k - 1), "{}", dir.name);
         assert_eq!(s.precision, (k - 1) as f64 / k as f64, "{}", dir.name);
         assert_eq!(s.success, 1.0);
@@ -297,9 +316,9 @@ fn invented_premises_are_invalid_and_quoted_formulas_are_ignored() {
     ) else {
         return;
     };
-    let mut prover = prover();
-    let dir = score::find_instances(&root)
+    let dir = Instances::find(&root)
         .expect("finds")
+        .dirs
         .into_iter()
         .find(|d| d.name == "Small/test_109")
         .expect("Small/test_109");
@@ -310,7 +329,7 @@ fn invented_premises_are_invalid_and_quoted_formulas_are_ignored() {
     let mut invented = doc.clone();
     invented["solutions"][0]["steps"][0]["premises_used"][0] =
         json!({"id": "Rule99", "prover9": "G", "prover9_expression": "G"});
-    let s = score_one(&mut prover, &dir, &invented.to_string());
+    let s = score_one(&dir, &invented.to_string(), &config());
     assert_eq!((s.answered, s.valid), (4, 3));
     let reason = s.solutions[0].reason.as_deref().unwrap_or_default();
     assert!(
@@ -322,13 +341,13 @@ fn invented_premises_are_invalid_and_quoted_formulas_are_ignored() {
     // solution stays valid (a model cannot redefine a premise either way).
     let mut misquoted = doc.clone();
     misquoted["solutions"][0]["steps"][0]["premises_used"][0]["prover9"] = json!("G");
-    let s = score_one(&mut prover, &dir, &misquoted.to_string());
+    let s = score_one(&dir, &misquoted.to_string(), &config());
     assert_eq!((s.answered, s.valid), (4, 4));
 
     // A step file whose own premise list defines the target as a premise.
     let steps = "formulas(assumptions).\n  G # label(Mine).\nend_of_list.\n\
                  formulas(solution_1).\n  G # label(S1) # from(Mine).\nend_of_list.\n";
-    let s = score_one(&mut prover, &dir, steps);
+    let s = score_one(&dir, steps, &config());
     assert_eq!((s.answered, s.valid, s.success), (1, 0, 0.0));
 }
 
@@ -341,8 +360,8 @@ fn fixture() -> (PathBuf, PathBuf) {
 #[test]
 fn the_hand_written_fixture_scores_as_computed_by_hand() {
     let (gold_dir, answer) = fixture();
-    let mut prover = prover();
-    let dirs = score::find_instances(&gold_dir).expect("finds");
+    let gold = Instances::find(&gold_dir).expect("finds");
+    let dirs = &gold.dirs;
     assert_eq!(dirs.len(), 1);
     assert_eq!(
         (dirs[0].name.as_str(), dirs[0].tier.as_str()),
@@ -350,12 +369,14 @@ fn the_hand_written_fixture_scores_as_computed_by_hand() {
     );
     let text = std::fs::read_to_string(&answer).expect("reads");
     for instantiated in [false, true] {
-        let gold = Gold::load(&mut prover, &dirs[0], instantiated).expect("loads");
-        assert_eq!(gold.min_steps(), Some(1));
-        assert_eq!(gold.supports().len(), 4);
-        assert_eq!(gold.families().len(), 3);
-        let set = AnswerSet::read("case_1.answer.in", &text, &dirs);
-        let s = score::score_instance(&mut prover, &gold, set.answer(&gold));
+        let config = ScoreConfig {
+            instantiated,
+            ..config()
+        };
+        let s = score_one(&dirs[0], &text, &config);
+        assert_eq!(s.gold_min_steps, Some(1));
+        assert_eq!(s.gold_supports, 4);
+        assert_eq!(s.gold_families, 3);
         let valid: Vec<(&str, Option<bool>)> = s
             .solutions
             .iter()
@@ -427,35 +448,9 @@ fn the_cli_reproduces_the_golden_report_of_the_fixture() {
 }
 
 #[test]
-fn originality_follows_the_inverse_frequency_formula() {
-    let support = |ids: &[&str]| -> Support { ids.iter().map(|s| s.to_string()).collect() };
-    let (a, b, c) = (support(&["R1"]), support(&["R2", "F1"]), support(&["R3"]));
-    // f(a) = 1, f(b) = 3, f(c) = 1.
-    let sets = [
-        BTreeSet::from([a.clone(), b.clone()]),
-        BTreeSet::from([b.clone(), c.clone()]),
-        BTreeSet::from([b.clone()]),
-        BTreeSet::new(),
-    ];
-    let refs: Vec<&BTreeSet<Support>> = sets.iter().collect();
-    let got = score::originality(&refs);
-    let want = [
-        (1.0 + 1.0 / 3.0) / 2.0,
-        (1.0 / 3.0 + 1.0) / 2.0,
-        1.0 / 3.0,
-        0.0,
-    ];
-    assert_eq!(got, want);
-    // Two sets finding the same single support share it: 1/2 each.
-    let same = [BTreeSet::from([a.clone()]), BTreeSet::from([a])];
-    let refs: Vec<&BTreeSet<Support>> = same.iter().collect();
-    assert_eq!(score::originality(&refs), [0.5, 0.5]);
-}
-
-#[test]
 fn originality_across_three_answer_files_on_the_fixture() {
     let (gold_dir, answer) = fixture();
-    let dirs = score::find_instances(&gold_dir).expect("finds");
+    let dirs = Instances::find(&gold_dir).expect("finds");
     let doc = read_json(&gold_dir.join("solutions.json"));
     let gold_solutions = doc["solutions"].as_array().expect("array");
     // Set A: the step-file answer, finds {Rule5, Rule6, Fact4} and
@@ -469,7 +464,7 @@ fn originality_across_three_answer_files_on_the_fixture() {
         &dirs,
     );
     let c = AnswerSet::read("c", "[]", &dirs);
-    let report = score::score(&mut prover(), &gold_dir, &dirs, &[a, b, c], false, &|| {});
+    let report = logicgraph::score(&dirs, &[a, b, c], &config(), &|_| {});
     let got: Vec<f64> = report
         .answer_sets
         .iter()
@@ -487,9 +482,9 @@ fn bad_lines_are_reported_and_the_rest_of_the_batch_is_scored() {
     ) else {
         return;
     };
-    let instances = score::find_instances(&root).expect("finds");
+    let instances = Instances::find(&root).expect("finds");
     let good = |name: &str| {
-        let dir = instances.iter().find(|d| d.name == name).expect(name);
+        let dir = instances.dirs.iter().find(|d| d.name == name).expect(name);
         let doc = read_json(&dir.path.join("solutions.json"));
         json!({"instance": name, "solutions": doc["solutions"]}).to_string()
     };
@@ -505,11 +500,14 @@ fn bad_lines_are_reported_and_the_rest_of_the_batch_is_scored() {
     ]
     .join("\n");
     let set = AnswerSet::read("m.jsonl", &lines, &instances);
-    assert_eq!(set.lines.problems.len(), 3, "{:?}", set.lines.problems);
-    assert!(set.lines.problems[0].starts_with("m.jsonl:2: invalid JSON"));
-    assert!(set.lines.problems[1].starts_with("m.jsonl:5: no gold instance `Small/nope`"));
-    assert!(set.lines.problems[2].starts_with("m.jsonl:6: a second answer"));
-    let report = score::score(&mut prover(), &root, &instances, &[set], false, &|| {});
+    let bad: Vec<String> = set.bad_lines().map(String::from).collect();
+    assert_eq!(bad.len(), 4, "{bad:?}");
+    assert!(bad[0].starts_with("m.jsonl:2: invalid JSON"));
+    assert!(bad[1].starts_with("m.jsonl:5: no gold instance `Small/nope`"));
+    assert!(bad[2].starts_with("m.jsonl:6: a second answer"));
+    assert_eq!(bad[3], "m.jsonl:4: `steps` is not a string");
+    let report = logicgraph::score(&instances, &[set], &config(), &|_| {});
+    assert_eq!(report.answer_sets[0].problems, bad[..3]);
     let by_name: BTreeMap<&str, &InstanceScore> = report.answer_sets[0]
         .instances
         .iter()
@@ -549,11 +547,11 @@ fn the_cli_scores_a_tree_with_two_answer_files() {
     else {
         return;
     };
-    let instances = score::find_instances(&root).expect("finds");
+    let instances = Instances::find(&root).expect("finds");
     let dir = scratch("cli");
     let mut full = String::new();
     let mut first = String::new();
-    for d in &instances {
+    for d in &instances.dirs {
         let doc = read_json(&d.path.join("solutions.json"));
         full.push_str(&json!({"instance": d.name, "solutions": doc["solutions"]}).to_string());
         full.push('\n');
@@ -583,7 +581,7 @@ fn the_cli_scores_a_tree_with_two_answer_files() {
     let sets = report["answer_sets"].as_array().expect("sets");
     assert_eq!(sets.len(), 2);
     assert_eq!(sets[0]["problems"].as_array().map(Vec::len), Some(1));
-    for (k, d) in instances.iter().enumerate() {
+    for (k, d) in instances.dirs.iter().enumerate() {
         let n = file_solutions(&d.path)
             .iter()
             .map(|s| s.support.clone())
@@ -720,13 +718,12 @@ fn metrics(s: &InstanceScore) -> (usize, usize, f64, f64, f64, f64, f64) {
 #[test]
 fn path_format_answers_score_as_the_same_solutions_in_json() {
     let (gold_dir, _) = fixture();
-    let mut prover = prover();
-    let dir = &score::find_instances(&gold_dir).expect("finds")[0];
+    let dir = &Instances::find(&gold_dir).expect("finds").dirs[0];
     let doc = read_json(&gold_dir.join("solutions.json"));
     let text = path_answer(&doc, false);
     let json = std::fs::read_to_string(gold_dir.join("solutions.json")).expect("reads");
-    let from_json = score_one(&mut prover, dir, &json);
-    let from_paths = score_one(&mut prover, dir, &text);
+    let from_json = score_one(dir, &json, &config());
+    let from_paths = score_one(dir, &text, &config());
     assert_eq!((from_paths.answered, from_paths.valid), (5, 5), "{text}");
     assert_eq!(metrics(&from_paths), metrics(&from_json));
     // Path 2 concluding A5 instead of G no longer reaches the target.
@@ -736,7 +733,7 @@ fn path_format_answers_score_as_the_same_solutions_in_json() {
         1,
     );
     assert_ne!(wrong, text);
-    let s = score_one(&mut prover, dir, &wrong);
+    let s = score_one(dir, &wrong, &config());
     assert_eq!((s.answered, s.valid), (5, 4));
 }
 
@@ -748,17 +745,16 @@ fn path_answers_in_words_score_as_the_gold_solutions() {
         return;
     }
     let root = scratch("words");
-    let config = entail::gen::logicgraph::Config {
+    let generation = logicgraph::Config {
         seed: 5,
         count: 3,
-        ..entail::gen::logicgraph::Config::for_tier(entail::gen::logicgraph::Tier::Small)
+        ..logicgraph::Config::for_tier(logicgraph::Tier::Small)
     };
-    entail::gen::logicgraph::generate(&config, &root, &|_| {}).expect("generates");
-    let mut prover = prover();
-    for dir in score::find_instances(&root).expect("finds") {
+    logicgraph::generate(&generation, &root, &|_| {}).expect("generates");
+    for dir in Instances::find(&root).expect("finds").dirs {
         let doc = read_json(&dir.path.join("solutions.json"));
         let k = file_solutions(&dir.path).len();
-        let s = score_one(&mut prover, &dir, &path_answer(&doc, true));
+        let s = score_one(&dir, &path_answer(&doc, true), &config());
         assert_eq!(
             (s.answered, s.valid, s.success, s.diversity),
             (k, k, 1.0, 1.0),
@@ -769,7 +765,7 @@ fn path_answers_in_words_score_as_the_gold_solutions() {
         let mut text = path_answer(&doc, true);
         let last = text.rfind("=> ").expect("a step") + 3;
         text.insert_str(last, "Perhaps ");
-        let s = score_one(&mut prover, &dir, &text);
+        let s = score_one(&dir, &text, &config());
         assert_eq!((s.answered, s.valid), (k, k - 1), "{}", dir.name);
     }
     let _ = std::fs::remove_dir_all(&root);

@@ -3,7 +3,7 @@
 
 use super::{options, Args};
 use crate::cli::{Exit, Failure, Outcome};
-use entail::gen::logicgraph::{check_tree, instances, TreeOptions};
+use entail::gen::logicgraph::{check_tree, Instances, TreeOptions};
 use entail::prove::CheckReport;
 
 /// What a tree's line says of an instance.
@@ -30,7 +30,8 @@ struct Summary {
 
 pub(super) fn run(args: &Args) -> Outcome {
     let root = &args.path;
-    let dirs = instances(root).map_err(|e| Failure::new(format!("{}: {e}", root.display())))?;
+    let instances = Instances::find(root).map_err(|e| Failure::new(e.to_string()))?;
+    let dirs = &instances.dirs;
     if dirs.is_empty() {
         return Err(Failure::new(format!(
             "{}: no LogicGraph instance (a directory with complete.json) under it",
@@ -53,15 +54,14 @@ pub(super) fn run(args: &Args) -> Outcome {
         ..Summary::default()
     };
     let mut written = Ok(());
-    check_tree(&dirs, &tree, |i, result| {
+    check_tree(&instances, &tree, |i, result| {
         bar.inc(1);
         let dir = &dirs[i];
-        let name = dir.strip_prefix(root).unwrap_or(dir).display().to_string();
         let report = match result {
             Ok(report) => report,
             Err(e) => {
                 summary.unreadable += 1;
-                bar.suspend(|| eprintln!("{}", e.in_file(dir.display().to_string())));
+                bar.suspend(|| eprintln!("{}", e.in_file(dir.path.display().to_string())));
                 return true;
             }
         };
@@ -80,7 +80,7 @@ pub(super) fn run(args: &Args) -> Outcome {
             }
         };
         let line = Line {
-            instance: if name.is_empty() { "." } else { &name },
+            instance: &dir.name,
             status,
             report: &report,
         };

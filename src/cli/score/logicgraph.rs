@@ -1,8 +1,7 @@
 //! `entail score logicgraph`.
 
 use super::super::{read_text, Exit, Failure, Outcome};
-use entail::gen::logicgraph::score::{self, AnswerSet};
-use entail::prove::{ProveOptions, Prover};
+use entail::gen::logicgraph::{self, AnswerSet, Instances, Report, ScoreConfig};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -75,8 +74,8 @@ pub fn run(args: Args) -> Outcome {
             )))
         }
     };
-    let instances = score::find_instances(&args.gold).map_err(|e| Failure::new(e.message))?;
-    if instances.is_empty() {
+    let instances = Instances::find(&args.gold).map_err(|e| Failure::new(e.to_string()))?;
+    if instances.dirs.is_empty() {
         return Err(Failure::new(format!(
             "no instance (directory with complete.json) under {}",
             args.gold.display()
@@ -92,25 +91,18 @@ pub fn run(args: Args) -> Outcome {
         ));
     }
     let mut bad_lines = 0;
-    for line in sets.iter().flat_map(|set| set.lines.bad_lines()) {
+    for line in sets.iter().flat_map(AnswerSet::bad_lines) {
         eprintln!("{line}");
         bad_lines += 1;
     }
-    let mut prover = Prover::new(ProveOptions {
-        timeout: Some(timeout),
-        countermodels: false,
-    });
-    let bar = crate::cli::progress::bar(instances.len() as u64, "instances");
-    let report = score::score(
-        &mut prover,
-        &args.gold,
-        &instances,
-        &sets,
-        args.instantiated,
-        &|| bar.inc(1),
-    );
+    let config = ScoreConfig {
+        timeout,
+        instantiated: args.instantiated,
+    };
+    let bar = crate::cli::progress::bar(instances.dirs.len() as u64, "instances");
+    let report = logicgraph::score(&instances, &sets, &config, &|n| bar.inc(n));
     bar.finish_and_clear();
-    super::print_report(args.json, &report, bad_lines, |r| r.to_text())?;
+    super::print_report(args.json, &report, bad_lines, Report::to_text)?;
     for error in &report.gold_errors {
         eprintln!("entail score logicgraph: gold instance {error}");
     }

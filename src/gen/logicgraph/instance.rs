@@ -8,6 +8,7 @@
 //! step formulas have their atoms replaced by `translations.atomic_facts`, so
 //! the check sees exactly what a Prover9 pipeline would.
 
+use super::config::Error;
 use super::format::{CompleteFile, Id, Path as PathFile, UsedPremise};
 use crate::prove::{Premise, ProveError, Solution, Step, StepProblem};
 use crate::syntax::prover9::{parse_formula, Formula, ParseOptions, Term};
@@ -15,7 +16,7 @@ use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The Prover9 spelling of LogicGraph's Unicode connectives.
 pub(crate) fn ascii_connectives(formal: &str) -> String {
@@ -71,7 +72,7 @@ fn instantiate(f: &Formula, atoms: &BTreeMap<String, Formula>) -> Formula {
 /// entry. Answers to an instance are read with the instance's notation, so a
 /// model's A-notation conclusions are checked against the same premises.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct Notation {
+pub(crate) struct Notation {
     instantiated: bool,
     atoms: BTreeMap<String, Formula>,
     /// `translations.node_mappings`: each node's sentence (see [`sentence_key`])
@@ -120,11 +121,6 @@ impl Notation {
         })
     }
 
-    /// Whether formulas are instantiated (`--instantiated`).
-    pub fn instantiated(&self) -> bool {
-        self.instantiated
-    }
-
     /// `f` in this notation: atoms replaced by their translations when
     /// instantiated, else unchanged. Formulas already instantiated have no
     /// bare `A1`-style atoms and pass through unchanged.
@@ -166,7 +162,7 @@ impl Notation {
 /// cannot be read keeps its error, so one bad solution does not hide the
 /// others (scoring counts it as answered and invalid).
 #[derive(Debug, Clone, PartialEq)]
-pub struct ParsedSolution {
+pub(crate) struct ParsedSolution {
     /// The solution's `id`, or its 1-based position when it has none.
     pub id: String,
     /// Its `family_id`, when given.
@@ -272,7 +268,7 @@ fn parse_solution(
 /// A LogicGraph instance with what scoring needs beyond the [`StepProblem`]:
 /// the gold solutions' families and the notation answers are read in.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Instance {
+pub(crate) struct Instance {
     /// Premises, target and the gold solutions.
     pub problem: StepProblem,
     /// `family_id` of each gold solution, in the order of `problem.solutions`.
@@ -337,4 +333,112 @@ pub(crate) fn load_instance(dir: &Path, instantiated: bool) -> Result<Instance, 
         families,
         notation,
     })
+}
+
+/// An instance directory found under a root.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InstanceDir {
+    /// The directory holding `complete.json`.
+    pub path: PathBuf,
+    /// The path relative to the root with `/` separators (`Small/test_1`);
+    /// for a root that is itself an instance, its directory name. Answer
+    /// lines name instances by it.
+    pub name: String,
+    /// The name of the directory's parent (`Small`, `Medium`, `Large`).
+    pub tier: String,
+}
+
+/// The instances under a directory: the items that [`score`](super::score)
+/// grades and [`check_tree`](super::check_tree) checks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Instances {
+    /// The directory searched, as given.
+    pub root: PathBuf,
+    /// `root` itself when it is an instance, else every directory below it
+    /// that holds a `complete.json`, sorted by name (an instance is not
+    /// searched for nested instances).
+    pub dirs: Vec<InstanceDir>,
+}
+
+/// Deepest directory level searched below the root; guards against symlink
+/// loops.
+const MAX_DEPTH: usize = 16;
+
+impl Instances {
+    /// Finds the instances under `root`.
+    pub fn find(root: &Path) -> Result<Instances, Error> {
+        let dirs = if is_instance_dir(root) {
+            vec![InstanceDir {
+                path: root.to_path_buf(),
+                name: own_name(root),
+                tier: parent_name(root),
+            }]
+        } else if root.is_dir() {
+            let mut found = Vec::new();
+            walk(root, root, 0, &mut found)?;
+            found.sort_by(|a, b| a.name.cmp(&b.name));
+            found
+        } else {
+            return Err(Error::Io {
+                path: root.display().to_string(),
+                message: "not a directory".into(),
+            });
+        };
+        Ok(Instances {
+            root: root.to_path_buf(),
+            dirs,
+        })
+    }
+}
+
+/// The name of `dir`'s parent directory, resolving `.` and relative paths.
+fn parent_name(dir: &Path) -> String {
+    let resolved = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+    resolved
+        .parent()
+        .and_then(Path::file_name)
+        .map_or_else(|| "-".to_string(), |n| n.to_string_lossy().into_owned())
+}
+
+/// The directory's own name, resolving `.` and relative paths.
+fn own_name(dir: &Path) -> String {
+    let resolved = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+    resolved.file_name().map_or_else(
+        || dir.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
+}
+
+fn walk(root: &Path, dir: &Path, depth: usize, found: &mut Vec<InstanceDir>) -> Result<(), Error> {
+    if depth > MAX_DEPTH {
+        return Ok(());
+    }
+    let entries = std::fs::read_dir(dir).map_err(|e| Error::Io {
+        path: dir.display().to_string(),
+        message: format!("cannot read: {e}"),
+    })?;
+    let mut subdirs: Vec<PathBuf> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    subdirs.sort();
+    for sub in subdirs {
+        if is_instance_dir(&sub) {
+            let relative = sub.strip_prefix(root).unwrap_or(&sub);
+            let name = relative
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect::<Vec<_>>()
+                .join("/");
+            found.push(InstanceDir {
+                tier: parent_name(&sub),
+                path: sub,
+                name,
+            });
+        } else {
+            walk(root, &sub, depth + 1, found)?;
+        }
+    }
+    Ok(())
 }

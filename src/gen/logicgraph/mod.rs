@@ -32,12 +32,14 @@ mod lexicon;
 mod output;
 mod prop;
 mod run;
-pub mod score;
+mod score;
 mod tree;
 
 pub use config::{Config, Error, Tier};
 pub use form::Form;
-pub use instance::{is_instance_dir, load, Instance, Notation, ParsedSolution};
+pub use instance::{is_instance_dir, load, InstanceDir, Instances};
 pub use run::{generate, item_dir, Stats};
-pub use score::score;
-pub use tree::{check_tree, instances, TreeOptions};
+pub use score::{
+    score, AnswerSet, AnswerSetReport, Average, InstanceScore, Report, ScoreConfig, SolutionScore,
+};
+pub use tree::{check_tree, TreeOptions};

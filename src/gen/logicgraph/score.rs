@@ -28,116 +28,24 @@
 //! Averages are arithmetic means over the instances of a tier (the name of
 //! the instance directory's parent) and over all instances.
 
-use super::instance::{self, is_instance_dir, Instance, ParsedSolution};
-use crate::prove::{ProveError, Prover, Solution, SolutionReport, Step, StepProblem, StepStatus};
+use super::instance::{self, Instance, InstanceDir, Instances, ParsedSolution};
+use crate::gen::Progress;
+use crate::prove::{
+    ProveError, ProveOptions, Prover, Solution, SolutionReport, Step, StepProblem, StepStatus,
+};
 use crate::syntax::answer::steps::{self, Cite, PathAnswer};
 use crate::syntax::prover9::{self, Attribute, Entry, Input, Item, ListKind, Term};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// The set of premise ids a solution rests on.
-pub type Support = BTreeSet<String>;
-
-/// An instance directory found under the gold root.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct InstanceDir {
-    /// The directory holding `complete.json`.
-    pub path: PathBuf,
-    /// The path relative to the root with `/` separators (`Small/test_1`);
-    /// for a root that is itself an instance, its directory name. Answer
-    /// lines name instances by it.
-    pub name: String,
-    /// The name of the directory's parent (`Small`, `Medium`, `Large`).
-    pub tier: String,
-}
-
-/// The name of `dir`'s parent directory, resolving `.` and relative paths.
-fn parent_name(dir: &Path) -> String {
-    let resolved = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
-    resolved
-        .parent()
-        .and_then(Path::file_name)
-        .map_or_else(|| "-".to_string(), |n| n.to_string_lossy().into_owned())
-}
-
-/// The directory's own name, resolving `.` and relative paths.
-fn own_name(dir: &Path) -> String {
-    let resolved = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
-    resolved.file_name().map_or_else(
-        || dir.display().to_string(),
-        |n| n.to_string_lossy().into_owned(),
-    )
-}
-
-/// Deepest directory level searched below the root; guards against symlink
-/// loops.
-const MAX_DEPTH: usize = 16;
-
-/// `root` itself when it is an instance, else every directory below it that
-/// holds a `complete.json`, sorted by name (instances are not searched for
-/// nested instances).
-pub fn find_instances(root: &Path) -> Result<Vec<InstanceDir>, ProveError> {
-    if is_instance_dir(root) {
-        return Ok(vec![InstanceDir {
-            path: root.to_path_buf(),
-            name: own_name(root),
-            tier: parent_name(root),
-        }]);
-    }
-    if !root.is_dir() {
-        return Err(ProveError::new(
-            None,
-            format!("{} is not a directory", root.display()),
-        ));
-    }
-    let mut found = Vec::new();
-    walk(root, root, 0, &mut found)?;
-    found.sort_by(|a, b| a.name.cmp(&b.name));
-    Ok(found)
-}
-
-fn walk(
-    root: &Path,
-    dir: &Path,
-    depth: usize,
-    found: &mut Vec<InstanceDir>,
-) -> Result<(), ProveError> {
-    if depth > MAX_DEPTH {
-        return Ok(());
-    }
-    let entries = std::fs::read_dir(dir)
-        .map_err(|e| ProveError::new(None, format!("cannot read {}: {e}", dir.display())))?;
-    let mut subdirs: Vec<PathBuf> = entries
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.is_dir())
-        .collect();
-    subdirs.sort();
-    for sub in subdirs {
-        if is_instance_dir(&sub) {
-            let relative = sub.strip_prefix(root).unwrap_or(&sub);
-            let name = relative
-                .components()
-                .map(|c| c.as_os_str().to_string_lossy().into_owned())
-                .collect::<Vec<_>>()
-                .join("/");
-            found.push(InstanceDir {
-                tier: parent_name(&sub),
-                path: sub,
-                name,
-            });
-        } else {
-            walk(root, &sub, depth + 1, found)?;
-        }
-    }
-    Ok(())
-}
+pub(crate) type Support = BTreeSet<String>;
 
 /// A gold solution as checked by the prover.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct GoldSolution {
+pub(crate) struct GoldSolution {
     /// Its id in `solutions.json`.
     pub id: String,
     /// Its `family_id`; a solution without one is its own family
@@ -154,7 +62,7 @@ pub struct GoldSolution {
 
 /// The gold side of one instance: premises, target and checked solutions.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Gold {
+pub(crate) struct Gold {
     /// The instance's name (see [`InstanceDir::name`]).
     pub name: String,
     /// Its tier.
@@ -167,7 +75,7 @@ pub struct Gold {
 
 impl Gold {
     /// Checks the gold solutions of `instance` with `prover`.
-    pub fn check(
+    pub(crate) fn check(
         prover: &mut Prover,
         name: &str,
         tier: &str,
@@ -199,7 +107,7 @@ impl Gold {
     }
 
     /// Loads and checks the instance in `dir`.
-    pub fn load(
+    pub(crate) fn load(
         prover: &mut Prover,
         dir: &InstanceDir,
         instantiated: bool,
@@ -213,14 +121,14 @@ impl Gold {
     }
 
     /// The distinct supports of the valid gold solutions.
-    pub fn supports(&self) -> BTreeSet<Support> {
+    pub(crate) fn supports(&self) -> BTreeSet<Support> {
         self.valid()
             .map(|s| s.support.iter().cloned().collect())
             .collect()
     }
 
     /// Each family of the valid gold solutions with its members' supports.
-    pub fn families(&self) -> BTreeMap<String, BTreeSet<Support>> {
+    pub(crate) fn families(&self) -> BTreeMap<String, BTreeSet<Support>> {
         let mut out: BTreeMap<String, BTreeSet<Support>> = BTreeMap::new();
         for s in self.valid() {
             out.entry(s.family.clone())
@@ -231,12 +139,12 @@ impl Gold {
     }
 
     /// The step count of the shortest valid gold solution.
-    pub fn min_steps(&self) -> Option<usize> {
+    pub(crate) fn min_steps(&self) -> Option<usize> {
         self.valid().map(|s| s.steps).min()
     }
 
     /// The premise pool and target answers are checked against.
-    pub fn problem(&self) -> &StepProblem {
+    pub(crate) fn problem(&self) -> &StepProblem {
         &self.instance.problem
     }
 }
@@ -244,7 +152,7 @@ impl Gold {
 /// A solution is valid when every step is valid, it reaches the goal and the
 /// goal follows from its support; `None` when none of these is refuted but
 /// one is unknown.
-pub fn verdict(report: &SolutionReport) -> Option<bool> {
+pub(crate) fn verdict(report: &SolutionReport) -> Option<bool> {
     let answers = [
         report.steps_valid,
         report.reaches_goal,
@@ -263,7 +171,7 @@ pub fn verdict(report: &SolutionReport) -> Option<bool> {
 /// of `solutions.json`, the paths of the prompt's `Step k: [..] => ..`
 /// format, or the text of a step file.
 #[derive(Debug, Clone, PartialEq)]
-pub enum AnswerSource {
+pub(crate) enum AnswerSource {
     /// `{solutions: [...]}` or a bare array of solutions.
     Json(Value),
     /// `Path n:` blocks of `Step k: [Fact x, Rule y] => conclusion` lines.
@@ -298,18 +206,18 @@ pub(crate) fn parse_answer_text(text: &str) -> Result<AnswerSource, ProveError> 
 
 /// The answer lines of a JSONL answer file, by instance name.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct AnswerLines {
+pub(crate) struct AnswerLines {
     /// For each instance: the 1-based line and its answer, or why the line
     /// could not be used (the instance then counts as answered with nothing).
-    pub by_instance: BTreeMap<String, (usize, Result<AnswerSource, String>)>,
+    pub(crate) by_instance: BTreeMap<String, (usize, Result<AnswerSource, String>)>,
     /// Lines that name no instance or repeat one, as `FILE:LINE: reason`.
-    pub problems: Vec<String>,
+    pub(crate) problems: Vec<String>,
 }
 
 impl AnswerLines {
     /// Every line that could not be used, as `FILE:LINE: reason`: those
     /// left out, then those whose instance counts as answered with nothing.
-    pub fn bad_lines(&self) -> impl Iterator<Item = &str> {
+    fn bad_lines(&self) -> impl Iterator<Item = &str> {
         let unreadable = self
             .by_instance
             .values()
@@ -602,7 +510,7 @@ fn reason(report: &SolutionReport) -> Option<String> {
 /// originality (set to 0 here; see [`set_originality`]). `answer` is the
 /// read answer, or a message saying why there is none (then nothing is
 /// valid).
-pub fn score_instance(
+pub(crate) fn score_instance(
     prover: &mut Prover,
     gold: &Gold,
     answer: Result<Vec<ParsedSolution>, String>,
@@ -684,7 +592,7 @@ pub fn score_instance(
 /// Originality of each answer set on one instance, given the gold supports
 /// each set found: f(s) = how many sets found s; a set's originality is the
 /// mean of 1/f(s) over the supports it found, 0 if it found none.
-pub fn originality(found_by_set: &[&BTreeSet<Support>]) -> Vec<f64> {
+pub(crate) fn originality(found_by_set: &[&BTreeSet<Support>]) -> Vec<f64> {
     let mut frequency: BTreeMap<&Support, usize> = BTreeMap::new();
     for found in found_by_set {
         for s in found.iter() {
@@ -760,7 +668,7 @@ fn average(tier: &str, scores: &[&InstanceScore]) -> Average {
 }
 
 /// Averages per tier (sorted by tier name) and over all instances.
-pub fn averages(scores: &[InstanceScore]) -> (Vec<Average>, Average) {
+pub(crate) fn averages(scores: &[InstanceScore]) -> (Vec<Average>, Average) {
     let mut by_tier: BTreeMap<&str, Vec<&InstanceScore>> = BTreeMap::new();
     for s in scores {
         by_tier.entry(s.tier.as_str()).or_default().push(s);
@@ -787,7 +695,7 @@ pub struct AnswerSetReport {
 
 /// The whole scoring run.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ScoreReport {
+pub struct Report {
     /// The gold directory.
     pub gold: String,
     /// Whether formulas were instantiated.
@@ -806,7 +714,7 @@ pub struct AnswerSet {
     /// The file name, used in messages.
     pub file: String,
     /// The answers by instance.
-    pub lines: AnswerLines,
+    lines: AnswerLines,
     /// When true, positions in errors are the file's own (a single-instance
     /// file); else they are within the answer line.
     single: bool,
@@ -816,8 +724,8 @@ impl AnswerSet {
     /// Reads an answer file's text for the instances in `instances`: a JSONL
     /// file of answer lines, or (when there is exactly one instance and the
     /// text is not JSONL) one answer for that instance.
-    pub fn read(file: &str, text: &str, instances: &[InstanceDir]) -> AnswerSet {
-        if let [only] = instances {
+    pub fn read(file: &str, text: &str, instances: &Instances) -> AnswerSet {
+        if let [only] = instances.dirs.as_slice() {
             if !looks_like_answer_lines(text) {
                 let source =
                     parse_answer_text(text).map_err(|e| e.in_file(file.to_string()).to_string());
@@ -831,7 +739,7 @@ impl AnswerSet {
             }
         }
         let mut lines = parse_answer_lines(file, text);
-        let known: BTreeSet<&str> = instances.iter().map(|d| d.name.as_str()).collect();
+        let known: BTreeSet<&str> = instances.dirs.iter().map(|d| d.name.as_str()).collect();
         for (name, (line, _)) in &lines.by_instance {
             if !known.contains(name.as_str()) {
                 lines.problems.push(format!(
@@ -847,8 +755,14 @@ impl AnswerSet {
         }
     }
 
+    /// Every line that could not be used, as `FILE:LINE: reason`: those
+    /// left out, then those whose instance counts as answered with nothing.
+    pub fn bad_lines(&self) -> impl Iterator<Item = &str> {
+        self.lines.bad_lines()
+    }
+
     /// The answer for `gold`, read against it, or why there is none.
-    pub fn answer(&self, gold: &Gold) -> Result<Vec<ParsedSolution>, String> {
+    pub(crate) fn answer(&self, gold: &Gold) -> Result<Vec<ParsedSolution>, String> {
         let Some((line, source)) = self.lines.by_instance.get(&gold.name) else {
             return Err(format!("{}: no answer for this instance", self.file));
         };
@@ -867,19 +781,44 @@ impl AnswerSet {
     }
 }
 
-/// Scores every answer set on every instance under `gold_root` (one instance
-/// directory or a tree of them), calling `progress` after each instance.
+/// How answers are checked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScoreConfig {
+    /// Each check's time limit (a timeout never counts as valid).
+    pub timeout: Duration,
+    /// Check the instantiated formulas (`prover9_expression`) instead of the
+    /// A-notation.
+    pub instantiated: bool,
+}
+
+impl Default for ScoreConfig {
+    /// Ten seconds per check, A-notation.
+    fn default() -> ScoreConfig {
+        ScoreConfig {
+            timeout: Duration::from_secs(10),
+            instantiated: false,
+        }
+    }
+}
+
+/// Scores every answer set (one per model) on every instance of `gold`,
+/// calling `progress(1)` after each instance. A gold instance that does not
+/// load is left out and named in [`Report::gold_errors`].
 pub fn score(
-    prover: &mut Prover,
-    gold_root: &Path,
-    instances: &[InstanceDir],
+    gold: &Instances,
     answer_sets: &[AnswerSet],
-    instantiated: bool,
-    progress: &dyn Fn(),
-) -> ScoreReport {
+    config: &ScoreConfig,
+    progress: Progress,
+) -> Report {
+    let mut prover = Prover::new(ProveOptions {
+        timeout: Some(config.timeout),
+        countermodels: false,
+    });
+    let prover = &mut prover;
+    let instantiated = config.instantiated;
     let mut gold_errors = Vec::new();
     let mut per_set: Vec<Vec<InstanceScore>> = vec![Vec::new(); answer_sets.len()];
-    for dir in instances {
+    for dir in &gold.dirs {
         match Gold::load(prover, dir, instantiated) {
             Err(e) => gold_errors.push(format!("{}: {e}", dir.name)),
             Ok(gold) => {
@@ -894,7 +833,7 @@ pub fn score(
                 }
             }
         }
-        progress();
+        progress(1);
     }
     let scored = per_set.first().map_or(0, Vec::len);
     let answer_sets = answer_sets
@@ -911,8 +850,8 @@ pub fn score(
             }
         })
         .collect();
-    ScoreReport {
-        gold: gold_root.display().to_string(),
+    Report {
+        gold: gold.root.display().to_string(),
         instantiated,
         instances: scored,
         gold_errors,
@@ -920,7 +859,7 @@ pub fn score(
     }
 }
 
-impl ScoreReport {
+impl Report {
     /// The human-readable report: per answer set, a table of instances, the
     /// problems met, and the averages by tier.
     pub fn to_text(&self) -> String {
@@ -1010,5 +949,37 @@ impl ScoreReport {
             s.push('\n');
         }
         s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{originality, Support};
+    use std::collections::BTreeSet;
+
+    #[test]
+    fn originality_follows_the_inverse_frequency_formula() {
+        let support = |ids: &[&str]| -> Support { ids.iter().map(|s| s.to_string()).collect() };
+        let (a, b, c) = (support(&["R1"]), support(&["R2", "F1"]), support(&["R3"]));
+        // f(a) = 1, f(b) = 3, f(c) = 1.
+        let sets = [
+            BTreeSet::from([a.clone(), b.clone()]),
+            BTreeSet::from([b.clone(), c.clone()]),
+            BTreeSet::from([b.clone()]),
+            BTreeSet::new(),
+        ];
+        let refs: Vec<&BTreeSet<Support>> = sets.iter().collect();
+        let got = originality(&refs);
+        let want = [
+            (1.0 + 1.0 / 3.0) / 2.0,
+            (1.0 / 3.0 + 1.0) / 2.0,
+            1.0 / 3.0,
+            0.0,
+        ];
+        assert_eq!(got, want);
+        // Two sets finding the same single support share it: 1/2 each.
+        let same = [BTreeSet::from([a.clone()]), BTreeSet::from([a])];
+        let refs: Vec<&BTreeSet<Support>> = same.iter().collect();
+        assert_eq!(originality(&refs), [0.5, 0.5]);
     }
 }

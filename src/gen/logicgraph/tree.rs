@@ -4,33 +4,10 @@
 //! most instances; here each thread keeps one prover (and its Z3 context)
 //! for every instance it takes.
 
-use super::{is_instance_dir, load};
+use super::{load, Instances};
 use crate::prove::{CheckReport, ProveError, ProveOptions, Prover, SupportOptions};
-use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
-
-/// Every instance directory under `root` (one holding `complete.json`),
-/// `root` itself included, sorted by path so that every run lists them in
-/// the same order. An instance directory is not searched further.
-pub fn instances(root: &Path) -> std::io::Result<Vec<PathBuf>> {
-    let mut found = Vec::new();
-    let mut pending = vec![root.to_path_buf()];
-    while let Some(dir) = pending.pop() {
-        if is_instance_dir(&dir) {
-            found.push(dir);
-            continue;
-        }
-        for entry in std::fs::read_dir(&dir)? {
-            let entry = entry?;
-            if entry.file_type()?.is_dir() {
-                pending.push(entry.path());
-            }
-        }
-    }
-    found.sort();
-    Ok(found)
-}
 
 /// How to check each instance of a tree.
 #[derive(Debug, Clone)]
@@ -45,17 +22,17 @@ pub struct TreeOptions {
     pub threads: usize,
 }
 
-/// Checks every directory of `dirs` (see [`instances`]) on
-/// `options.threads` threads and hands each result to `report` in the order
-/// of `dirs`, as soon as it and every one before it are done, so output is
+/// Checks every instance of `instances` on `options.threads` threads and
+/// hands each result to `report` in the order of `instances.dirs`, as soon as it and every one before it are done, so output is
 /// the same whatever the thread count. A directory that cannot be read gets
 /// its error; the others go on. `report` returns `false` to stop the run:
 /// instances under way finish, no more start.
 pub fn check_tree(
-    dirs: &[PathBuf],
+    instances: &Instances,
     options: &TreeOptions,
     mut report: impl FnMut(usize, Result<CheckReport, ProveError>) -> bool,
 ) {
+    let dirs = &instances.dirs;
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let (done, results) = mpsc::channel();
@@ -67,7 +44,7 @@ pub fn check_tree(
                 while !stop.load(Ordering::Relaxed) {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(dir) = dirs.get(i) else { break };
-                    let result = load(dir, options.instantiated).and_then(|problem| {
+                    let result = load(&dir.path, options.instantiated).and_then(|problem| {
                         prover.check_problem(&problem, options.supports.as_ref())
                     });
                     if done.send((i, result)).is_err() {
