@@ -35,6 +35,8 @@ fn the_cli_reruns_byte_identically() {
         "rewrites",
         "consistent_lists",
         "inconsistent_lists",
+        "labels",
+        "disagreements",
         "path",
         "seed",
     ];

@@ -48,11 +48,13 @@ def gen_logicon(
     count: int,
     seed: int,
     variant: str,
+    labels: str,
     max_distance: int,
     atoms: Tuple[int, int],
     graph_nodes: int,
     max_connectives: int,
     threads: int,
+    shard: Tuple[int, int],
 ) -> str: ...
 def gen_divlogic(
     kind: str,

@@ -117,6 +117,7 @@ def logicon(
     count: int = 100,
     seed: int = 0,
     variant: str = "plain",
+    labels: str = "exact",
     max_distance: int = 6,
     atoms: Range = (2, 5),
     graph_nodes: int = 14,
@@ -125,12 +126,14 @@ def logicon(
     shard: Tuple[int, int] = (0, 1),
 ) -> List[Dict[str, Any]]:
     """LogiConBench consistency samples (``entail gen logicon``), labelled by
-    exact truth tables."""
+    exact truth tables, or with ``labels="paper"`` by the paper's propagation
+    along the reasoning path; ``disagreements`` lists where the two differ."""
     text = _native.gen_logicon(
         _range("k", k),
         _count("count", count),
         _count("seed", seed),
         variant,
+        labels,
         _count("max_distance", max_distance),
         _range("atoms", atoms),
         _count("graph_nodes", graph_nodes),

@@ -159,7 +159,7 @@ fn gen_slr(
 
 /// `entail gen logicon`'s JSONL for the same arguments.
 #[pyfunction]
-#[pyo3(signature = (k, count, seed, variant, max_distance, atoms, graph_nodes, max_connectives, threads, shard))]
+#[pyo3(signature = (k, count, seed, variant, labels, max_distance, atoms, graph_nodes, max_connectives, threads, shard))]
 #[allow(clippy::too_many_arguments)]
 fn gen_logicon(
     py: Python<'_>,
@@ -167,6 +167,7 @@ fn gen_logicon(
     count: u64,
     seed: u64,
     variant: &str,
+    labels: &str,
     max_distance: usize,
     atoms: (usize, usize),
     graph_nodes: usize,
@@ -174,7 +175,7 @@ fn gen_logicon(
     threads: usize,
     shard: (u64, u64),
 ) -> PyResult<String> {
-    use entail::gen::logicon::{self, Config, Variant};
+    use entail::gen::logicon::{self, Config, Labels, Variant};
     let config = Config {
         seed,
         count,
@@ -187,6 +188,8 @@ fn gen_logicon(
         max_connectives,
         variant: Variant::from_name(variant)
             .ok_or_else(|| PyValueError::new_err(format!("unknown variant {variant:?}")))?,
+        labels: Labels::from_name(labels)
+            .ok_or_else(|| PyValueError::new_err(format!("unknown labels {labels:?}")))?,
         threads: threads.max(1),
         shard: shard_of(shard)?,
     };

@@ -101,6 +101,24 @@ impl From<Variant> for logicon::Variant {
     }
 }
 
+/// `gen logicon --labels`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum Labels {
+    /// The truth, by truth tables: consistent iff the statements have a common model.
+    Exact,
+    /// LogiConBench's rule: truth values propagated along the reasoning path.
+    Paper,
+}
+
+impl From<Labels> for logicon::Labels {
+    fn from(choice: Labels) -> logicon::Labels {
+        match choice {
+            Labels::Exact => logicon::Labels::Exact,
+            Labels::Paper => logicon::Labels::Paper,
+        }
+    }
+}
+
 /// `gen divlogic --type`.
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum QuestionType {

@@ -10,12 +10,17 @@ Each sample is k statements (propositional formulas over atoms p..t) drawn from 
 logical graph grown from the atoms by the introduction rules for -, &, |, -> and <->.
 Every one of the 2^k T/F lists is labelled exactly by truth tables: a list is
 consistent iff the statements, each asserted (T) or negated (F), have a common model.
-Every sample has at least one consistent and one inconsistent list.
+With --labels paper the lists carry LogiConBench's labels instead: a list is
+consistent iff truth values can be propagated along the reasoning path (path) within
+its edges' relations; that rule calls some inconsistent lists consistent. Every sample
+has at least one consistent and one inconsistent list under the rule used, and flags
+the lists the two rules label differently (disagreements).
 
 JSONL fields: id, k, statements [{symbolic, text}], rewrites (per statement:
 [{rule, symbolic, text}], each checked equivalent), consistent_lists,
-inconsistent_lists ([\"T\",\"F\",...]), path ([{from, relation, to}], relation is
-->, <-> or x), seed.
+inconsistent_lists ([\"T\",\"F\",...]), labels (exact or paper), disagreements (lists
+inconsistent in truth but consistent by the paper's rule), path ([{from, relation,
+to}] in the order the paper's walk crosses them; relation is ->, <-, <-> or x), seed.
 
 Variants:
   plain       all lists in canonical order (all-T first)
@@ -40,6 +45,10 @@ pub struct Args {
     /// plain, hard or completion.
     #[arg(long, value_enum, default_value_t = choice::Variant::Plain)]
     variant: choice::Variant,
+    /// Which rule labels the lists: exact (truth tables) or paper
+    /// (propagation along the reasoning path, as LogiConBench labels).
+    #[arg(long, value_enum, default_value_t = choice::Labels::Exact)]
+    labels: choice::Labels,
     /// Largest graph distance between any two statements of a sample.
     #[arg(long, default_value_t = 6)]
     max_distance: usize,
@@ -72,6 +81,7 @@ impl Args {
             graph_nodes: self.graph_nodes,
             max_connectives: self.max_connectives,
             variant: self.variant.into(),
+            labels: self.labels.into(),
             shard: self.run.shard,
             threads: crate::cli::threads(self.threads),
         }

@@ -11,7 +11,7 @@
 use crate::syntax::prover9::Formula;
 use crate::truth::{Models, TruthError, TruthTable};
 use rand::Rng;
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 /// A reasoning relation on an edge of the logical graph.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -24,23 +24,23 @@ pub(crate) enum Relation {
     Contradicts,
 }
 
-impl Relation {
-    /// The symbol used in JSON output: `->`, `<->` or `x`.
-    pub(crate) fn symbol(self) -> &'static str {
-        match self {
-            Relation::Implies => "->",
-            Relation::Iff => "<->",
-            Relation::Contradicts => "x",
-        }
-    }
-}
-
 /// A directed edge between two node indices.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Edge {
     pub from: usize,
     pub relation: Relation,
     pub to: usize,
+}
+
+impl Edge {
+    /// The end that is not `n`.
+    fn other(self, n: usize) -> usize {
+        if self.from == n {
+            self.to
+        } else {
+            self.from
+        }
+    }
 }
 
 /// One node: its formula, its printed form and its models over the graph's atoms.
@@ -214,56 +214,247 @@ impl Graph {
         dist
     }
 
-    /// The edges of a Steiner-style connection of `terminals`: starting from
-    /// the first, repeatedly join the nearest unjoined terminal to the tree by
-    /// a shortest path. Edges are listed in the order they are added, each
-    /// path from the tree outwards. `None` if the terminals are not connected.
-    pub(crate) fn steiner_edges(&self, terminals: &[usize]) -> Option<Vec<usize>> {
-        let first = *terminals.first()?;
-        let mut in_tree = vec![false; self.nodes.len()];
-        in_tree[first] = true;
-        let mut used = Vec::new();
-        let mut remaining: Vec<usize> = terminals[1..]
-            .iter()
-            .copied()
-            .filter(|&t| t != first)
-            .collect();
-        while !remaining.is_empty() {
-            // Multi-source BFS from the whole tree; `via[n]` is the edge that reached n.
-            let mut via = vec![usize::MAX; self.nodes.len()];
-            let mut reached = in_tree.clone();
-            let mut queue: VecDeque<usize> =
-                (0..self.nodes.len()).filter(|&n| in_tree[n]).collect();
-            let mut found = None;
-            while let Some(n) = queue.pop_front() {
-                if !in_tree[n] && remaining.contains(&n) {
-                    found = Some(n);
-                    break;
+    /// The edges of one undirected shortest path from `from` to `to`, each
+    /// as traversed, or `None` if `to` cannot be reached. Ties go to the
+    /// edge added first, so the path is the same on every run.
+    fn shortest_path(&self, from: usize, to: usize) -> Option<Vec<Traversed>> {
+        let mut via = vec![usize::MAX; self.nodes.len()];
+        let mut reached = vec![false; self.nodes.len()];
+        reached[from] = true;
+        let mut queue = VecDeque::from([from]);
+        while let Some(n) = queue.pop_front() {
+            if n == to {
+                break;
+            }
+            for &e in &self.incident[n] {
+                let m = self.edges[e].other(n);
+                if !reached[m] {
+                    reached[m] = true;
+                    via[m] = e;
+                    queue.push_back(m);
                 }
-                for &e in &self.incident[n] {
-                    let edge = self.edges[e];
-                    let m = if edge.from == n { edge.to } else { edge.from };
-                    if !reached[m] {
-                        reached[m] = true;
-                        via[m] = e;
-                        queue.push_back(m);
+            }
+        }
+        if !reached[to] {
+            return None;
+        }
+        let mut path = Vec::new();
+        let mut n = to;
+        while n != from {
+            let edge = self.edges[via[n]];
+            let previous = edge.other(n);
+            path.push(Traversed::along(via[n], edge, previous));
+            n = previous;
+        }
+        path.reverse();
+        Some(path)
+    }
+
+    /// The reasoning path joining `terminals`, found as LogiConBench's
+    /// Appendix E does: for every order of the terminals, the walk that
+    /// joins consecutive ones by shortest paths; the walk with the fewest
+    /// distinct edges wins, ties going to fewer distinct nodes, then to the
+    /// earlier order. Its distinct edges are listed in the order the walk
+    /// first crosses them, each read in that direction (an `->` crossed
+    /// backwards reads `<-`). `None` if the terminals are not connected.
+    pub(crate) fn paper_path(&self, terminals: &[usize]) -> Option<Vec<Traversed>> {
+        let mut best: Option<((usize, usize), Vec<Traversed>)> = None;
+        let mut order: Vec<usize> = (0..terminals.len()).collect();
+        loop {
+            let mut walk: Vec<Traversed> = Vec::new();
+            for pair in order.windows(2) {
+                walk.extend(self.shortest_path(terminals[pair[0]], terminals[pair[1]])?);
+            }
+            let mut seen = BTreeSet::new();
+            walk.retain(|t| seen.insert(t.edge));
+            let nodes: BTreeSet<usize> = walk
+                .iter()
+                .flat_map(|t| [t.from, t.to])
+                .chain(terminals.iter().copied())
+                .collect();
+            let cost = (walk.len(), nodes.len());
+            if best.as_ref().map_or(true, |(b, _)| cost < *b) {
+                best = Some((cost, walk));
+            }
+            if !next_permutation(&mut order) {
+                break;
+            }
+        }
+        best.map(|(_, walk)| walk)
+    }
+}
+
+/// Steps `order` to the next permutation in lexicographic order; `false`
+/// after the last.
+fn next_permutation(order: &mut [usize]) -> bool {
+    let Some(i) = (1..order.len()).rev().find(|&i| order[i - 1] < order[i]) else {
+        return false;
+    };
+    let j = (i..order.len())
+        .rev()
+        .find(|&j| order[j] > order[i - 1])
+        .expect("order[i] qualifies");
+    order.swap(i - 1, j);
+    order[i..].reverse();
+    true
+}
+
+/// A relation read in the direction a path crosses its edge.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Reading {
+    /// `from` entails `to`.
+    Implies,
+    /// `to` entails `from` (an `->` edge crossed backwards).
+    ImpliedBy,
+    /// Equivalent.
+    Iff,
+    /// Each is the other's negation.
+    Contradicts,
+}
+
+impl Reading {
+    /// `->`, `<-`, `<->` or `x`, as the path field writes it.
+    pub(crate) fn symbol(self) -> &'static str {
+        match self {
+            Reading::Implies => "->",
+            Reading::ImpliedBy => "<-",
+            Reading::Iff => "<->",
+            Reading::Contradicts => "x",
+        }
+    }
+
+    /// The truth-value pairs (`from`, `to`) the relation allows: the
+    /// paper's LOGIC_RULES.
+    fn allows(self, from: bool, to: bool) -> bool {
+        match self {
+            Reading::Implies => !from || to,
+            Reading::ImpliedBy => from || !to,
+            Reading::Iff => from == to,
+            Reading::Contradicts => from != to,
+        }
+    }
+}
+
+/// An edge as a path crosses it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Traversed {
+    /// The edge's index in the graph.
+    pub edge: usize,
+    pub from: usize,
+    pub reading: Reading,
+    pub to: usize,
+}
+
+impl Traversed {
+    /// `edge` (index `index`) crossed starting at node `start`.
+    fn along(index: usize, edge: Edge, start: usize) -> Traversed {
+        let forward = start == edge.from;
+        let reading = match (edge.relation, forward) {
+            (Relation::Implies, true) => Reading::Implies,
+            (Relation::Implies, false) => Reading::ImpliedBy,
+            (Relation::Iff, _) => Reading::Iff,
+            (Relation::Contradicts, _) => Reading::Contradicts,
+        };
+        Traversed {
+            edge: index,
+            from: start,
+            reading,
+            to: edge.other(start),
+        }
+    }
+}
+
+/// The paper's label of each of the `2^k` canonical lists over `targets`
+/// (bit `k-1-j` set: target `j` is `F`): a list is consistent when some
+/// truth assignment to the nodes on `path` keeps every edge within
+/// LOGIC_RULES and gives the targets the list's values. That is the
+/// projection of the paper's DFS over the path onto the targets; each
+/// edge is a two-literal constraint, so each list is one 2-SAT problem,
+/// decided by propagation without search.
+pub(crate) fn paper_consistency(path: &[Traversed], targets: &[usize]) -> Vec<bool> {
+    let k = targets.len();
+    (0..1usize << k)
+        .map(|mask| {
+            let mut values: BTreeMap<usize, bool> = BTreeMap::new();
+            for (j, &t) in targets.iter().enumerate() {
+                values.insert(t, mask >> (k - 1 - j) & 1 == 0);
+            }
+            satisfiable(path, values)
+        })
+        .collect()
+}
+
+/// Whether `values` extends to every node of `path` within its edges'
+/// relations. Propagating a choice that meets no conflict never loses a
+/// solution when every constraint has two variables, so each open node
+/// needs at most two tries.
+fn satisfiable(path: &[Traversed], mut values: BTreeMap<usize, bool>) -> bool {
+    if !propagate(path, &mut values) {
+        return false;
+    }
+    let nodes: BTreeSet<usize> = path.iter().flat_map(|t| [t.from, t.to]).collect();
+    for n in nodes {
+        if values.contains_key(&n) {
+            continue;
+        }
+        let tried = [true, false].into_iter().find_map(|v| {
+            let mut attempt = values.clone();
+            attempt.insert(n, v);
+            propagate(path, &mut attempt).then_some(attempt)
+        });
+        match tried {
+            Some(extended) => values = extended,
+            None => return false,
+        }
+    }
+    true
+}
+
+/// Fixes every node value that an edge forces, until nothing changes;
+/// `false` on an edge whose ends both have values it forbids.
+fn propagate(path: &[Traversed], values: &mut BTreeMap<usize, bool>) -> bool {
+    loop {
+        let mut changed = false;
+        for t in path {
+            match (values.get(&t.from).copied(), values.get(&t.to).copied()) {
+                (Some(a), Some(b)) => {
+                    if !t.reading.allows(a, b) {
+                        return false;
                     }
                 }
+                (Some(a), None) => {
+                    let fits: Vec<bool> = [true, false]
+                        .into_iter()
+                        .filter(|&b| t.reading.allows(a, b))
+                        .collect();
+                    match fits.as_slice() {
+                        [] => return false,
+                        [only] => {
+                            values.insert(t.to, *only);
+                            changed = true;
+                        }
+                        _ => {}
+                    }
+                }
+                (None, Some(b)) => {
+                    let fits: Vec<bool> = [true, false]
+                        .into_iter()
+                        .filter(|&a| t.reading.allows(a, b))
+                        .collect();
+                    match fits.as_slice() {
+                        [] => return false,
+                        [only] => {
+                            values.insert(t.from, *only);
+                            changed = true;
+                        }
+                        _ => {}
+                    }
+                }
+                (None, None) => {}
             }
-            let target = found?;
-            let mut path = Vec::new();
-            let mut n = target;
-            while !in_tree[n] {
-                let e = via[n];
-                path.push(e);
-                in_tree[n] = true;
-                let edge = self.edges[e];
-                n = if edge.from == n { edge.to } else { edge.from };
-            }
-            path.reverse();
-            used.extend(path);
-            remaining.retain(|&t| !in_tree[t]);
         }
-        Some(used)
+        if !changed {
+            return true;
+        }
     }
 }

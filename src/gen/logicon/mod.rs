@@ -32,7 +32,7 @@ pub use score::{
 use crate::gen::{item_rng, on_threads, Progress, Shard};
 use crate::syntax::prover9::Formula;
 use crate::truth::{Models, TruthError, TruthTable};
-use graph::Graph;
+use graph::{paper_consistency, Graph, Traversed};
 use rand::Rng;
 use rewrite::RewriteRule;
 use serde::{Deserialize, Serialize};
@@ -75,6 +75,38 @@ impl Variant {
     }
 }
 
+/// Which rule decides the labels a sample's lists carry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
+pub enum Labels {
+    /// The truth: a list is consistent when the statements, each asserted
+    /// or negated per its label, have a common model.
+    #[default]
+    Exact,
+    /// LogiConBench's rule: a list is consistent when truth values can be
+    /// propagated along the reasoning path within the edges' relations. It
+    /// calls some inconsistent lists consistent (never the reverse), and a
+    /// sample where it finds no inconsistent list is drawn again, as the
+    /// paper rejects it.
+    Paper,
+}
+
+impl Labels {
+    /// The name used on the command line and in the `labels` field.
+    pub fn name(self) -> &'static str {
+        match self {
+            Labels::Exact => "exact",
+            Labels::Paper => "paper",
+        }
+    }
+
+    /// The rule named `name`, if any.
+    pub fn from_name(name: &str) -> Option<Labels> {
+        [Labels::Exact, Labels::Paper]
+            .into_iter()
+            .find(|l| l.name() == name)
+    }
+}
+
 /// Everything that decides a run's output.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Config {
@@ -98,6 +130,8 @@ pub struct Config {
     pub max_connectives: usize,
     /// Plain, hard or completion items.
     pub variant: Variant,
+    /// Which rule labels the lists.
+    pub labels: Labels,
     /// Which part of the run: a block of the item indices (see [`Shard`]).
     pub shard: Shard,
     /// Worker threads; the output does not depend on it.
@@ -117,6 +151,7 @@ impl Default for Config {
             graph_nodes: 14,
             max_connectives: 4,
             variant: Variant::Plain,
+            labels: Labels::Exact,
             shard: Shard::WHOLE,
             threads: 1,
         }
@@ -223,7 +258,8 @@ pub struct Rewrite {
 pub struct PathEdge {
     /// The source formula (Prover9 syntax).
     pub from: String,
-    /// `->` (entails), `<->` (equivalent) or `x` (each is the other's negation).
+    /// `->` (entails), `<-` (is entailed by), `<->` (equivalent) or `x`
+    /// (each is the other's negation).
     pub relation: String,
     /// The target formula.
     pub to: String,
@@ -244,7 +280,16 @@ pub struct Sample {
     pub consistent_lists: Vec<Vec<Truth>>,
     /// Every inconsistent label list (likewise).
     pub inconsistent_lists: Vec<Vec<Truth>>,
-    /// The ordered edges of the Steiner-style connection of the statements.
+    /// Which rule labels the lists: `exact` or `paper` (see [`Labels`]);
+    /// samples written before the field existed are exact.
+    #[serde(default = "exact")]
+    pub labels: String,
+    /// The lists the two rules label differently, in canonical order: each
+    /// is inconsistent, but the paper's rule calls it consistent.
+    #[serde(default)]
+    pub disagreements: Vec<Vec<Truth>>,
+    /// The reasoning path joining the statements (the paper's Appendix E):
+    /// the paper's label of every list follows from these edges alone.
     pub path: Vec<PathEdge>,
     /// The run's seed.
     pub seed: u64,
@@ -255,6 +300,10 @@ impl Sample {
     pub fn variant(&self) -> Option<Variant> {
         self.id.split('-').nth(1).and_then(Variant::from_name)
     }
+}
+
+fn exact() -> String {
+    Labels::Exact.name().to_string()
 }
 
 /// The label list with index `mask` in canonical order: bit `k-1-j` set means
@@ -289,6 +338,21 @@ fn consistency(table: &TruthTable, models: &[Models]) -> Vec<bool> {
             !acc.is_empty()
         })
         .collect()
+}
+
+/// Both rules' label of each canonical list of a sample.
+struct Labelling {
+    exact: Vec<bool>,
+    paper: Vec<bool>,
+}
+
+impl Labelling {
+    fn chosen(&self, labels: Labels) -> &[bool] {
+        match labels {
+            Labels::Exact => &self.exact,
+            Labels::Paper => &self.paper,
+        }
+    }
 }
 
 /// How many graphs an item may try, and how many node draws per graph.
@@ -345,24 +409,18 @@ pub(crate) fn sample(config: &Config, index: u64) -> Result<Sample, Error> {
                 .iter()
                 .map(|f| table.models(f))
                 .collect::<Result<Vec<_>, _>>()?;
-            let consistent = consistency(&table, &models);
-            if consistent.iter().all(|&c| c) || !consistent.iter().any(|&c| c) {
-                continue;
-            }
-            let Some(path) = graph.steiner_edges(&chosen) else {
+            let Some(path) = graph.paper_path(&chosen) else {
                 continue;
             };
+            let labels = Labelling {
+                exact: consistency(&table, &models),
+                paper: paper_consistency(&path, &chosen),
+            };
+            if labels.chosen(config.labels).iter().all(|&c| c) {
+                continue;
+            }
             return finish(
-                config,
-                index,
-                k,
-                &graph,
-                &table,
-                &chosen,
-                &models,
-                &consistent,
-                &path,
-                &mut rng,
+                config, index, k, &graph, &table, &chosen, &models, &labels, &path, &mut rng,
             );
         }
     }
@@ -378,10 +436,11 @@ fn finish(
     table: &TruthTable,
     chosen: &[usize],
     models: &[Models],
-    consistent: &[bool],
-    path: &[usize],
+    labels: &Labelling,
+    path: &[Traversed],
     rng: &mut impl Rng,
 ) -> Result<Sample, Error> {
+    let consistent = labels.chosen(config.labels);
     let mut good: Vec<usize> = (0..consistent.len()).filter(|&m| consistent[m]).collect();
     let mut bad: Vec<usize> = (0..consistent.len()).filter(|&m| !consistent[m]).collect();
     if config.variant != Variant::Plain {
@@ -433,14 +492,15 @@ fn finish(
     }
     let path = path
         .iter()
-        .map(|&e| {
-            let edge = graph.edges[e];
-            PathEdge {
-                from: graph.nodes[edge.from].printed.clone(),
-                relation: edge.relation.symbol().to_string(),
-                to: graph.nodes[edge.to].printed.clone(),
-            }
+        .map(|t| PathEdge {
+            from: graph.nodes[t.from].printed.clone(),
+            relation: t.reading.symbol().to_string(),
+            to: graph.nodes[t.to].printed.clone(),
         })
+        .collect();
+    let disagreements = (0..consistent.len())
+        .filter(|&m| labels.exact[m] != labels.paper[m])
+        .map(|m| labels_of(m, k))
         .collect();
     Ok(Sample {
         id: format!("logicon-{}-k{k}-{index}", config.variant.name()),
@@ -449,6 +509,8 @@ fn finish(
         rewrites,
         consistent_lists: good.iter().map(|&m| labels_of(m, k)).collect(),
         inconsistent_lists: bad.iter().map(|&m| labels_of(m, k)).collect(),
+        labels: config.labels.name().to_string(),
+        disagreements,
         path,
         seed: config.seed,
     })

@@ -3,9 +3,10 @@
 //! `entail::truth`), structural checks of the path and the variants,
 //! byte-identical reruns, and the three scorers on hand-computed examples.
 
+use super::graph::{paper_consistency, Reading, Traversed};
 use super::rewrite::RewriteRule;
 use super::score::{self, Answer};
-use super::{Config, Sample, Statement, Truth, Variant};
+use super::{Config, Labels, Sample, Statement, Truth, Variant};
 use crate::syntax::prover9::{parse_formula, Formula, ParseOptions, Term};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -393,6 +394,128 @@ fn rewrite_rules_on_known_formulas() {
 }
 
 // ---------------------------------------------------------------------------
+// The paper's labels.
+
+/// The paper's own example (its Appendix F): targets `p | -u`, `p` and
+/// `s & -p`, joined by `(p | -u) <- p x -p <- (s & -p)`. Under the paper's
+/// LOGIC_RULES they have five consistent lists, which here are also the
+/// true ones. The paper prints five too, but with `FTF` in place of `TFF`:
+/// `FTF` breaks its own `<-` rule (`p | -u` holds whenever `p` does) and
+/// `TFF` keeps every rule, so we follow the rules as the paper states them.
+#[test]
+fn paper_labels_reproduce_the_papers_worked_example() {
+    let step = |from, reading, to| Traversed {
+        edge: from,
+        from,
+        reading,
+        to,
+    };
+    let path = [
+        step(0, Reading::ImpliedBy, 1),
+        step(1, Reading::Contradicts, 2),
+        step(2, Reading::ImpliedBy, 3),
+    ];
+    let consistent = paper_consistency(&path, &[0, 1, 3]);
+    let got: BTreeSet<String> = (0..8)
+        .filter(|&m| consistent[m])
+        .map(|m| {
+            (0..3)
+                .map(|j| if m >> (2 - j) & 1 == 1 { 'F' } else { 'T' })
+                .collect()
+        })
+        .collect();
+    let want: BTreeSet<String> = ["TTF", "TFT", "TFF", "FFF", "FFT"].map(String::from).into();
+    assert_eq!(got, want);
+}
+
+/// The paper's labels of a list by brute force over its path: every truth
+/// assignment to the path's formulas (as strings) that keeps each edge
+/// within LOGIC_RULES, projected onto the statements.
+fn paper_lists(sample: &Sample) -> BTreeSet<Vec<Truth>> {
+    let mut nodes: Vec<&str> = sample
+        .statements
+        .iter()
+        .map(|s| s.symbolic.as_str())
+        .collect();
+    for e in &sample.path {
+        for n in [e.from.as_str(), e.to.as_str()] {
+            if !nodes.contains(&n) {
+                nodes.push(n);
+            }
+        }
+    }
+    let index = |n: &str| nodes.iter().position(|m| *m == n).expect("a path node");
+    (0..1usize << nodes.len())
+        .filter(|row| {
+            let value = |n: &str| row >> index(n) & 1 == 0;
+            sample.path.iter().all(|e| {
+                let (a, b) = (value(&e.from), value(&e.to));
+                match e.relation.as_str() {
+                    "->" => !a || b,
+                    "<-" => a || !b,
+                    "<->" => a == b,
+                    "x" => a != b,
+                    other => panic!("unknown relation {other}"),
+                }
+            })
+        })
+        .map(|row| {
+            (0..sample.k)
+                .map(|j| {
+                    if row >> j & 1 == 0 {
+                        Truth::T
+                    } else {
+                        Truth::F
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// On 800 samples of each rule: the path alone gives the paper's labels
+/// (brute force above), the exact consistent lists are among them, and
+/// `disagreements` are exactly the lists the two rules label differently.
+/// With `--labels paper` the lists are the paper's, and every sample keeps
+/// an inconsistent list.
+#[test]
+fn paper_labels_follow_from_the_path_and_disagreements_are_flagged() {
+    for labels in [Labels::Exact, Labels::Paper] {
+        let config = Config {
+            seed: 31,
+            count: 800,
+            labels,
+            ..Config::default()
+        };
+        let mut disagreeing = 0;
+        for s in generate(&config) {
+            assert_eq!(s.labels, labels.name());
+            let paper = paper_lists(&s);
+            let statements: Vec<Formula> =
+                s.statements.iter().map(|st| parse(&st.symbolic)).collect();
+            let exact: BTreeSet<Vec<Truth>> = all_lists(s.k)
+                .into_iter()
+                .filter(|l| consistent(&statements, l))
+                .collect();
+            assert!(exact.is_subset(&paper), "{}", s.id);
+            let differ: BTreeSet<Vec<Truth>> = paper.difference(&exact).cloned().collect();
+            let flagged: BTreeSet<Vec<Truth>> = s.disagreements.iter().cloned().collect();
+            assert_eq!(flagged, differ, "{}", s.id);
+            let listed: BTreeSet<Vec<Truth>> = s.consistent_lists.iter().cloned().collect();
+            match labels {
+                Labels::Exact => assert_eq!(listed, exact, "{}", s.id),
+                Labels::Paper => assert_eq!(listed, paper, "{}", s.id),
+            }
+            assert!(!s.inconsistent_lists.is_empty(), "{}", s.id);
+            disagreeing += usize::from(!differ.is_empty());
+        }
+        // The two rules do differ on these samples (the paper's rule is
+        // weaker), so the check above is not vacuous.
+        assert!(disagreeing > 100, "{labels:?}: {disagreeing}");
+    }
+}
+
+// ---------------------------------------------------------------------------
 // Graph path and sampling.
 
 /// Each path edge is a true relation, and the path joins all k statements.
@@ -419,6 +542,9 @@ fn path_edges_hold_and_connect_the_statements() {
                 "->" => assignments(&[&a, &b])
                     .iter()
                     .all(|v| !eval(&a, v) || eval(&b, v)),
+                "<-" => assignments(&[&a, &b])
+                    .iter()
+                    .all(|v| eval(&a, v) || !eval(&b, v)),
                 "<->" => equivalent(&a, &b),
                 "x" => equivalent(&a, &Formula::not(b.clone())),
                 other => panic!("unknown relation {other}"),
@@ -562,6 +688,8 @@ fn sample(id: &str, statements: &[&str], consistent: &[&str], inconsistent: &[&s
         rewrites: vec![vec![]; statements.len()],
         consistent_lists: consistent.iter().map(|l| labels(l)).collect(),
         inconsistent_lists: inconsistent.iter().map(|l| labels(l)).collect(),
+        labels: "exact".into(),
+        disagreements: vec![],
         path: vec![],
         seed: 0,
     }
