@@ -195,55 +195,36 @@ impl Graph {
         self.edges.push(edge);
     }
 
-    /// How many connectives node `n`'s formula has.
-    /// Undirected shortest-path distances from `source`; `usize::MAX` if unreachable.
-    pub(crate) fn distances(&self, source: usize) -> Vec<usize> {
-        let mut dist = vec![usize::MAX; self.nodes.len()];
+    /// A breadth-first search from `source` over the undirected graph.
+    pub(crate) fn search(&self, source: usize) -> Search {
+        let mut search = Search {
+            distance: vec![usize::MAX; self.nodes.len()],
+            via: vec![usize::MAX; self.nodes.len()],
+        };
+        search.distance[source] = 0;
         let mut queue = VecDeque::from([source]);
-        dist[source] = 0;
         while let Some(n) = queue.pop_front() {
-            for &e in &self.incident[n] {
-                let edge = self.edges[e];
-                let m = if edge.from == n { edge.to } else { edge.from };
-                if dist[m] == usize::MAX {
-                    dist[m] = dist[n] + 1;
-                    queue.push_back(m);
-                }
-            }
-        }
-        dist
-    }
-
-    /// The edges of one undirected shortest path from `from` to `to`, each
-    /// as traversed, or `None` if `to` cannot be reached. Ties go to the
-    /// edge added first, so the path is the same on every run.
-    fn shortest_path(&self, from: usize, to: usize) -> Option<Vec<Traversed>> {
-        let mut via = vec![usize::MAX; self.nodes.len()];
-        let mut reached = vec![false; self.nodes.len()];
-        reached[from] = true;
-        let mut queue = VecDeque::from([from]);
-        while let Some(n) = queue.pop_front() {
-            if n == to {
-                break;
-            }
             for &e in &self.incident[n] {
                 let m = self.edges[e].other(n);
-                if !reached[m] {
-                    reached[m] = true;
-                    via[m] = e;
+                if search.distance[m] == usize::MAX {
+                    search.distance[m] = search.distance[n] + 1;
+                    search.via[m] = e;
                     queue.push_back(m);
                 }
             }
         }
-        if !reached[to] {
-            return None;
-        }
+        search
+    }
+
+    /// The edges of the shortest path from `from` to `to` in `from`'s
+    /// search tree, each as traversed, or `None` if `to` is not reached.
+    fn tree_path(&self, tree: &Search, from: usize, to: usize) -> Option<Vec<Traversed>> {
         let mut path = Vec::new();
         let mut n = to;
         while n != from {
-            let edge = self.edges[via[n]];
-            let previous = edge.other(n);
-            path.push(Traversed::along(via[n], edge, previous));
+            let e = *tree.via.get(n).filter(|&&e| e != usize::MAX)?;
+            let previous = self.edges[e].other(n);
+            path.push(Traversed::along(e, self.edges[e], previous));
             n = previous;
         }
         path.reverse();
@@ -258,12 +239,21 @@ impl Graph {
     /// first crosses them, each read in that direction (an `->` crossed
     /// backwards reads `<-`). `None` if the terminals are not connected.
     pub(crate) fn paper_path(&self, terminals: &[usize]) -> Option<Vec<Traversed>> {
+        let trees: Vec<Search> = terminals.iter().map(|&t| self.search(t)).collect();
+        let mut between = BTreeMap::new();
+        for (i, &a) in terminals.iter().enumerate() {
+            for (j, &b) in terminals.iter().enumerate() {
+                if i != j {
+                    between.insert((i, j), self.tree_path(&trees[i], a, b)?);
+                }
+            }
+        }
         let mut best: Option<((usize, usize), Vec<Traversed>)> = None;
         let mut order: Vec<usize> = (0..terminals.len()).collect();
         loop {
             let mut walk: Vec<Traversed> = Vec::new();
             for pair in order.windows(2) {
-                walk.extend(self.shortest_path(terminals[pair[0]], terminals[pair[1]])?);
+                walk.extend_from_slice(&between[&(pair[0], pair[1])]);
             }
             let mut seen = BTreeSet::new();
             walk.retain(|t| seen.insert(t.edge));
@@ -297,6 +287,17 @@ fn next_permutation(order: &mut [usize]) -> bool {
     order.swap(i - 1, j);
     order[i..].reverse();
     true
+}
+
+/// What a breadth-first search from one node found.
+pub(crate) struct Search {
+    /// Each node's distance, ignoring edge directions (`usize::MAX`: not
+    /// reached).
+    pub distance: Vec<usize>,
+    /// The edge by which each node was first reached (`usize::MAX` for the
+    /// source and for nodes not reached). Ties go to the edge added first,
+    /// so the paths read from it are the same on every run.
+    via: Vec<usize>,
 }
 
 /// A relation read in the direction a path crosses its edge.

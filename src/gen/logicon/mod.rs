@@ -368,7 +368,7 @@ fn pick_nodes(
 ) -> Option<Vec<usize>> {
     let first = rng.gen_range(0..graph.nodes.len());
     let mut chosen = vec![first];
-    let mut reach: Vec<Vec<usize>> = vec![graph.distances(first)];
+    let mut reach: Vec<Vec<usize>> = vec![graph.search(first).distance];
     while chosen.len() < k {
         let candidates: Vec<usize> = (0..graph.nodes.len())
             .filter(|n| !chosen.contains(n) && reach.iter().all(|d| d[*n] <= max_distance))
@@ -378,7 +378,7 @@ fn pick_nodes(
         }
         let next = candidates[rng.gen_range(0..candidates.len())];
         chosen.push(next);
-        reach.push(graph.distances(next));
+        reach.push(graph.search(next).distance);
     }
     Some(chosen)
 }
