@@ -37,6 +37,7 @@ fn the_cli_reruns_byte_identically() {
         "inconsistent_lists",
         "labels",
         "disagreements",
+        "graph_depth",
         "path",
         "seed",
     ];

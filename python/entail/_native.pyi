@@ -52,7 +52,7 @@ def gen_logicon(
     max_distance: int,
     atoms: Tuple[int, int],
     graph_nodes: int,
-    max_connectives: int,
+    statement_atoms: int,
     threads: int,
     shard: Tuple[int, int],
 ) -> str: ...

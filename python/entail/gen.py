@@ -119,9 +119,9 @@ def logicon(
     variant: str = "plain",
     labels: str = "exact",
     max_distance: int = 6,
-    atoms: Range = (2, 5),
-    graph_nodes: int = 14,
-    max_connectives: int = 4,
+    atoms: Range = (8, 8),
+    graph_nodes: int = 40,
+    statement_atoms: int = 9,
     threads: Optional[int] = None,
     shard: Tuple[int, int] = (0, 1),
 ) -> List[Dict[str, Any]]:
@@ -137,7 +137,7 @@ def logicon(
         _count("max_distance", max_distance),
         _range("atoms", atoms),
         _count("graph_nodes", graph_nodes),
-        _count("max_connectives", max_connectives),
+        _count("statement_atoms", statement_atoms),
         _threads(threads),
         _shard(shard),
     )

@@ -159,7 +159,7 @@ fn gen_slr(
 
 /// `entail gen logicon`'s JSONL for the same arguments.
 #[pyfunction]
-#[pyo3(signature = (k, count, seed, variant, labels, max_distance, atoms, graph_nodes, max_connectives, threads, shard))]
+#[pyo3(signature = (k, count, seed, variant, labels, max_distance, atoms, graph_nodes, statement_atoms, threads, shard))]
 #[allow(clippy::too_many_arguments)]
 fn gen_logicon(
     py: Python<'_>,
@@ -171,7 +171,7 @@ fn gen_logicon(
     max_distance: usize,
     atoms: (usize, usize),
     graph_nodes: usize,
-    max_connectives: usize,
+    statement_atoms: usize,
     threads: usize,
     shard: (u64, u64),
 ) -> PyResult<String> {
@@ -185,7 +185,7 @@ fn gen_logicon(
         min_atoms: atoms.0,
         max_atoms: atoms.1,
         graph_nodes,
-        max_connectives,
+        statement_atoms,
         variant: Variant::from_name(variant)
             .ok_or_else(|| PyValueError::new_err(format!("unknown variant {variant:?}")))?,
         labels: Labels::from_name(labels)

@@ -6,8 +6,12 @@ use entail::gen::logicon::{self, Config, Error};
 /// Arguments of `entail gen logicon`.
 #[derive(clap::Args)]
 #[command(after_help = "\
-Each sample is k statements (propositional formulas over atoms p..t) drawn from a
-logical graph grown from the atoms by the introduction rules for -, &, |, -> and <->.
+Each sample is k statements drawn from a logical graph, as LogiConBench builds it: the
+graph grows from the atom p, each new node expanding an existing one A into -A, A & q
+or A | q (q from an atom list of 8: p..t, a..c); -> , <-> and contradiction are the
+edges, each checked by truth tables. Statements hold up to 9 atom occurrences (4.4 on
+average, as the paper's Table 7), and the statements of a sample are within
+--max-distance of each other, drawn with their atom counts spread uniformly.
 Every one of the 2^k T/F lists is labelled exactly by truth tables: a list is
 consistent iff the statements, each asserted (T) or negated (F), have a common model.
 With --labels paper the lists carry LogiConBench's labels instead: a list is
@@ -52,15 +56,16 @@ pub struct Args {
     /// Largest graph distance between any two statements of a sample.
     #[arg(long, default_value_t = 6)]
     max_distance: usize,
-    /// Atoms per sample, drawn uniformly from this range (at most 1..5).
-    #[arg(long, default_value = "2..5", value_parser = crate::cli::parse_range)]
+    /// Length of each graph's atom list, drawn uniformly from this range
+    /// (at most 8, the paper's length).
+    #[arg(long, default_value = "8", value_parser = crate::cli::parse_range)]
     atoms: (usize, usize),
     /// Nodes each logical graph grows to.
-    #[arg(long, default_value_t = 14)]
+    #[arg(long, default_value_t = 40)]
     graph_nodes: usize,
-    /// Most connectives in one statement.
-    #[arg(long, default_value_t = 4)]
-    max_connectives: usize,
+    /// Most atom occurrences in one statement (the paper's 9).
+    #[arg(long, default_value_t = 9)]
+    statement_atoms: usize,
     /// Worker threads (output does not depend on it); default: all cores.
     #[arg(long)]
     threads: Option<usize>,
@@ -79,7 +84,7 @@ impl Args {
             min_atoms: self.atoms.0,
             max_atoms: self.atoms.1,
             graph_nodes: self.graph_nodes,
-            max_connectives: self.max_connectives,
+            statement_atoms: self.statement_atoms,
             variant: self.variant.into(),
             labels: self.labels.into(),
             shard: self.run.shard,

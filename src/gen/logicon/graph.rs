@@ -1,12 +1,14 @@
 //! The logical graph: formulas as nodes, reasoning relations as edges.
 //!
-//! The graph grows from its atoms by the five introduction rules. Each rule
-//! builds a new node from one or two existing ones (`¬A`, `A ∧ B`, `A ∨ B`,
-//! `A → B`, `A ↔ B`); the new node is joined to its parents by the strongest
-//! relation the truth-table engine finds between them (equivalence, then
-//! contradiction, then implication either way). A node that is valid,
-//! unsatisfiable, already present, or related to neither parent is dropped,
-//! so every edge is a checked fact and every node is reachable from an atom.
+//! As in LogiConBench (its section 3.1), the graph grows from one atom, the
+//! first of the atom list, and every new node expands one existing node by
+//! an introduction rule: its negation `¬A`, or `A ∧ q` or `A ∨ q` with an
+//! atom `q` drawn from the list. Conjunction, disjunction and negation thus
+//! live in nodes, while implication, equivalence and contradiction are the
+//! edges: each new node is joined to the node it expands by the relation
+//! the truth-table engine finds between them. A node that is valid,
+//! unsatisfiable, already present, or has more atom occurrences than
+//! allowed is not added, so every edge is a checked fact.
 
 use crate::syntax::prover9::Formula;
 use crate::truth::{Models, TruthError, TruthTable};
@@ -43,12 +45,16 @@ impl Edge {
     }
 }
 
-/// One node: its formula, its printed form and its models over the graph's atoms.
+/// One node: its formula, its printed form, its models over the graph's
+/// atoms, its atom occurrences, and its depth (introduction rules applied
+/// since the root).
 #[derive(Debug, Clone)]
 pub(crate) struct Node {
     pub formula: Formula,
     pub printed: String,
     pub models: Models,
+    pub atoms: usize,
+    pub depth: usize,
 }
 
 /// A logical graph over a fixed list of atoms.
@@ -61,17 +67,15 @@ pub(crate) struct Graph {
     incident: Vec<Vec<usize>>,
 }
 
-/// The introduction rules, in the order they are drawn from.
+/// The introduction rules that build nodes.
 #[derive(Debug, Clone, Copy)]
 enum Rule {
     Not,
     And,
     Or,
-    Implies,
-    Iff,
 }
 
-const RULES: [Rule; 5] = [Rule::Not, Rule::And, Rule::Or, Rule::Implies, Rule::Iff];
+const RULES: [Rule; 3] = [Rule::Not, Rule::And, Rule::Or];
 
 /// The strongest relation between two sets of models, if any, oriented from `a` to `b`
 /// (`Some((true, Implies))` means `b` entails `a`).
@@ -89,25 +93,28 @@ fn relation(a: &Models, b: &Models) -> Option<(bool, Relation)> {
     }
 }
 
-fn connectives(f: &Formula) -> usize {
+/// How many atom occurrences `f` has.
+pub(crate) fn atom_occurrences(f: &Formula) -> usize {
     match f {
-        Formula::Not(a) => 1 + connectives(a),
+        Formula::Not(a) => atom_occurrences(a),
         Formula::And(a, b)
         | Formula::Or(a, b)
         | Formula::Implies(a, b)
         | Formula::ImpliedBy(a, b)
-        | Formula::Iff(a, b) => 1 + connectives(a) + connectives(b),
+        | Formula::Iff(a, b) => atom_occurrences(a) + atom_occurrences(b),
+        Formula::Atom(_) => 1,
         _ => 0,
     }
 }
 
 impl Graph {
     /// Grows a graph over `atoms` until it has `target_nodes` nodes or the
-    /// attempts run out. No new node has more than `max_connectives` connectives.
+    /// attempts run out. No node has more than `max_occurrences` atom
+    /// occurrences.
     pub(crate) fn grow(
         atoms: Vec<String>,
         target_nodes: usize,
-        max_connectives: usize,
+        max_occurrences: usize,
         rng: &mut impl Rng,
     ) -> Result<Graph, TruthError> {
         let table = TruthTable::with_atoms(atoms.clone())?;
@@ -117,14 +124,14 @@ impl Graph {
             edges: Vec::new(),
             incident: Vec::new(),
         };
-        let mut seen = BTreeSet::new();
-        for name in graph.atoms.clone() {
-            let formula = Formula::atom(name);
-            let models = table.models(&formula)?;
-            let printed = formula.to_string();
-            seen.insert(printed.clone());
-            graph.push_node(formula, printed, models);
-        }
+        let root = Formula::atom(graph.atoms[0].clone());
+        let mut seen = BTreeSet::from([root.clone()]);
+        graph.push_node(root.clone(), root.to_string(), table.models(&root)?, 0);
+        let atom_models = graph
+            .atoms
+            .iter()
+            .map(|a| table.models(&Formula::atom(a.clone())))
+            .collect::<Result<Vec<Models>, TruthError>>()?;
         // Most draws succeed; the bound only stops a pathological stream.
         let attempts = target_nodes.saturating_mul(20);
         for _ in 0..attempts {
@@ -132,57 +139,72 @@ impl Graph {
                 break;
             }
             let rule = RULES[rng.gen_range(0..RULES.len())];
-            let a = rng.gen_range(0..graph.nodes.len());
-            let b = rng.gen_range(0..graph.nodes.len());
-            let parents: Vec<usize> = match rule {
-                Rule::Not => vec![a],
-                _ if a == b => continue,
-                _ => vec![a, b],
+            // Half the expansions continue the newest node, so that
+            // chains grow deep as well as wide.
+            let parent = if rng.gen_ratio(1, 2) {
+                graph.nodes.len() - 1
+            } else {
+                rng.gen_range(0..graph.nodes.len())
             };
-            let (fa, ma) = (&graph.nodes[a].formula, &graph.nodes[a].models);
-            let (fb, mb) = (&graph.nodes[b].formula, &graph.nodes[b].models);
+            let q = rng.gen_range(0..graph.atoms.len());
+            let node = &graph.nodes[parent];
+            let atom = || Formula::atom(graph.atoms[q].clone());
             let (formula, models) = match rule {
-                Rule::Not => (Formula::not(fa.clone()), ma.not()),
-                Rule::And => (Formula::and(fa.clone(), fb.clone()), ma.and(mb)),
-                Rule::Or => (Formula::or(fa.clone(), fb.clone()), ma.or(mb)),
-                Rule::Implies => (Formula::implies(fa.clone(), fb.clone()), ma.not().or(mb)),
-                Rule::Iff => (Formula::iff(fa.clone(), fb.clone()), ma.iff(mb)),
+                Rule::Not => (Formula::not(node.formula.clone()), node.models.not()),
+                Rule::And => (
+                    Formula::and(node.formula.clone(), atom()),
+                    node.models.and(&atom_models[q]),
+                ),
+                Rule::Or => (
+                    Formula::or(node.formula.clone(), atom()),
+                    node.models.or(&atom_models[q]),
+                ),
             };
-            if connectives(&formula) > max_connectives || models.is_empty() || models.is_all() {
+            if atom_occurrences(&formula) > max_occurrences || models.is_empty() || models.is_all()
+            {
                 continue;
             }
-            let links: Vec<(usize, bool, Relation)> = parents
-                .iter()
-                .filter_map(|&p| {
-                    relation(&models, &graph.nodes[p].models).map(|(rev, r)| (p, rev, r))
-                })
-                .collect();
-            if links.is_empty() {
+            let Some((reversed, rel)) = relation(&models, &node.models) else {
+                continue;
+            };
+            if !seen.insert(formula.clone()) {
                 continue;
             }
+            let depth = node.depth + 1;
             let printed = formula.to_string();
-            if seen.contains(&printed) {
-                continue;
-            }
-            seen.insert(printed.clone());
-            let new = graph.push_node(formula, printed, models);
-            for (p, reversed, rel) in links {
-                let (from, to) = if reversed { (p, new) } else { (new, p) };
-                graph.push_edge(Edge {
-                    from,
-                    relation: rel,
-                    to,
-                });
-            }
+            let new = graph.push_node(formula, printed, models, depth);
+            let (from, to) = if reversed {
+                (parent, new)
+            } else {
+                (new, parent)
+            };
+            graph.push_edge(Edge {
+                from,
+                relation: rel,
+                to,
+            });
         }
         Ok(graph)
     }
 
-    fn push_node(&mut self, formula: Formula, printed: String, models: Models) -> usize {
+    /// The depth of the deepest node.
+    pub(crate) fn depth(&self) -> usize {
+        self.nodes.iter().map(|n| n.depth).max().unwrap_or(0)
+    }
+
+    fn push_node(
+        &mut self,
+        formula: Formula,
+        printed: String,
+        models: Models,
+        depth: usize,
+    ) -> usize {
         self.nodes.push(Node {
+            atoms: atom_occurrences(&formula),
             formula,
             printed,
             models,
+            depth,
         });
         self.incident.push(Vec::new());
         self.nodes.len() - 1

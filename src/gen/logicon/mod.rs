@@ -36,14 +36,18 @@ use graph::{paper_consistency, Graph, Traversed};
 use rand::Rng;
 use rewrite::RewriteRule;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::io::Write;
 
-/// Atom names, in order: the Prover9 default reads `u`–`z` as variables, so
-/// propositional atoms stop at `t`.
-pub(crate) const ATOM_NAMES: [&str; 5] = ["p", "q", "r", "s", "t"];
+/// The atom list, the paper's eight: the Prover9 default reads names from
+/// `u` to `z` as variables, so after `p`..`t` the list goes on at `a`.
+pub(crate) const ATOM_NAMES: [&str; 8] = ["p", "q", "r", "s", "t", "a", "b", "c"];
 
 /// The largest `k` accepted: `2^k` lists per sample stay small to print.
 pub(crate) const MAX_K: usize = 6;
+
+/// How many nodes a graph grows to by default.
+pub(crate) const GRAPH_NODES: usize = 40;
 
 /// Which items a run makes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
@@ -120,14 +124,15 @@ pub struct Config {
     pub k_max: usize,
     /// Largest undirected graph distance between any two chosen statements.
     pub max_distance: usize,
-    /// Fewest atoms in a sample's graph (drawn uniformly per item).
+    /// Fewest atoms in a graph's atom list (its length is drawn uniformly
+    /// per item from `min_atoms..=max_atoms`).
     pub min_atoms: usize,
-    /// Most atoms (at most 5: `p` to `t`).
+    /// Most atoms in the list (at most 8, the paper's length).
     pub max_atoms: usize,
     /// How many nodes each graph grows to.
     pub graph_nodes: usize,
-    /// Most connectives in one node's formula.
-    pub max_connectives: usize,
+    /// Most atom occurrences in one statement (the paper's 9).
+    pub statement_atoms: usize,
     /// Plain, hard or completion items.
     pub variant: Variant,
     /// Which rule labels the lists.
@@ -146,10 +151,10 @@ impl Default for Config {
             k_min: 2,
             k_max: 5,
             max_distance: 6,
-            min_atoms: 2,
-            max_atoms: 5,
-            graph_nodes: 14,
-            max_connectives: 4,
+            min_atoms: 8,
+            max_atoms: 8,
+            graph_nodes: GRAPH_NODES,
+            statement_atoms: 9,
             variant: Variant::Plain,
             labels: Labels::Exact,
             shard: Shard::WHOLE,
@@ -182,14 +187,11 @@ impl Config {
         if self.max_distance < 1 {
             return bad("the maximum distance must be at least 1".into());
         }
-        if self.graph_nodes < self.k_max + self.max_atoms {
-            return bad(format!(
-                "graph nodes must be at least k + atoms = {}",
-                self.k_max + self.max_atoms
-            ));
+        if self.graph_nodes < self.k_max + 1 {
+            return bad(format!("graph nodes must be more than k = {}", self.k_max));
         }
-        if self.max_connectives < 1 {
-            return bad("formulas need at least one connective".into());
+        if self.statement_atoms < 2 {
+            return bad("statements need room for at least two atom occurrences".into());
         }
         Ok(())
     }
@@ -288,6 +290,10 @@ pub struct Sample {
     /// is inconsistent, but the paper's rule calls it consistent.
     #[serde(default)]
     pub disagreements: Vec<Vec<Truth>>,
+    /// The depth of the graph the statements come from: the most
+    /// introduction rules applied on a chain from its root atom.
+    #[serde(default)]
+    pub graph_depth: usize,
     /// The reasoning path joining the statements (the paper's Appendix E):
     /// the paper's label of every list follows from these edges alone.
     pub path: Vec<PathEdge>,
@@ -360,23 +366,27 @@ const GRAPH_TRIES: usize = 40;
 const PICK_TRIES: usize = 30;
 
 /// Draws `k` distinct nodes, each within `max_distance` of all the others.
+/// As the paper samples statements "with a uniformly distributed number of
+/// atoms", each draw first picks an atom-occurrence count uniformly among
+/// the candidates' counts, then a candidate with that count.
 fn pick_nodes(
     graph: &Graph,
     k: usize,
     max_distance: usize,
     rng: &mut impl Rng,
 ) -> Option<Vec<usize>> {
-    let first = rng.gen_range(0..graph.nodes.len());
-    let mut chosen = vec![first];
-    let mut reach: Vec<Vec<usize>> = vec![graph.search(first).distance];
+    let mut chosen: Vec<usize> = Vec::with_capacity(k);
+    let mut reach: Vec<Vec<usize>> = Vec::with_capacity(k);
     while chosen.len() < k {
-        let candidates: Vec<usize> = (0..graph.nodes.len())
-            .filter(|n| !chosen.contains(n) && reach.iter().all(|d| d[*n] <= max_distance))
-            .collect();
-        if candidates.is_empty() {
-            return None;
+        let mut by_count: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+        for n in 0..graph.nodes.len() {
+            if !chosen.contains(&n) && reach.iter().all(|d| d[n] <= max_distance) {
+                by_count.entry(graph.nodes[n].atoms).or_default().push(n);
+            }
         }
-        let next = candidates[rng.gen_range(0..candidates.len())];
+        let groups: Vec<&Vec<usize>> = by_count.values().collect();
+        let group = groups.get(rng.gen_range(0..groups.len().max(1)))?;
+        let next = group[rng.gen_range(0..group.len())];
         chosen.push(next);
         reach.push(graph.search(next).distance);
     }
@@ -393,7 +403,7 @@ pub(crate) fn sample(config: &Config, index: u64) -> Result<Sample, Error> {
             .iter()
             .map(|a| a.to_string())
             .collect();
-        let graph = Graph::grow(atoms, config.graph_nodes, config.max_connectives, &mut rng)?;
+        let graph = Graph::grow(atoms, config.graph_nodes, config.statement_atoms, &mut rng)?;
         if graph.nodes.len() < k {
             continue;
         }
@@ -467,13 +477,24 @@ fn finish(
             symbolic: node.printed.clone(),
             text: vocabulary.sentence(&node.formula),
         });
-        let mut variants = Vec::new();
-        for rule in RewriteRule::ALL {
-            let result = rule.apply(&node.formula);
-            let printed = result.to_string();
-            if printed == node.printed {
-                continue;
+        // Statements hold only -, & and |, so a rule that does not change
+        // the statement (the eliminations of -> and <->) is applied to the
+        // first variant it changes, introductions coming first.
+        let mut found: Vec<(RewriteRule, Formula)> = Vec::new();
+        for rule in RewriteRule::BY_INPUT {
+            let mut sources = std::iter::once(&node.formula).chain(found.iter().map(|(_, f)| f));
+            let result = sources.find_map(|from| {
+                let result = rule.apply(from);
+                (result != *from && result != node.formula).then_some(result)
+            });
+            if let Some(result) = result {
+                found.push((rule, result));
             }
+        }
+        found.sort_by_key(|(rule, _)| *rule);
+        let mut variants = Vec::new();
+        for (rule, result) in found {
+            let printed = result.to_string();
             if table.models(&result)? != *m {
                 return Err(Error::Unsound {
                     index,
@@ -511,6 +532,7 @@ fn finish(
         inconsistent_lists: bad.iter().map(|&m| labels_of(m, k)).collect(),
         labels: config.labels.name().to_string(),
         disagreements,
+        graph_depth: graph.depth(),
         path,
         seed: config.seed,
     })

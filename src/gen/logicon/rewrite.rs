@@ -7,7 +7,7 @@
 use crate::syntax::prover9::{Formula, Term};
 use std::collections::BTreeSet;
 
-/// A rewriting rule.
+/// A rewriting rule; variants are written in this order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum RewriteRule {
     /// Double negation, idempotence, absorption, complements and constants.
@@ -32,15 +32,16 @@ pub(crate) enum RewriteRule {
 }
 
 impl RewriteRule {
-    /// Every rule, in output order.
-    pub(crate) const ALL: [RewriteRule; 9] = [
+    /// Every rule, in the order variants are made: introductions before
+    /// the eliminations that need their `->` and `<->`.
+    pub(crate) const BY_INPUT: [RewriteRule; 9] = [
         RewriteRule::Simplification,
         RewriteRule::Nnf,
-        RewriteRule::ImplicationElimination,
         RewriteRule::ImplicationIntroduction,
+        RewriteRule::EquivalenceIntroduction,
+        RewriteRule::ImplicationElimination,
         RewriteRule::EquivalenceEliminationImplications,
         RewriteRule::EquivalenceEliminationCases,
-        RewriteRule::EquivalenceIntroduction,
         RewriteRule::Cnf,
         RewriteRule::Dnf,
     ];
@@ -273,20 +274,96 @@ fn nnf(f: &Formula, positive: bool) -> Formula {
     }
 }
 
-/// A literal: an atom term and its polarity (true = positive).
-type Literal = (Term, bool);
-/// A clause (for CNF) or a term (for DNF): a set of literals.
-type Group = BTreeSet<Literal>;
+/// A clause (for CNF) or a term (for DNF) over a formula's atoms, numbered
+/// in their sorted order: bit `i` of `positive` (`negative`) holds atom
+/// `i`'s positive (negative) literal. Bit sets keep the distribution of
+/// large formulas cheap.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Group {
+    positive: u64,
+    negative: u64,
+}
 
-/// CNF (`conjunctive`) or DNF of `f`, as a set of literal groups.
-/// Constants: in CNF, no groups is `$T` and an empty group is `$F`; dually in DNF.
-fn groups(f: &Formula, conjunctive: bool) -> BTreeSet<Group> {
+impl Group {
+    const EMPTY: Group = Group {
+        positive: 0,
+        negative: 0,
+    };
+
+    fn union(self, other: Group) -> Group {
+        Group {
+            positive: self.positive | other.positive,
+            negative: self.negative | other.negative,
+        }
+    }
+
+    fn is_subset(self, other: Group) -> bool {
+        self.positive & !other.positive == 0 && self.negative & !other.negative == 0
+    }
+
+    /// Its literals in order: by atom, the negative one first.
+    fn literals(self, atoms: usize) -> Vec<(usize, bool)> {
+        (0..atoms)
+            .flat_map(|i| {
+                [(i, false), (i, true)]
+                    .into_iter()
+                    .filter(move |&(i, positive)| {
+                        let set = if positive {
+                            self.positive
+                        } else {
+                            self.negative
+                        };
+                        set >> i & 1 == 1
+                    })
+            })
+            .collect()
+    }
+}
+
+/// The distinct atoms of `f`, sorted.
+fn atoms_of(f: &Formula, out: &mut BTreeSet<Term>) {
     match f {
-        Formula::Atom(t) => BTreeSet::from([Group::from([(t.clone(), true)])]),
+        Formula::Atom(t) => {
+            out.insert(t.clone());
+        }
+        Formula::Not(a) => atoms_of(a, out),
+        Formula::And(a, b)
+        | Formula::Or(a, b)
+        | Formula::Implies(a, b)
+        | Formula::ImpliedBy(a, b)
+        | Formula::Iff(a, b) => {
+            atoms_of(a, out);
+            atoms_of(b, out);
+        }
+        Formula::True | Formula::False | Formula::Quant(..) => {}
+    }
+}
+
+/// CNF (`conjunctive`) or DNF of `f`, as a set of literal groups over
+/// `atoms`. Constants: in CNF, no groups is `$T` and an empty group is `$F`;
+/// dually in DNF.
+fn groups(f: &Formula, conjunctive: bool, atoms: &[Term]) -> BTreeSet<Group> {
+    let literal = |t: &Term, positive: bool| {
+        let bit = 1u64 << atoms.binary_search(t).unwrap_or_default();
+        let group = if positive {
+            Group {
+                positive: bit,
+                negative: 0,
+            }
+        } else {
+            Group {
+                positive: 0,
+                negative: bit,
+            }
+        };
+        BTreeSet::from([group])
+    };
+    match f {
+        Formula::Atom(t) => literal(t, true),
         Formula::Not(inner) => match inner.as_ref() {
-            Formula::Atom(t) => BTreeSet::from([Group::from([(t.clone(), false)])]),
+            Formula::Atom(t) => literal(t, false),
             // Only reachable for inputs that are not in NNF; normalise first.
-            other => groups(&nnf(other, false), conjunctive),
+            other => groups(&nnf(other, false), conjunctive, atoms),
         },
         Formula::True | Formula::False => {
             // `$T` in CNF and `$F` in DNF are the empty collection; the other
@@ -294,26 +371,22 @@ fn groups(f: &Formula, conjunctive: bool) -> BTreeSet<Group> {
             if matches!(f, Formula::True) == conjunctive {
                 BTreeSet::new()
             } else {
-                BTreeSet::from([Group::new()])
+                BTreeSet::from([Group::EMPTY])
             }
         }
         Formula::And(a, b) | Formula::Or(a, b) => {
-            let (ga, gb) = (groups(a, conjunctive), groups(b, conjunctive));
+            let (ga, gb) = (groups(a, conjunctive, atoms), groups(b, conjunctive, atoms));
             // The "outer" connective of the normal form just unions the
             // groups; the inner one distributes.
             if matches!(f, Formula::And(..)) == conjunctive {
-                ga.union(&gb).cloned().collect()
+                ga.union(&gb).copied().collect()
             } else {
-                let mut out = BTreeSet::new();
-                for x in &ga {
-                    for y in &gb {
-                        out.insert(x.union(y).cloned().collect());
-                    }
-                }
-                out
+                ga.iter()
+                    .flat_map(|&x| gb.iter().map(move |&y| x.union(y)))
+                    .collect()
             }
         }
-        other => groups(&nnf(other, true), conjunctive),
+        other => groups(&nnf(other, true), conjunctive, atoms),
     }
 }
 
@@ -322,26 +395,34 @@ fn groups(f: &Formula, conjunctive: bool) -> BTreeSet<Group> {
 fn reduce(groups: BTreeSet<Group>) -> Vec<Group> {
     let consistent: Vec<Group> = groups
         .into_iter()
-        .filter(|g| {
-            !g.iter()
-                .any(|(t, pol)| *pol && g.contains(&(t.clone(), false)))
-        })
+        .filter(|g| g.positive & g.negative == 0)
         .collect();
-    let mut kept: Vec<Group> = Vec::new();
-    for g in &consistent {
-        let subsumed = consistent.iter().any(|h| h != g && h.is_subset(g));
-        if !subsumed {
-            kept.push(g.clone());
-        }
-    }
-    kept
+    consistent
+        .iter()
+        .copied()
+        .filter(|&g| !consistent.iter().any(|&h| h != g && h.is_subset(g)))
+        .collect()
 }
 
+/// The most distinct atoms a normal form is computed for: one bit each.
+const MAX_NORMAL_FORM_ATOMS: usize = 64;
+
 fn normal_form(f: &Formula, conjunctive: bool) -> Formula {
-    let reduced = reduce(groups(&nnf(f, true), conjunctive));
-    let literal = |(t, pol): &Literal| {
-        let atom = Formula::Atom(t.clone());
-        if *pol {
+    let mut atoms = BTreeSet::new();
+    atoms_of(f, &mut atoms);
+    if atoms.len() > MAX_NORMAL_FORM_ATOMS {
+        return f.clone();
+    }
+    let atoms: Vec<Term> = atoms.into_iter().collect();
+    // Groups in the order of their literal lists, as sets of literals sort.
+    let mut reduced: Vec<Vec<(usize, bool)>> = reduce(groups(&nnf(f, true), conjunctive, &atoms))
+        .into_iter()
+        .map(|g| g.literals(atoms.len()))
+        .collect();
+    reduced.sort();
+    let literal = |&(i, positive): &(usize, bool)| {
+        let atom = Formula::Atom(atoms[i].clone());
+        if positive {
             atom
         } else {
             Formula::not(atom)

@@ -214,18 +214,23 @@ fn flatten(f: &Formula, conjunction: bool) -> Vec<&Formula> {
     }
 }
 
+/// `s` with its first letter upper-cased; only that letter is copied.
 fn capitalise(s: &str) -> String {
-    let mut chars = s.chars();
-    match chars.next() {
-        Some(c) => c.to_uppercase().chain(chars).collect(),
-        None => String::new(),
-    }
+    change_first(s, char::to_uppercase)
 }
 
+/// `s` with its first letter lower-cased.
 fn decapitalise(s: &str) -> String {
+    change_first(s, char::to_lowercase)
+}
+
+fn change_first<I: Iterator<Item = char>>(s: &str, change: impl Fn(char) -> I) -> String {
     let mut chars = s.chars();
-    match chars.next() {
-        Some(c) => c.to_lowercase().chain(chars).collect(),
-        None => String::new(),
-    }
+    let Some(first) = chars.next() else {
+        return String::new();
+    };
+    let mut out = String::with_capacity(s.len() + 4);
+    out.extend(change(first));
+    out.push_str(chars.as_str());
+    out
 }
