@@ -77,7 +77,12 @@ pub fn run(args: Args) -> Outcome {
         "divlogic",
         (config.shard.range(config.count).count() as u64, "questions"),
         |out, progress| divlogic::generate(&config, out, progress),
-        |stats| format!("{} questions, {} records", stats.questions, stats.records),
+        |stats| {
+            format!(
+                "{} questions, {} records ({})",
+                stats.questions, stats.records, stats.lexicon
+            )
+        },
         |e| match e {
             Error::Io(e) => Ok(e),
             e => Err(e),

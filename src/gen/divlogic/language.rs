@@ -57,7 +57,7 @@ impl<'l> Words<'l> {
         // Eight distinct subjects and objects per question need some slack.
         if words.subjects.len() < 32
             || words.objects.len() < 32
-            || words.adjectives.is_empty()
+            || words.adjectives.len() < 2
             || words.intransitive.is_empty()
             || words.transitive.is_empty()
         {
@@ -101,14 +101,20 @@ fn fresh<'a>(pool: &[&'a str], taken: &mut Vec<&'a str>, rng: &mut ChaCha8Rng) -
 /// adjective ("the shy nurse").
 fn atom<'a>(words: &Words<'a>, taken: &mut Vec<&'a str>, rng: &mut ChaCha8Rng) -> Atom {
     let noun = fresh(&words.subjects, taken, rng);
-    let subject = if pick(rng, 3) == 0 {
-        format!("the {} {noun}", choose(words.adjectives, rng))
-    } else {
-        format!("the {noun}")
+    let modifier = (pick(rng, 3) == 0).then(|| choose(words.adjectives, rng).as_str());
+    let subject = match modifier {
+        Some(adjective) => format!("the {adjective} {noun}"),
+        None => format!("the {noun}"),
     };
     match pick(rng, 3) {
         0 => {
-            let adjective = choose(words.adjectives, rng);
+            // Not the subject's own adjective ("the shy nurse is shy").
+            let adjective = loop {
+                let a = choose(words.adjectives, rng);
+                if modifier != Some(a.as_str()) {
+                    break a;
+                }
+            };
             Atom {
                 positive: format!("{subject} is {adjective}"),
                 negative: format!("{subject} is not {adjective}"),

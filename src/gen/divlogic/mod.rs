@@ -245,6 +245,8 @@ pub struct Stats {
     pub questions: u64,
     /// JSONL records written (four per question with rotations).
     pub records: u64,
+    /// The WordNet the words came from (`WordNet 3.0`): the output depends on it.
+    pub lexicon: String,
 }
 
 /// Content samples tried per question before giving up; only a guard
@@ -262,7 +264,10 @@ pub fn generate(config: &Config, out: &mut dyn Write, progress: Progress) -> Res
     let lex = Lexicon::open(&wordnet::locate(config.wordnet.as_deref()))
         .map_err(|e| Error::Lexicon(e.to_string()))?;
     let words = Words::new(&lex).map_err(Error::Lexicon)?;
-    let mut stats = Stats::default();
+    let mut stats = Stats {
+        lexicon: lex.version().to_string(),
+        ..Stats::default()
+    };
     for index in config.shard.range(config.count) {
         let records = item_records(config, &words, index)?;
         for record in &records {
