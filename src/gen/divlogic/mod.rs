@@ -140,9 +140,9 @@ pub struct Content {
     pub symbolic: Vec<String>,
     /// The premises in English, one sentence each, in the same order.
     pub text: String,
-    /// The sentence each variable `A`..`H` stands for, in that order (the
-    /// negation of `A` reads "… is not …" or "… does not …"). Empty when
-    /// read from a file written before it existed.
+    /// The sentence each variable `A`..`H` stands for, in that order; a
+    /// negated variable reads "… is not …", "… does not …" or "it is not the
+    /// case that …". Empty when read from a file written before it existed.
     #[serde(default)]
     pub atoms: Vec<String>,
     /// The conclusion the content should reach (missing-premise questions only).
