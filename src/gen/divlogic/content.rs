@@ -116,6 +116,15 @@ pub(crate) enum Shape {
 }
 
 impl Statement {
+    /// The variables the statement mentions, in order.
+    pub(crate) fn vars(&self) -> Vec<usize> {
+        match self {
+            Statement::Literal(l) => vec![l.var],
+            Statement::Implication(a, b) => vec![a.var, b.var],
+            Statement::Premise(p) => p.vars.clone(),
+        }
+    }
+
     /// The statement's [`Shape`].
     pub(crate) fn shape(&self) -> Shape {
         match self {

@@ -492,8 +492,28 @@ impl Analysis {
             }
             let removed = necessary[pick(rng, necessary.len())];
             let rest = without(removed);
+            // How an option's variables relate to the question's text: how
+            // many the shown premises never mention, and how many the
+            // conclusion mentions. Distractors match the answer in both, so
+            // "the option about something new" does not find it.
+            let shown: Vec<usize> = premises
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| *i != removed)
+                .flat_map(|(_, p)| p.vars.iter().copied())
+                .collect();
+            let in_conclusion = conclusion.vars();
+            let profile = |vars: &[usize]| {
+                let new = vars.iter().filter(|v| !shown.contains(v)).count();
+                let named = vars.iter().filter(|v| in_conclusion.contains(v)).count();
+                (new, named)
+            };
+            let answer_profile = profile(&premises[removed].vars);
             let mut failing: Vec<(Statement, Models)> = Vec::new();
             for p in premises_over(premises[removed].scheme, vars) {
+                if profile(&p.vars()) != answer_profile {
+                    continue;
+                }
                 let m = self.models(&p)?;
                 if !all.is_subset(&m) && !rest.and(&m).is_subset(conclusion_models) {
                     failing.push((p, m));

@@ -300,6 +300,39 @@ fn every_verdict_of_2100_questions_agrees_with_an_independent_truth_table() {
     );
 }
 
+/// The variables of a formula.
+fn variables(f: &F, out: &mut std::collections::BTreeSet<usize>) {
+    match f {
+        F::Var(v) => {
+            out.insert(*v);
+        }
+        F::Not(a) => variables(a, out),
+        F::And(a, b) | F::Or(a, b) | F::Imp(a, b) => {
+            variables(a, out);
+            variables(b, out);
+        }
+    }
+}
+
+/// How many of `option`'s variables the `shown` premises lack, and how many
+/// `conclusion` has.
+fn overlap(option: &F, shown: &[F], conclusion: &F) -> (usize, usize) {
+    let set = |fs: &[&F]| {
+        let mut out = std::collections::BTreeSet::new();
+        for f in fs {
+            variables(f, &mut out);
+        }
+        out
+    };
+    let option = set(&[option]);
+    let shown = set(&shown.iter().collect::<Vec<_>>());
+    let conclusion = set(&[conclusion]);
+    (
+        option.difference(&shown).count(),
+        option.intersection(&conclusion).count(),
+    )
+}
+
 #[test]
 fn the_missing_premise_is_necessary_and_sufficient_and_distractors_fail() {
     if !installed("the_missing_premise_is_necessary_and_sufficient_and_distractors_fail") {
@@ -345,9 +378,17 @@ fn the_missing_premise_is_necessary_and_sufficient_and_distractors_fail() {
         }
         for (i, o) in q.options.iter().enumerate().filter(|(i, _)| *i != q.answer) {
             let d = parse(&o.symbolic);
-            // A premise of the answer's scheme, so its form gives nothing away.
+            // A premise of the answer's scheme, so its form gives nothing away,
+            // with as many variables the shown premises lack and as many the
+            // conclusion names.
             assert!(scheme_shape(&d).is_some(), "{}: distractor {i}", q.id);
             assert_eq!(symbolic_shape(&d), symbolic_shape(&answer), "{}", q.id);
+            assert_eq!(
+                overlap(&d, &rest, &conclusion),
+                overlap(&answer, &rest, &conclusion),
+                "{}: distractor {i}",
+                q.id
+            );
             // From the non-entailment group of the full content, and it fails to complete the content.
             assert!(
                 !entails(&full, &d),
