@@ -410,7 +410,16 @@ impl Analysis {
                 } else {
                     (&not_entailed, &entailed)
                 };
-                let Some((correct, distractors)) = pick_answer(answer_pool, distractor_pool, rng)
+                // How often the content mentions an option's variables:
+                // distractors match the answer, so "the option about what
+                // the content says least" does not find it.
+                let mut mentions = [0usize; VARIABLES.len()];
+                for v in premises.iter().flat_map(|p| &p.vars) {
+                    mentions[*v] += 1;
+                }
+                let profile = |s: &Statement| s.vars().iter().map(|&v| mentions[v]).sum::<usize>();
+                let Some((correct, distractors)) =
+                    pick_answer(answer_pool, distractor_pool, profile, rng)
                 else {
                     return Ok(None);
                 };
@@ -557,20 +566,22 @@ impl Analysis {
 }
 
 /// The answer (uniform over `answers` whose shape allows a question) and
-/// three distractors of `distractors` of the same [`content::Shape`], no
-/// two logically equivalent; `None` if no answer has enough.
+/// three distractors of `distractors` of the same [`content::Shape`] and
+/// `profile`, no two logically equivalent; `None` if no answer has enough.
 #[allow(clippy::type_complexity)]
 fn pick_answer(
     answers: &[(Statement, Models)],
     distractors: &[(Statement, Models)],
+    profile: impl Fn(&Statement) -> usize,
     rng: &mut ChaCha8Rng,
 ) -> Option<((Statement, Models), Vec<(Statement, Models)>)> {
     for at in shuffled(answers.len(), rng) {
         let correct = &answers[at];
         let shape = correct.0.shape();
+        let wanted = profile(&correct.0);
         let same: Vec<(Statement, Models)> = distractors
             .iter()
-            .filter(|(s, _)| s.shape() == shape)
+            .filter(|(s, _)| s.shape() == shape && profile(s) == wanted)
             .cloned()
             .collect();
         let chosen = choose_distinct(&same, OPTIONS - 1, &[], rng);

@@ -812,7 +812,8 @@ fn cue_accuracies(questions: &[&Question]) -> BTreeMap<String, f64> {
 }
 
 /// No surface cue beats chance: the four options of every question share
-/// one symbolic form, and over 900 questions (300 per type) the best of
+/// one symbolic form (and for 3c1e and 3e1c as many mentions of their
+/// variables in the content), and over 900 questions (300 per type) the best of
 /// the cues above picks the answer at most 1/4 plus 4.5 standard errors of
 /// a chance rate (σ = √(¾·¼/N)), per type and overall. The missing-premise
 /// cue this rules out (the answer was the only option with "and"/"or")
@@ -835,6 +836,26 @@ fn no_surface_cue_picks_the_answer_above_chance() {
             q.id
         );
         assert!(!shapes[0].starts_with("other"), "{}: {shapes:?}", q.id);
+        // Nor does how often the content mentions an option's variables.
+        if q.kind != QuestionType::MissingPremise {
+            let content = q.content.symbolic.join(" ");
+            let mentions: Vec<usize> = q
+                .options
+                .iter()
+                .map(|o| {
+                    let mut vars = std::collections::BTreeSet::new();
+                    variables(&parse(&o.symbolic), &mut vars);
+                    vars.iter()
+                        .map(|&v| content.matches(char::from(b'A' + v as u8)).count())
+                        .sum()
+                })
+                .collect();
+            assert!(
+                mentions.iter().all(|m| *m == mentions[0]),
+                "{}: {mentions:?}",
+                q.id
+            );
+        }
     }
     let mut groups: Vec<(&str, Vec<&Question>)> = QuestionType::ALL
         .iter()
