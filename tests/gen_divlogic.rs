@@ -3,6 +3,10 @@
 
 use entail::gen::divlogic::{self, Config, Question, TypeChoice};
 
+#[path = "reference/shared_corpus.rs"]
+mod shared_corpus;
+use shared_corpus::wordnet;
+
 /// The JSONL `generate` writes for `config`.
 fn jsonl(config: &Config) -> Vec<u8> {
     let mut out = Vec::new();
@@ -31,6 +35,9 @@ fn rotated_config(count: u64, seed: u64) -> Config {
 
 #[test]
 fn the_cli_writes_what_the_library_generates() {
+    if !wordnet("the_cli_writes_what_the_library_generates") {
+        return;
+    }
     let run = |seed: &str| {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_entail"))
             .args([
@@ -64,6 +71,9 @@ fn the_cli_writes_what_the_library_generates() {
 
 #[test]
 fn score_cli_reports_the_metrics() {
+    if !wordnet("score_cli_reports_the_metrics") {
+        return;
+    }
     let dir = std::env::temp_dir().join(format!("entail-divlogic-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("tmp dir");
     let q = dir.join("q.jsonl");
@@ -95,4 +105,38 @@ fn score_cli_reports_the_metrics() {
     assert_eq!(v["partial_circular"], 1.0);
     assert_eq!(v["rotation_groups"], 5);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_cli_reads_wordnet_from_its_flag_and_refuses_bad_settings() {
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_entail"))
+            .args(["gen", "divlogic", "--count", "2", "--output", "-"])
+            .args(args)
+            .output()
+            .expect("run entail")
+    };
+    let missing = run(&["--wordnet", "/nonexistent/wordnet"]);
+    let err = String::from_utf8_lossy(&missing.stderr);
+    assert!(!missing.status.success());
+    assert!(
+        err.contains("/nonexistent/wordnet") && err.contains("wordnet-base"),
+        "{err}"
+    );
+    for n in ["1", "12"] {
+        let bad = run(&["--n", n]);
+        let err = String::from_utf8_lossy(&bad.stderr);
+        assert!(!bad.status.success());
+        assert!(
+            err.contains(&format!("n is {n}; it must be between 2 and 11")),
+            "{err}"
+        );
+    }
+    if !wordnet("the_cli_reads_wordnet_from_its_flag_and_refuses_bad_settings") {
+        return;
+    }
+    let dir = entail::gen::wordnet::locate(None);
+    let flagged = run(&["--wordnet", dir.to_str().expect("utf-8 path")]);
+    assert!(flagged.status.success());
+    assert_eq!(flagged.stdout, run(&[]).stdout);
 }

@@ -61,8 +61,8 @@ def gen_divlogic(
     count: int,
     seed: int,
     rotations: bool,
-    min_premises: int,
-    max_premises: int,
+    n: int,
+    shard: Tuple[int, int],
 ) -> str: ...
 def gen_logicgraph(
     output: str,

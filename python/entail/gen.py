@@ -150,20 +150,20 @@ def divlogic(
     count: int = 100,
     seed: int = 0,
     rotations: bool = False,
-    min_premises: int = 3,
-    max_premises: int = 5,
+    n: int = 4,
     shard: Tuple[int, int] = (0, 1),
 ) -> List[Dict[str, Any]]:
     """DivLogicEval questions (``entail gen divlogic``): ``type`` is
     ``3c1e``, ``3e1c``, ``missing`` or ``mixed``; ``rotations`` gives the
-    four circular rotations of each question."""
+    four circular rotations of each question; ``n`` is the paper's n (2 to
+    n+1 premises). Words come from WordNet, found as the CLI finds it
+    (``$ENTAIL_WORDNET``, else ``/usr/share/wordnet``)."""
     text = _native.gen_divlogic(
         type,
         _count("count", count),
         _count("seed", seed),
         bool(rotations),
-        _count("min_premises", min_premises),
-        _count("max_premises", max_premises),
+        _count("n", n),
         _shard(shard),
     )
     return _jsonl(text)

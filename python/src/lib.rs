@@ -203,16 +203,14 @@ fn gen_logicon(
 
 /// `entail gen divlogic`'s JSONL for the same arguments.
 #[pyfunction]
-#[pyo3(signature = (kind, count, seed, rotations, min_premises, max_premises, shard))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (kind, count, seed, rotations, n, shard))]
 fn gen_divlogic(
     py: Python<'_>,
     kind: &str,
     count: u64,
     seed: u64,
     rotations: bool,
-    min_premises: usize,
-    max_premises: usize,
+    n: usize,
     shard: (u64, u64),
 ) -> PyResult<String> {
     use entail::gen::divlogic::{self, Config, QuestionType, TypeChoice};
@@ -230,8 +228,8 @@ fn gen_divlogic(
         count,
         seed,
         rotations,
-        min_premises,
-        max_premises,
+        n,
+        wordnet: None,
         shard: shard_of(shard)?,
     };
     py.detach(move || {

@@ -2,15 +2,22 @@
 
 use super::super::{choice, Outcome};
 use entail::gen::divlogic::{self, Config, Error};
+use std::path::PathBuf;
 
 /// Arguments of `entail gen divlogic`.
 #[derive(clap::Args)]
 #[command(after_help = "\
-Each question's content is a few premises over A..H shaped like the antecedents of
-A->B, -(A&B)->C and (A|B)->C. Truth tables split the candidate answers (literals and
-implications between literals) into entailed and not entailed; entailed answers that
-follow from a single premise are dropped. The solver's verdict for every option is
-written in the `verdicts` field.
+Each question's content is 2 to n+1 premises over A..H shaped like the antecedents of
+A->B, -(A&B)->C and (A|B)->C, drawn by the paper's Algorithm 1 (Eq. 3 weights). Truth
+tables split the candidate answers (literals and implications between literals) into
+entailed and not entailed; entailed answers that follow from a single premise are
+dropped. The four options of a question share one form (connectives and negations).
+The solver's verdict for every option is written in the `verdicts` field.
+
+Words: each variable stands for a sentence built from WordNet words (a person or an
+animal with a property, an action, or an action on a thing), read at run time from
+--wordnet DIR, else $ENTAIL_WORDNET, else /usr/share/wordnet (Debian's wordnet-base,
+which scripts/install-deps installs). `content.atoms` lists the sentence of each of A..H.
 
 Types:
   3c1e     three options are not entailed, one is (the answer)
@@ -35,12 +42,14 @@ pub struct Args {
     /// Emit the four circular rotations of every question (ids QID-r0..QID-r3).
     #[arg(long)]
     rotations: bool,
-    /// Fewest premises per question (at least 3).
-    #[arg(long, default_value_t = 3)]
-    min_premises: usize,
-    /// Most premises per question (the n that caps how often a variable is used).
-    #[arg(long, default_value_t = 5)]
-    max_premises: usize,
+    /// The paper's n (Algorithm 1): each content has 2 to n+1 premises, and no
+    /// variable occurs in more than n of them (2 to 11).
+    #[arg(long, default_value_t = 4)]
+    n: usize,
+    /// The WordNet directory (index.*, data.*, cntlist.rev); default
+    /// $ENTAIL_WORDNET, else /usr/share/wordnet.
+    #[arg(long, value_name = "DIR")]
+    wordnet: Option<PathBuf>,
     #[command(flatten)]
     run: super::Run,
 }
@@ -52,8 +61,8 @@ impl Args {
             count: self.count,
             seed: self.run.seed,
             rotations: self.rotations,
-            min_premises: self.min_premises,
-            max_premises: self.max_premises,
+            n: self.n,
+            wordnet: self.wordnet.clone(),
             shard: self.run.shard,
         }
     }
@@ -68,7 +77,12 @@ pub fn run(args: Args) -> Outcome {
         "divlogic",
         (config.shard.range(config.count).count() as u64, "questions"),
         |out, progress| divlogic::generate(&config, out, progress),
-        |stats| format!("{} questions, {} records", stats.questions, stats.records),
+        |stats| {
+            format!(
+                "{} questions, {} records ({})",
+                stats.questions, stats.records, stats.lexicon
+            )
+        },
         |e| match e {
             Error::Io(e) => Ok(e),
             e => Err(e),

@@ -102,54 +102,116 @@ pub(crate) fn pick(rng: &mut ChaCha8Rng, n: usize) -> usize {
     rng.gen_range(0..n as u32) as usize
 }
 
-/// An index drawn with probability proportional to `weights[i]`; `None` when
-/// every weight is zero.
-fn pick_weighted(rng: &mut ChaCha8Rng, weights: &[u32]) -> Option<usize> {
-    let total: u32 = weights.iter().sum();
-    if total == 0 {
-        return None;
-    }
-    let mut ticket = rng.gen_range(0..total);
-    for (i, &w) in weights.iter().enumerate() {
-        if ticket < w {
-            return Some(i);
-        }
-        ticket -= w;
-    }
-    None
+/// The surface form of a statement: which connectives it has and which of
+/// its literals are negated. Options of one question share it, so the form
+/// of an option says nothing about whether it is the answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Shape {
+    /// A literal, positive or not.
+    Literal(bool),
+    /// An implication, with the polarity of each side.
+    Implication(bool, bool),
+    /// A premise of this scheme (its variables are positive).
+    Premise(Scheme),
 }
 
-/// Samples the content: `n` premises, each of a uniformly chosen scheme with
-/// two or three distinct variables.
-///
-/// Variables are drawn as in the paper's Algorithm 1: a variable's weight is
-/// `n − uses`, where `uses` counts the premises already mentioning it (Eq. 3),
-/// so its selection probability drops each time it is chosen, and no variable
-/// can occur in more than `n` premises. Within a premise the variables are
-/// distinct. `None` only if the weights run out, which needs `n` below 2.
-pub(crate) fn sample_content(rng: &mut ChaCha8Rng, n: usize) -> Option<Vec<Premise>> {
-    const SCHEMES: [Scheme; 3] = [Scheme::Implication, Scheme::NotBoth, Scheme::Either];
-    let mut uses = [0usize; VARIABLES.len()];
-    let mut premises = Vec::with_capacity(n);
-    for _ in 0..n {
-        let scheme = SCHEMES[pick(rng, SCHEMES.len())];
-        let mut vars = Vec::with_capacity(3);
-        for _ in 0..scheme.arity() {
-            let weights: Vec<u32> = (0..VARIABLES.len())
-                .map(|v| {
-                    if vars.contains(&v) {
-                        0
-                    } else {
-                        n.saturating_sub(uses[v]) as u32
-                    }
-                })
-                .collect();
-            vars.push(pick_weighted(rng, &weights)?);
+impl Statement {
+    /// The variables the statement mentions, in order.
+    pub(crate) fn vars(&self) -> Vec<usize> {
+        match self {
+            Statement::Literal(l) => vec![l.var],
+            Statement::Implication(a, b) => vec![a.var, b.var],
+            Statement::Premise(p) => p.vars.clone(),
         }
+    }
+
+    /// The statement's [`Shape`].
+    pub(crate) fn shape(&self) -> Shape {
+        match self {
+            Statement::Literal(l) => Shape::Literal(l.positive),
+            Statement::Implication(a, b) => Shape::Implication(a.positive, b.positive),
+            Statement::Premise(p) => Shape::Premise(p.scheme),
+        }
+    }
+}
+
+/// The paper's three schemes in its order, (1a), (1b), (1c).
+const SCHEMES: [Scheme; 3] = [Scheme::Implication, Scheme::NotBoth, Scheme::Either];
+
+/// Selection weights of the eight variables after `uses` (the paper's
+/// counter `o`), for the cap `n`: proportional to Eq. 3,
+/// `(max(o) + 1 − o_i) / Σ_j (max(o) + 1 − o_j)`, except that a variable
+/// used `n − 1` times has probability 0.1 and one used `n` or more times 0
+/// (Algorithm 1, lines 6–11).
+///
+/// Readings we chose: the sum of Eq. 3 runs over all eight variables, as
+/// written, including those the 0.1 and 0 rules override; the 0.1 is a
+/// probability on Eq. 3's scale, and the eight values are then normalised
+/// to sum to 1 (as a sampler such as `numpy.random.choice` needs). The
+/// weights are those probabilities times `10 · Σ`, so they are exact
+/// integers: `10 (max(o) + 1 − o_i)`, `Σ` for the 0.1 rule, 0 for the cap.
+pub(crate) fn weights(uses: &[usize; 8], n: usize) -> [u64; 8] {
+    let max = uses.iter().copied().max().unwrap_or(0);
+    let eq3 = |o: usize| (max + 1 - o) as u64;
+    let sum: u64 = uses.iter().map(|&o| eq3(o)).sum();
+    uses.map(|o| {
+        if o + 1 == n {
+            sum
+        } else if o >= n {
+            0
+        } else {
+            10 * eq3(o)
+        }
+    })
+}
+
+/// Three distinct variables drawn one after another, each with probability
+/// proportional to its weight among those not drawn yet (sampling without
+/// replacement); `None` if fewer than three have a weight.
+pub(crate) fn draw_three(rng: &mut ChaCha8Rng, weights: &[u64; 8]) -> Option<[usize; 3]> {
+    let mut w = *weights;
+    let mut drawn = [0; 3];
+    for slot in &mut drawn {
+        let total: u64 = w.iter().sum();
+        if total == 0 {
+            return None;
+        }
+        let mut ticket = rng.gen_range(0..total);
+        let at = w.iter().position(|&x| {
+            let hit = ticket < x;
+            ticket = ticket.saturating_sub(x);
+            hit
+        })?;
+        *slot = at;
+        w[at] = 0;
+    }
+    Some(drawn)
+}
+
+/// Samples a content by the paper's Algorithm 1 with cap `n`: a number of
+/// premises `l` uniform in `2..=n+1`; then for each premise three variables
+/// drawn by [`weights`], a scheme chosen uniformly, and the scheme filled
+/// with the first two or all three of them. Only the variables a premise
+/// uses count as used (line 16). Appendix B says the *third* rule keeps two
+/// variables, but of the three schemes as numbered only (1a) has two: we
+/// read it as the two-variable rule.
+///
+/// Returns the premises and the final counter `o`. `None` only if fewer
+/// than three variables keep a weight, which cannot happen: before the last
+/// premise at most `3n` uses are counted, so at most three variables have
+/// reached the cap `n`.
+pub(crate) fn sample_content(rng: &mut ChaCha8Rng, n: usize) -> Option<(Vec<Premise>, [usize; 8])> {
+    let l = 2 + pick(rng, n);
+    let mut uses = [0usize; VARIABLES.len()];
+    let mut premises = Vec::with_capacity(l);
+    for _ in 0..l {
+        let drawn = draw_three(rng, &weights(&uses, n))?;
+        let scheme = SCHEMES[pick(rng, SCHEMES.len())];
+        let vars = drawn[..scheme.arity()].to_vec();
         for &v in &vars {
             uses[v] += 1;
         }
         premises.push(Premise { scheme, vars });
     }
-    Some(premises)
+    Some((premises, uses))
 }

@@ -1,101 +1,141 @@
-//! Natural-language rendering: each variable becomes a simple sentence from
-//! `corpora/divlogic/sentences.txt`, negated by a simple rule, and each
-//! statement is put into one of several connective templates.
+//! Natural-language rendering. Each variable of a question stands for a
+//! simple sentence built from WordNet words ([`crate::gen::wordnet`]) by our
+//! own grammar: a person or an animal with a property ("the nurse is
+//! brittle"), an action ("the otter apologizes") or an action on a thing
+//! ("the nurse pickles the anchor"). Words are drawn at random, so the
+//! sentences are unlikely and world knowledge cannot tell whether they hold,
+//! which is the point of DivLogicEval's counterintuitive content. Every
+//! sentence has a clean negation ("is not", "does not"). Statements are put
+//! into one of several connective templates.
 
-use super::content::{pick, Literal, Premise, Scheme, Statement};
+use super::content::{pick, Literal, Premise, Scheme, Statement, VARIABLES};
+use crate::gen::wordnet::{Lexicon, Verb};
 use rand_chacha::ChaCha8Rng;
-use std::sync::OnceLock;
 
-/// The built-in sentence list, compiled into the binary.
-const SENTENCES: &str = include_str!("../../../corpora/divlogic/sentences.txt");
+/// WordNet categories whose nouns can be "somebody" in a verb frame.
+const SUBJECTS: [&str; 2] = ["noun.person", "noun.animal"];
 
-/// Auxiliaries after which the negation rule puts "not"; "can" becomes "cannot".
-const AUXILIARIES: [&str; 15] = [
-    "is", "are", "was", "were", "can", "will", "has", "have", "had", "must", "should", "could",
-    "would", "may", "does",
+/// WordNet categories whose nouns can be "something".
+const OBJECTS: [&str; 9] = [
+    "noun.artifact",
+    "noun.food",
+    "noun.plant",
+    "noun.location",
+    "noun.substance",
+    "noun.object",
+    "noun.body",
+    "noun.communication",
+    "noun.possession",
 ];
 
-/// Propositions, each with its paraphrases (all meaning the same thing).
-#[derive(Debug, Clone)]
-pub(crate) struct Lexicon {
-    propositions: Vec<Vec<String>>,
+/// The WordNet words sentences are built from.
+pub(crate) struct Words<'l> {
+    subjects: Vec<&'l str>,
+    objects: Vec<&'l str>,
+    adjectives: &'l [String],
+    intransitive: Vec<&'l Verb>,
+    transitive: Vec<&'l Verb>,
 }
 
-/// Why a sentence list was rejected.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub(crate) enum LexiconError {
-    /// A paraphrase has no auxiliary, so the negation rule cannot negate it.
-    #[error("line {line}: no auxiliary to negate in {sentence:?}")]
-    NotNegatable {
-        /// 1-based line number.
-        line: usize,
-        /// The offending paraphrase.
-        sentence: String,
-    },
-    /// Fewer propositions than the eight variables need.
-    #[error("{0} propositions; at least 8 are needed, one per variable")]
-    TooFew(usize),
+impl<'l> Words<'l> {
+    /// The words of `lex`; an error if a part of speech is missing.
+    pub(crate) fn new(lex: &'l Lexicon) -> Result<Words<'l>, String> {
+        let nouns = |categories: &[&str]| -> Vec<&'l str> {
+            categories
+                .iter()
+                .flat_map(|c| lex.nouns(c))
+                .map(String::as_str)
+                .collect()
+        };
+        let words = Words {
+            subjects: nouns(&SUBJECTS),
+            objects: nouns(&OBJECTS),
+            adjectives: lex.adjectives(),
+            intransitive: lex.verbs().iter().filter(|v| v.intransitive).collect(),
+            transitive: lex.verbs().iter().filter(|v| v.transitive).collect(),
+        };
+        // Eight distinct subjects and objects per question need some slack.
+        if words.subjects.len() < 32
+            || words.objects.len() < 32
+            || words.adjectives.len() < 2
+            || words.intransitive.is_empty()
+            || words.transitive.is_empty()
+        {
+            return Err(format!(
+                "{} has too few people, animals, things, adjectives or verbs",
+                lex.version()
+            ));
+        }
+        Ok(words)
+    }
 }
 
-impl Lexicon {
-    /// Reads a sentence list: one proposition per line, paraphrases separated
-    /// by `|`, `#` comments and blank lines ignored. Every paraphrase must be
-    /// negatable by [`negate`].
-    pub(crate) fn parse(text: &str) -> Result<Lexicon, LexiconError> {
-        let mut propositions = Vec::new();
-        for (i, line) in text.lines().enumerate() {
-            let line = line.trim();
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
-            let mut paraphrases = Vec::new();
-            for sentence in line.split('|').map(str::trim).filter(|s| !s.is_empty()) {
-                if negate(sentence).is_none() {
-                    return Err(LexiconError::NotNegatable {
-                        line: i + 1,
-                        sentence: sentence.to_string(),
-                    });
+/// The sentence a variable stands for, as a lower-case clause, and its negation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Atom {
+    /// `the nurse pickles the anchor`
+    pub positive: String,
+    /// `the nurse does not pickle the anchor`
+    pub negative: String,
+}
+
+/// A uniformly chosen member of a non-empty slice.
+fn choose<'a, T>(items: &'a [T], rng: &mut ChaCha8Rng) -> &'a T {
+    &items[pick(rng, items.len())]
+}
+
+/// A noun of `pool` not in `taken`, which it joins, so no noun names two
+/// things in a question (a sentence is then never part of another's words).
+fn fresh<'a>(pool: &[&'a str], taken: &mut Vec<&'a str>, rng: &mut ChaCha8Rng) -> &'a str {
+    loop {
+        let noun = *choose(pool, rng);
+        if !taken.contains(&noun) {
+            taken.push(noun);
+            return noun;
+        }
+    }
+}
+
+/// A random sentence: a subject from `words` not in `taken`, and a property,
+/// an action or an action on a thing; a third of the subjects carry an
+/// adjective ("the shy nurse").
+fn atom<'a>(words: &Words<'a>, taken: &mut Vec<&'a str>, rng: &mut ChaCha8Rng) -> Atom {
+    let noun = fresh(&words.subjects, taken, rng);
+    let modifier = (pick(rng, 3) == 0).then(|| choose(words.adjectives, rng).as_str());
+    let subject = match modifier {
+        Some(adjective) => format!("the {adjective} {noun}"),
+        None => format!("the {noun}"),
+    };
+    match pick(rng, 3) {
+        0 => {
+            // Not the subject's own adjective ("the shy nurse is shy").
+            let adjective = loop {
+                let a = choose(words.adjectives, rng);
+                if modifier != Some(a.as_str()) {
+                    break a;
                 }
-                paraphrases.push(sentence.to_string());
-            }
-            if !paraphrases.is_empty() {
-                propositions.push(paraphrases);
+            };
+            Atom {
+                positive: format!("{subject} is {adjective}"),
+                negative: format!("{subject} is not {adjective}"),
             }
         }
-        if propositions.len() < 8 {
-            return Err(LexiconError::TooFew(propositions.len()));
+        1 => {
+            let verb = choose(&words.intransitive, rng);
+            Atom {
+                positive: format!("{subject} {}", verb.third_person()),
+                negative: format!("{subject} does not {}", verb.lemma),
+            }
         }
-        Ok(Lexicon { propositions })
+        _ => {
+            let verb = choose(&words.transitive, rng);
+            let object = fresh(&words.objects, taken, rng);
+            Atom {
+                positive: format!("{subject} {} the {object}", verb.third_person()),
+                negative: format!("{subject} does not {} the {object}", verb.lemma),
+            }
+        }
     }
-
-    /// The list in `corpora/divlogic/sentences.txt`.
-    pub(crate) fn builtin() -> &'static Lexicon {
-        static LEXICON: OnceLock<Lexicon> = OnceLock::new();
-        // The built-in list is checked by a test, so failing here is a build defect, not an input error.
-        LEXICON.get_or_init(|| {
-            Lexicon::parse(SENTENCES).expect("corpora/divlogic/sentences.txt is valid")
-        })
-    }
-
-    /// The propositions with their paraphrases.
-    #[cfg(test)]
-    pub(crate) fn propositions(&self) -> &[Vec<String>] {
-        &self.propositions
-    }
-}
-
-/// The rule-based negation of a simple sentence: "not" goes after the first
-/// auxiliary ("is" → "is not", "can" → "cannot"). `None` if there is none.
-pub(crate) fn negate(sentence: &str) -> Option<String> {
-    let words: Vec<&str> = sentence.split(' ').collect();
-    let at = words.iter().position(|w| AUXILIARIES.contains(w))?;
-    let mut out: Vec<String> = words.iter().map(|w| w.to_string()).collect();
-    if out[at] == "can" {
-        out[at] = "cannot".to_string();
-    } else {
-        out.insert(at + 1, "not".to_string());
-    }
-    Some(out.join(" "))
 }
 
 /// Templates for `a -> b`.
@@ -127,53 +167,46 @@ const EITHER: [&str; 5] = [
     "if {a}, then {c}, and the same holds if {b}",
 ];
 
-/// Renders statements for one question: which proposition each variable
-/// stands for is fixed per question, while paraphrases, negation forms and
-/// templates are drawn per occurrence.
-pub(crate) struct Renderer<'l> {
-    lexicon: &'l Lexicon,
-    /// Proposition index for each variable `A`..`H`.
-    meaning: Vec<usize>,
+/// Renders the statements of one question: each variable `A`..`H` stands
+/// for one sentence throughout the question, while negation forms and
+/// templates are drawn per statement.
+pub(crate) struct Renderer {
+    atoms: Vec<Atom>,
 }
 
-impl<'l> Renderer<'l> {
-    /// Gives the eight variables eight distinct propositions of `lexicon`.
-    pub(crate) fn new(lexicon: &'l Lexicon, rng: &mut ChaCha8Rng) -> Renderer<'l> {
-        let mut pool: Vec<usize> = (0..lexicon.propositions.len()).collect();
-        let mut meaning = Vec::with_capacity(8);
-        for _ in 0..8 {
-            meaning.push(pool.swap_remove(pick(rng, pool.len())));
-        }
-        Renderer { lexicon, meaning }
+impl Renderer {
+    /// Gives the eight variables eight sentences with distinct nouns.
+    pub(crate) fn new(words: &Words<'_>, rng: &mut ChaCha8Rng) -> Renderer {
+        let mut taken = Vec::new();
+        let atoms = VARIABLES
+            .iter()
+            .map(|_| atom(words, &mut taken, rng))
+            .collect();
+        Renderer { atoms }
     }
 
-    /// A sentence for variable `var`, in a random paraphrase.
-    fn variable(&self, var: usize, rng: &mut ChaCha8Rng) -> String {
-        let paraphrases = &self.lexicon.propositions[self.meaning[var]];
-        paraphrases[pick(rng, paraphrases.len())].clone()
+    /// The sentence of each variable `A`..`H`, in order.
+    pub(crate) fn atoms(&self) -> &[Atom] {
+        &self.atoms
     }
 
-    /// A sentence for a literal, negated by the rule. `standalone` literals
-    /// (a whole option) sometimes say "it is not the case that …" instead, for
-    /// variety; inside a connective template that form would be ambiguous
-    /// ("it is not the case that X if Y" reads as ¬(Y → X)), so it is not used there.
+    /// The clause of a literal. `standalone` literals (a whole option)
+    /// sometimes say "it is not the case that …" instead, for variety; inside
+    /// a connective template that form would be ambiguous ("it is not the
+    /// case that X if Y" reads as ¬(Y → X)), so it is not used there.
     fn literal(&self, literal: Literal, standalone: bool, rng: &mut ChaCha8Rng) -> String {
-        let sentence = self.variable(literal.var, rng);
+        let atom = &self.atoms[literal.var];
         if literal.positive {
-            return sentence;
-        }
-        match negate(&sentence) {
-            Some(negated) if !standalone || pick(rng, 4) != 0 => negated,
-            _ => format!("it is not the case that {sentence}"),
+            atom.positive.clone()
+        } else if standalone && pick(rng, 4) == 0 {
+            format!("it is not the case that {}", atom.positive)
+        } else {
+            atom.negative.clone()
         }
     }
 
     /// A whole sentence (capitalised, with a full stop) for a statement.
     pub(crate) fn statement(&self, statement: &Statement, rng: &mut ChaCha8Rng) -> String {
-        let positive = |var| Literal {
-            var,
-            positive: true,
-        };
         let body = match statement {
             Statement::Literal(l) => self.literal(*l, true, rng),
             Statement::Implication(a, b) => {
@@ -192,7 +225,7 @@ impl<'l> Renderer<'l> {
                 let template = templates[pick(rng, templates.len())];
                 let parts: Vec<String> = vars
                     .iter()
-                    .map(|&v| self.literal(positive(v), false, rng))
+                    .map(|&v| self.atoms[v].positive.clone())
                     .collect();
                 fill(template, &parts)
             }

@@ -3,16 +3,20 @@
 //!
 //! A question's content is a few premises over `A`..`H`, each shaped like the
 //! antecedent of one of the paper's three inference schemes
-//! (`content::Scheme`). The candidate answers (every literal and every
-//! implication between literals of the content's variables) are split by
-//! [`crate::truth`] into those the content entails and those it does not;
-//! entailed candidates that already follow from one premise are dropped, so a
-//! correct answer always combines at least two premises. From the two groups
-//! come three question types ([`QuestionType`]). Every option's verdict is
-//! recomputed with truth tables and written out with the question.
+//! (`content::Scheme`), sampled by the paper's Algorithm 1
+//! (`content::sample_content`). The candidate answers (every literal and every
+//! implication between literals of the content's less used variables) are
+//! split by [`crate::truth`] into those the content entails and those it does
+//! not; entailed candidates that already follow from one premise are dropped,
+//! so a correct answer always combines at least two premises. From the two
+//! groups come three question types ([`QuestionType`]). The four options of a
+//! question share one surface form (`content::Shape`), so no form cue points
+//! at the answer. Every option's verdict is recomputed with truth tables and
+//! written out with the question. The English is built from WordNet words
+//! (`language`).
 //!
-//! Item `i` of a run with seed `s` depends only on [`crate::gen::item_rng`]`(s, i)`,
-//! so the same seed gives byte-identical output.
+//! Item `i` of a run with seed `s` depends only on [`crate::gen::item_rng`]`(s, i)`
+//! and the WordNet files, so the same seed gives byte-identical output.
 
 mod content;
 mod language;
@@ -22,14 +26,16 @@ mod tests;
 
 pub use score::{score, Answer, Report, ScoreConfig};
 
+use crate::gen::wordnet::{self, Lexicon};
 use crate::gen::{item_rng, Progress, Shard};
 use crate::syntax::prover9::Formula;
 use crate::truth::{Models, TruthError, TruthTable};
-use content::{pick, sample_content, Literal, Premise, Statement, VARIABLES};
-use language::{Lexicon, Renderer};
+use content::{pick, sample_content, Literal, Premise, Scheme, Statement, VARIABLES};
+use language::{Renderer, Words};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use std::io::Write;
+use std::path::PathBuf;
 
 /// The three kinds of question.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -94,11 +100,12 @@ pub struct Config {
     pub seed: u64,
     /// Emit the four circular rotations of each question instead of one.
     pub rotations: bool,
-    /// Fewest premises in a content (at least 3, so a missing-premise
-    /// question still shows two).
-    pub min_premises: usize,
-    /// Most premises in a content; the `n` of the sampling's cap.
-    pub max_premises: usize,
+    /// The paper's `n` (Algorithm 1): a content has 2 to `n + 1` premises,
+    /// and no variable occurs in more than `n` of them. 2 to 11.
+    pub n: usize,
+    /// The WordNet directory the sentences' words come from; `None` for
+    /// `$ENTAIL_WORDNET`, else `/usr/share/wordnet` (see [`wordnet::locate`]).
+    pub wordnet: Option<PathBuf>,
     /// Which part of the run: a block of the question indices (see [`Shard`]).
     pub shard: Shard,
 }
@@ -110,8 +117,8 @@ impl Default for Config {
             count: 100,
             seed: 0,
             rotations: false,
-            min_premises: 3,
-            max_premises: 5,
+            n: 4,
+            wordnet: None,
             shard: Shard::WHOLE,
         }
     }
@@ -133,6 +140,11 @@ pub struct Content {
     pub symbolic: Vec<String>,
     /// The premises in English, one sentence each, in the same order.
     pub text: String,
+    /// The sentence each variable `A`..`H` stands for, in that order; a
+    /// negated variable reads "… is not …", "… does not …" or "it is not the
+    /// case that …". Empty when read from a file written before it existed.
+    #[serde(default)]
+    pub atoms: Vec<String>,
     /// The conclusion the content should reach (missing-premise questions only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub conclusion: Option<Shown>,
@@ -207,6 +219,9 @@ pub enum Error {
     /// The configuration cannot work.
     #[error("invalid configuration: {0}")]
     Config(String),
+    /// WordNet could not be read or lacks words.
+    #[error("{0}")]
+    Lexicon(String),
     /// No question of the type was found in the attempt budget.
     #[error("no {kind} question found for item {index} after {MAX_ATTEMPTS} attempts")]
     Exhausted {
@@ -230,12 +245,12 @@ pub struct Stats {
     pub questions: u64,
     /// JSONL records written (four per question with rotations).
     pub records: u64,
+    /// The WordNet the words came from (`WordNet 3.0`): the output depends on it.
+    pub lexicon: String,
 }
 
-/// Content samples tried per question before giving up. With the default
-/// 3..=5 premises a question needs 1.2 samples on average (3e1c: 2.2, at
-/// most 14 in 6,000 questions), so this bound is only a guard against
-/// configurations that cannot work.
+/// Content samples tried per question before giving up; only a guard
+/// against configurations that cannot work.
 pub(crate) const MAX_ATTEMPTS: usize = 2000;
 
 /// The number of options per question.
@@ -246,9 +261,15 @@ pub(crate) const OPTIONS: usize = 4;
 /// rotations) as JSONL to `out`, calling `progress(1)` after each question.
 pub fn generate(config: &Config, out: &mut dyn Write, progress: Progress) -> Result<Stats, Error> {
     validate(config)?;
-    let mut stats = Stats::default();
+    let lex = Lexicon::open(&wordnet::locate(config.wordnet.as_deref()))
+        .map_err(|e| Error::Lexicon(e.to_string()))?;
+    let words = Words::new(&lex).map_err(Error::Lexicon)?;
+    let mut stats = Stats {
+        lexicon: lex.version().to_string(),
+        ..Stats::default()
+    };
     for index in config.shard.range(config.count) {
-        let records = item_records(config, index)?;
+        let records = item_records(config, &words, index)?;
         for record in &records {
             serde_json::to_writer(&mut *out, record).map_err(std::io::Error::from)?;
             out.write_all(b"\n")?;
@@ -262,41 +283,38 @@ pub fn generate(config: &Config, out: &mut dyn Write, progress: Progress) -> Res
 }
 
 fn validate(config: &Config) -> Result<(), Error> {
-    if config.min_premises < 3 {
-        return Err(Error::Config("min premises must be at least 3".into()));
-    }
-    if config.max_premises < config.min_premises {
-        return Err(Error::Config("max premises is below min premises".into()));
-    }
-    if config.max_premises > 12 {
-        return Err(Error::Config(
-            "max premises above 12 leaves too few non-entailed options".into(),
-        ));
+    // n = 1 leaves no variable used more than 0 and fewer than n times, so
+    // no candidate answers; above 11, 12 or more premises leave too few
+    // non-entailed options.
+    if !(2..=11).contains(&config.n) {
+        return Err(Error::Config(format!(
+            "n is {}; it must be between 2 and 11",
+            config.n
+        )));
     }
     Ok(())
 }
 
-/// Question `index` of a run: depends only on the seed, the index and the config.
-fn question(config: &Config, index: u64) -> Result<Question, Error> {
+/// Question `index` of a run: depends only on the seed, the index, the
+/// config and the words. Each attempt runs Algorithm 1 afresh (a new
+/// premise count too) until the content allows a question of the type.
+fn question(config: &Config, words: &Words<'_>, index: u64) -> Result<Question, Error> {
     validate(config)?;
     let kind = config.types.for_item(index);
     let mut rng = item_rng(config.seed, index);
     let analysis = Analysis::new()?;
     for _ in 0..MAX_ATTEMPTS {
-        let n = config.min_premises + pick(&mut rng, config.max_premises - config.min_premises + 1);
-        let Some(premises) = sample_content(&mut rng, n) else {
+        let Some((premises, uses)) = sample_content(&mut rng, config.n) else {
             continue;
         };
-        if let Some(symbolic) = analysis.build(kind, premises, &mut rng)? {
+        // Appendix B: options are built over the variables x' with
+        // 0 < o_k < n, the less used ones.
+        let options_over: Vec<usize> = (0..VARIABLES.len())
+            .filter(|&v| uses[v] > 0 && uses[v] < config.n)
+            .collect();
+        if let Some(symbolic) = analysis.build(kind, premises, &options_over, &mut rng)? {
             let id = format!("divlogic-{}-{index:06}", config.seed);
-            return Ok(render(
-                id,
-                kind,
-                config.seed,
-                &symbolic,
-                Lexicon::builtin(),
-                &mut rng,
-            ));
+            return Ok(render(id, kind, config.seed, &symbolic, words, &mut rng));
         }
     }
     Err(Error::Exhausted {
@@ -307,8 +325,12 @@ fn question(config: &Config, index: u64) -> Result<Question, Error> {
 
 /// The records item `index` of a run writes: its question, or with
 /// `config.rotations` the question under each of the [`OPTIONS`] rotations.
-pub(crate) fn item_records(config: &Config, index: u64) -> Result<Vec<Question>, Error> {
-    let q = question(config, index)?;
+pub(crate) fn item_records(
+    config: &Config,
+    words: &Words<'_>,
+    index: u64,
+) -> Result<Vec<Question>, Error> {
+    let q = question(config, words, index)?;
     Ok(if config.rotations {
         (0..OPTIONS).map(|k| rotate(&q, k)).collect()
     } else {
@@ -360,12 +382,14 @@ impl Analysis {
         Ok(self.table.models(&s.formula())?)
     }
 
-    /// Tries to make a question of `kind` from this content; `None` if the
-    /// content does not allow one (too few candidates of a group).
+    /// Tries to make a question of `kind` from this content, with options
+    /// over the variables `vars`; `None` if the content does not allow one
+    /// (too few candidates of a group and shape).
     fn build(
         &self,
         kind: QuestionType,
         premises: Vec<Premise>,
+        vars: &[usize],
         rng: &mut ChaCha8Rng,
     ) -> Result<Option<Symbolic>, Error> {
         let premise_models: Vec<Models> = premises
@@ -378,7 +402,7 @@ impl Analysis {
         if all.is_empty() {
             return Ok(None);
         }
-        let (entailed, not_entailed) = self.split(&premises, &premise_models, &all)?;
+        let (entailed, not_entailed) = self.split(vars, &premise_models, &all)?;
         let symbolic = match kind {
             QuestionType::OneEntailed | QuestionType::OneNotEntailed => {
                 let (answer_pool, distractor_pool) = if kind == QuestionType::OneEntailed {
@@ -386,21 +410,19 @@ impl Analysis {
                 } else {
                     (&not_entailed, &entailed)
                 };
-                let Some(correct) = choose_distinct(answer_pool, 1, &[], rng).pop() else {
+                // How often the content mentions an option's variables:
+                // distractors match the answer, so "the option about what
+                // the content says least" does not find it.
+                let mut mentions = [0usize; VARIABLES.len()];
+                for v in premises.iter().flat_map(|p| &p.vars) {
+                    mentions[*v] += 1;
+                }
+                let profile = |s: &Statement| s.vars().iter().map(|&v| mentions[v]).sum::<usize>();
+                let Some((correct, distractors)) =
+                    pick_answer(answer_pool, distractor_pool, profile, rng)
+                else {
                     return Ok(None);
                 };
-                // Distractors of the same kind as the answer (literal or
-                // implication), so the form of an option says nothing about
-                // whether it is right.
-                let same_kind: Vec<(Statement, Models)> = distractor_pool
-                    .iter()
-                    .filter(|(s, _)| is_literal(s) == is_literal(&correct.0))
-                    .cloned()
-                    .collect();
-                let distractors = choose_distinct(&same_kind, OPTIONS - 1, &[], rng);
-                if distractors.len() < OPTIONS - 1 {
-                    return Ok(None);
-                }
                 let (options, answer) = place(correct, distractors, rng);
                 let mut verdicts = Vec::with_capacity(OPTIONS);
                 for (s, _) in &options {
@@ -416,7 +438,7 @@ impl Analysis {
                 }
             }
             QuestionType::MissingPremise => {
-                match self.missing(premises, &premise_models, &entailed, &not_entailed, rng) {
+                match self.missing(premises, &premise_models, vars, &entailed, &all, rng)? {
                     Some(s) => s,
                     None => return Ok(None),
                 }
@@ -425,23 +447,17 @@ impl Analysis {
         Ok(Some(symbolic))
     }
 
-    /// Splits the candidates into (entailed and needing two or more premises,
-    /// not entailed), each with its models, in a fixed order.
+    /// Splits the candidates over `vars` into (entailed and needing two or
+    /// more premises, not entailed), each with its models, in a fixed order.
     #[allow(clippy::type_complexity)]
     fn split(
         &self,
-        premises: &[Premise],
+        vars: &[usize],
         premise_models: &[Models],
         all: &Models,
     ) -> Result<(Vec<(Statement, Models)>, Vec<(Statement, Models)>), Error> {
-        let mut vars: Vec<usize> = premises
-            .iter()
-            .flat_map(|p| p.vars.iter().copied())
-            .collect();
-        vars.sort_unstable();
-        vars.dedup();
         let (mut entailed, mut not_entailed) = (Vec::new(), Vec::new());
-        for candidate in candidates(&vars) {
+        for candidate in candidates(vars) {
             let m = self.models(&candidate)?;
             if !all.is_subset(&m) {
                 not_entailed.push((candidate, m));
@@ -453,16 +469,21 @@ impl Analysis {
     }
 
     /// A missing-premise question: a conclusion entailed by the content, one
-    /// premise it needs (removed, and the answer), and three distractors from
-    /// the non-entailed group that do not restore the conclusion.
+    /// premise it needs (removed, and the answer), and three distractors of
+    /// the removed premise's scheme over `vars` that the content does not
+    /// entail and that do not restore the conclusion. The paper draws them
+    /// from the non-entailment group (literals and implications); a
+    /// premise-shaped answer among three plain implications would stand out
+    /// by its form, so ours share the answer's scheme.
     fn missing(
         &self,
         premises: Vec<Premise>,
         premise_models: &[Models],
+        vars: &[usize],
         entailed: &[(Statement, Models)],
-        not_entailed: &[(Statement, Models)],
+        all: &Models,
         rng: &mut ChaCha8Rng,
-    ) -> Option<Symbolic> {
+    ) -> Result<Option<Symbolic>, Error> {
         let without = |skip: usize| {
             premise_models
                 .iter()
@@ -480,13 +501,33 @@ impl Analysis {
             }
             let removed = necessary[pick(rng, necessary.len())];
             let rest = without(removed);
-            let failing: Vec<(Statement, Models)> = not_entailed
+            // How an option's variables relate to the question's text: how
+            // many the shown premises never mention, and how many the
+            // conclusion mentions. Distractors match the answer in both, so
+            // "the option about something new" does not find it.
+            let shown: Vec<usize> = premises
                 .iter()
-                // Implications only: the answer is a premise, never a bare
-                // literal, so literal distractors would be ruled out by form.
-                .filter(|(s, m)| !is_literal(s) && !rest.and(m).is_subset(conclusion_models))
-                .cloned()
+                .enumerate()
+                .filter(|(i, _)| *i != removed)
+                .flat_map(|(_, p)| p.vars.iter().copied())
                 .collect();
+            let in_conclusion = conclusion.vars();
+            let profile = |vars: &[usize]| {
+                let new = vars.iter().filter(|v| !shown.contains(v)).count();
+                let named = vars.iter().filter(|v| in_conclusion.contains(v)).count();
+                (new, named)
+            };
+            let answer_profile = profile(&premises[removed].vars);
+            let mut failing: Vec<(Statement, Models)> = Vec::new();
+            for p in premises_over(premises[removed].scheme, vars) {
+                if profile(&p.vars()) != answer_profile {
+                    continue;
+                }
+                let m = self.models(&p)?;
+                if !all.is_subset(&m) && !rest.and(&m).is_subset(conclusion_models) {
+                    failing.push((p, m));
+                }
+            }
             let removed_models = premise_models[removed].clone();
             let distractors = choose_distinct(
                 &failing,
@@ -512,16 +553,72 @@ impl Analysis {
                 .filter(|(i, _)| *i != removed)
                 .map(|(_, p)| Statement::Premise(p.clone()))
                 .collect();
-            return Some(Symbolic {
+            return Ok(Some(Symbolic {
                 shown,
                 conclusion: Some(conclusion.clone()),
                 options: options.into_iter().map(|(s, _)| s).collect(),
                 answer,
                 verdicts,
-            });
+            }));
         }
-        None
+        Ok(None)
     }
+}
+
+/// The answer (uniform over `answers` whose shape allows a question) and
+/// three distractors of `distractors` of the same [`content::Shape`] and
+/// `profile`, no two logically equivalent; `None` if no answer has enough.
+#[allow(clippy::type_complexity)]
+fn pick_answer(
+    answers: &[(Statement, Models)],
+    distractors: &[(Statement, Models)],
+    profile: impl Fn(&Statement) -> usize,
+    rng: &mut ChaCha8Rng,
+) -> Option<((Statement, Models), Vec<(Statement, Models)>)> {
+    for at in shuffled(answers.len(), rng) {
+        let correct = &answers[at];
+        let shape = correct.0.shape();
+        let wanted = profile(&correct.0);
+        let same: Vec<(Statement, Models)> = distractors
+            .iter()
+            .filter(|(s, _)| s.shape() == shape && profile(s) == wanted)
+            .cloned()
+            .collect();
+        let chosen = choose_distinct(&same, OPTIONS - 1, &[], rng);
+        if chosen.len() == OPTIONS - 1 {
+            return Some((correct.clone(), chosen));
+        }
+    }
+    None
+}
+
+/// Every premise of `scheme` over distinct variables of `vars`; for the
+/// symmetric schemes the first two in increasing order.
+fn premises_over(scheme: Scheme, vars: &[usize]) -> Vec<Statement> {
+    let mut out = Vec::new();
+    for &a in vars {
+        for &b in vars {
+            if a == b {
+                continue;
+            }
+            if scheme == Scheme::Implication {
+                out.push(Statement::Premise(Premise {
+                    scheme,
+                    vars: vec![a, b],
+                }));
+                continue;
+            }
+            for &c in vars {
+                if a < b && c != a && c != b {
+                    out.push(Statement::Premise(Premise {
+                        scheme,
+                        vars: vec![a, b, c],
+                    }));
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The candidate answers over `vars`: every literal, then every implication
@@ -540,10 +637,6 @@ fn candidates(vars: &[usize]) -> Vec<Statement> {
         }
     }
     out
-}
-
-fn is_literal(s: &Statement) -> bool {
-    matches!(s, Statement::Literal(_))
 }
 
 /// `0..n` in random order (Fisher–Yates on the item stream).
@@ -598,10 +691,10 @@ fn render(
     kind: QuestionType,
     seed: u64,
     q: &Symbolic,
-    lexicon: &Lexicon,
+    words: &Words<'_>,
     rng: &mut ChaCha8Rng,
 ) -> Question {
-    let renderer = Renderer::new(lexicon, rng);
+    let renderer = Renderer::new(words, rng);
     let mut show = |s: &Statement| Shown {
         symbolic: prover9(&s.formula()),
         text: renderer.statement(s, rng),
@@ -623,6 +716,11 @@ fn render(
         content: Content {
             symbolic: shown.iter().map(|s| s.symbolic.clone()).collect(),
             text,
+            atoms: renderer
+                .atoms()
+                .iter()
+                .map(|a| a.positive.clone())
+                .collect(),
             conclusion,
         },
         options,
