@@ -45,13 +45,12 @@ impl Edge {
     }
 }
 
-/// One node: its formula, its printed form, its models over the graph's
+/// One node: its formula, its models over the graph's
 /// atoms, its atom occurrences, and its depth (introduction rules applied
 /// since the root).
 #[derive(Debug, Clone)]
 pub(crate) struct Node {
     pub formula: Formula,
-    pub printed: String,
     pub models: Models,
     pub atoms: usize,
     pub depth: usize,
@@ -126,7 +125,7 @@ impl Graph {
         };
         let root = Formula::atom(graph.atoms[0].clone());
         let mut seen = BTreeSet::from([root.clone()]);
-        graph.push_node(root.clone(), root.to_string(), table.models(&root)?, 0);
+        graph.push_node(root.clone(), table.models(&root)?, 0);
         let atom_models = graph
             .atoms
             .iter()
@@ -171,8 +170,7 @@ impl Graph {
                 continue;
             }
             let depth = node.depth + 1;
-            let printed = formula.to_string();
-            let new = graph.push_node(formula, printed, models, depth);
+            let new = graph.push_node(formula, models, depth);
             let (from, to) = if reversed {
                 (parent, new)
             } else {
@@ -192,17 +190,10 @@ impl Graph {
         self.nodes.iter().map(|n| n.depth).max().unwrap_or(0)
     }
 
-    fn push_node(
-        &mut self,
-        formula: Formula,
-        printed: String,
-        models: Models,
-        depth: usize,
-    ) -> usize {
+    fn push_node(&mut self, formula: Formula, models: Models, depth: usize) -> usize {
         self.nodes.push(Node {
             atoms: atom_occurrences(&formula),
             formula,
-            printed,
             models,
             depth,
         });

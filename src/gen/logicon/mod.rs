@@ -32,7 +32,7 @@ pub use score::{
 use crate::gen::{item_rng, on_threads, Progress, Shard};
 use crate::syntax::prover9::Formula;
 use crate::truth::{Models, TruthError, TruthTable};
-use graph::{paper_consistency, Graph, Traversed};
+use graph::{atom_occurrences, paper_consistency, Graph, Traversed};
 use rand::Rng;
 use rewrite::RewriteRule;
 use serde::{Deserialize, Serialize};
@@ -474,7 +474,7 @@ fn finish(
     for (&n, m) in chosen.iter().zip(models) {
         let node = &graph.nodes[n];
         statements.push(Statement {
-            symbolic: node.printed.clone(),
+            symbolic: node.formula.to_string(),
             text: vocabulary.sentence(&node.formula),
         });
         // Statements hold only -, & and |, so a rule that does not change
@@ -487,6 +487,12 @@ fn finish(
                 let result = rule.apply(from);
                 (result != *from && result != node.formula).then_some(result)
             });
+            // Normal forms and chained eliminations can grow exponentially;
+            // a variant with more than twice its statement's atom
+            // occurrences is left out (the paper's largest forms, 18
+            // negations, 16 disjunctions, 13 conjunctions in its Table 7,
+            // are within twice its 9 atoms).
+            let result = result.filter(|r| atom_occurrences(r) <= 2 * node.atoms);
             if let Some(result) = result {
                 found.push((rule, result));
             }
@@ -499,7 +505,7 @@ fn finish(
                 return Err(Error::Unsound {
                     index,
                     rule: rule.name(),
-                    statement: node.printed.clone(),
+                    statement: node.formula.to_string(),
                     result: printed,
                 });
             }
@@ -514,9 +520,9 @@ fn finish(
     let path = path
         .iter()
         .map(|t| PathEdge {
-            from: graph.nodes[t.from].printed.clone(),
+            from: graph.nodes[t.from].formula.to_string(),
             relation: t.reading.symbol().to_string(),
-            to: graph.nodes[t.to].printed.clone(),
+            to: graph.nodes[t.to].formula.to_string(),
         })
         .collect();
     let disagreements = (0..consistent.len())
