@@ -8,6 +8,7 @@ mod baseline;
 
 use entail::gen::slr::{
     self, Answer, Config, Language, PromptStyle, ScoreConfig, ScoredTask, SlrTask, Split, Stats,
+    Theta,
 };
 use entail::judge::{Judge, JudgeConfig, TaskRecord};
 use std::collections::{BTreeMap, BTreeSet};
@@ -246,11 +247,11 @@ fn every_level_yields_valid_tasks() {
         let negatives = examples.iter().filter(|(l, _)| l == "westbound").count();
         assert_eq!(
             (positives, negatives),
-            (level.problem_size / 2, level.problem_size / 2),
+            (level.kappa_pos, level.kappa_neg),
             "{}",
             task.id
         );
-        assert_eq!(task.problem_size, level.problem_size);
+        assert_eq!(task.problem_size, level.problem_size());
         assert!(negatives > 0);
         let trivial_result = loaded.score(trivial);
         assert!(
@@ -739,4 +740,184 @@ fn a_test_split_larger_than_the_held_out_size_is_refused() {
     };
     let err = slr::generate(&config, &mut Vec::new(), &|_| {}).unwrap_err();
     assert!(err.to_string().contains("--test-tasks"), "{err}");
+}
+
+/// Test-split tasks of `levels` under `theta` (seed 4, `count` per level).
+fn generate_theta(levels: Vec<u32>, count: u64, theta: &str) -> Vec<SlrTask> {
+    let config = Config {
+        seed: 4,
+        levels,
+        count,
+        split: Split::Test,
+        test_tasks: count,
+        theta: serde_json::from_str(theta).expect("Θ parses"),
+        threads: 2,
+        judge: judge_config(),
+        ..Config::default()
+    };
+    let mut out = Vec::new();
+    slr::generate(&config, &mut out, &|_| {}).expect("generation succeeds");
+    parse_tasks(&String::from_utf8(out).expect("utf-8"))
+}
+
+/// Each train's label and number of cars.
+fn labels_and_cars(program: &str) -> Vec<(String, usize)> {
+    trains(program)
+        .into_iter()
+        .map(|(label, atoms)| {
+            let cars = atoms.iter().filter(|(p, _, _)| p == "has_car").count();
+            (label, cars)
+        })
+        .collect()
+}
+
+/// A user's Θ shows in every task: κ_pos positives and κ_neg negatives,
+/// cars per train and rule length within its ranges, exactly its active
+/// predicates, and the rule still solves the task under SWI-Prolog.
+#[test]
+fn a_custom_theta_shapes_every_task() {
+    let tasks = generate_theta(
+        vec![8],
+        6,
+        r#"{"kappa_pos": 5, "kappa_neg": 2, "cars": [3, 5], "rule_length": [2, 3],
+            "predicates": 7, "pattern_percent": 0}"#,
+    );
+    assert_eq!(tasks.len(), 6);
+    let active: BTreeSet<&str> = [
+        "has_car",
+        "car_num",
+        "car_color",
+        "car_len",
+        "has_wall",
+        "has_roof",
+        "has_wheel",
+    ]
+    .into();
+    for task in &tasks {
+        let shape = labels_and_cars(&task.validation_program);
+        let positives = shape.iter().filter(|(l, _)| l == "eastbound").count();
+        let negatives = shape.iter().filter(|(l, _)| l == "westbound").count();
+        assert_eq!((positives, negatives), (5, 2), "{}", task.id);
+        assert!(
+            shape.iter().all(|&(_, cars)| (3..=5).contains(&cars)),
+            "{shape:?}"
+        );
+        assert_eq!(task.problem_size, 7);
+        // Uniform rules: one `(C` per attribute literal, `has_car(T, C` aside.
+        let literals = task.ground_truth_rule.matches("(C").count();
+        assert!((2..=3).contains(&literals), "{}", task.ground_truth_rule);
+        let predicates: BTreeSet<&str> = facts(&task.validation_program)
+            .into_iter()
+            .filter(|(_, _, second)| second.is_some())
+            .map(|(name, _, _)| *active.get(name.as_str()).unwrap_or(&"?"))
+            .collect();
+        assert_eq!(predicates, active, "{}", task.id);
+        let reference = baseline::score(
+            &task.validation_program,
+            &task.ground_truth_rule,
+            "eastbound",
+            "westbound",
+        )
+        .expect("swipl runs");
+        assert_eq!(reference.partial_score, 1.0, "{}", task.ground_truth_rule);
+    }
+}
+
+/// Mirror backgrounds with κ_pos ≠ κ_neg, and a PMF background that gives
+/// some colours weight 0: those colours never appear.
+#[test]
+fn mirror_and_pmf_backgrounds_follow_theta() {
+    let mirror = generate_theta(vec![3], 3, r#"{"kappa_pos": 3, "kappa_neg": 1}"#);
+    assert_eq!(mirror.len(), 3);
+    for task in &mirror {
+        let shape = labels_and_cars(&task.validation_program);
+        let positives = shape.iter().filter(|(l, _)| l == "eastbound").count();
+        assert_eq!((positives, shape.len()), (3, 4), "{}", task.id);
+        assert_eq!(task.background_sampling, "mirror");
+    }
+    let pmf = generate_theta(
+        vec![10],
+        3,
+        r#"{"background": {"pmf": {"car_color": {"red": 1, "blue": 3}}}}"#,
+    );
+    assert_eq!(pmf.len(), 3);
+    let mut colours = BTreeMap::new();
+    for task in &pmf {
+        assert_eq!(task.background_sampling, "pmf");
+        for (name, _, value) in facts(&task.validation_program) {
+            if name == "car_color" {
+                *colours.entry(value.expect("a value")).or_insert(0) += 1;
+            }
+        }
+    }
+    assert_eq!(
+        colours.keys().map(String::as_str).collect::<Vec<_>>(),
+        ["blue", "red"]
+    );
+    assert!(colours["blue"] > colours["red"], "{colours:?}");
+}
+
+/// A Θ that cannot work is refused with the reason, before any task.
+#[test]
+fn an_impossible_theta_is_refused() {
+    for (theta, message) in [
+        (
+            r#"{"kappa_neg": 0}"#,
+            "invalid configuration: level 3: κ_neg = 0: must be 1 to 500",
+        ),
+        (
+            r#"{"rule_length": [4, 4]}"#,
+            "invalid configuration: level 3: rule length 4 is impossible with 5 predicates and \
+             at most 1 cars: at most 3 literals (3 per car)",
+        ),
+        (
+            r#"{"cars": [3, 2]}"#,
+            "invalid configuration: level 3: cars 3-2: need 1 <= min <= max <= 20",
+        ),
+        (
+            r#"{"background": {"pmf": {"car_color": {"purple": 1}}}}"#,
+            "invalid configuration: level 3: the PMF gives `car_color` the value `purple`, \
+             not one of its values",
+        ),
+    ] {
+        let config = Config {
+            levels: vec![3],
+            count: 1,
+            split: Split::Test,
+            theta: serde_json::from_str::<Theta>(theta).expect("Θ parses"),
+            judge: judge_config(),
+            ..Config::default()
+        };
+        let err = slr::generate(&config, &mut Vec::new(), &|_| {}).unwrap_err();
+        assert_eq!(err.to_string(), message);
+    }
+}
+
+/// The presets make the rules and validation programs that the generator
+/// made before Θ was configurable (tests/reference/slr_presets_seed5.jsonl,
+/// written by commit 2fa7473's `gen slr --levels 1-5 --count 2 --seed 5
+/// --split test --test-tasks 2`).
+#[test]
+fn presets_reproduce_the_earlier_tasks() {
+    let earlier: Vec<serde_json::Value> = include_str!("reference/slr_presets_seed5.jsonl")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("reference line parses"))
+        .collect();
+    let config = Config {
+        seed: 5,
+        levels: (1..=5).collect(),
+        count: 2,
+        split: Split::Test,
+        test_tasks: 2,
+        judge: judge_config(),
+        ..Config::default()
+    };
+    let mut out = Vec::new();
+    slr::generate(&config, &mut out, &|_| {}).expect("generation succeeds");
+    let now = parse_tasks(&String::from_utf8(out).expect("utf-8"));
+    assert_eq!(now.len(), earlier.len());
+    for (task, before) in now.iter().zip(&earlier) {
+        assert_eq!(task.ground_truth_rule, before["ground-truth rule"]);
+        assert_eq!(task.validation_program, before["validation program"]);
+    }
 }

@@ -1,8 +1,7 @@
 //! `entail gen slr`.
 
 use super::super::{choice, Failure, Outcome};
-use entail::gen::slr::Language;
-use entail::gen::slr::{self, Config, Error};
+use entail::gen::slr::{self, BackgroundSampling, Config, Error, Language, Pmf, Theta};
 use entail::judge::JudgeConfig;
 use std::path::PathBuf;
 
@@ -20,6 +19,16 @@ Cars per train, active predicates, problem size and rule length grow with the le
 levels 1-5 use mirror backgrounds and uniform rules, later levels uniform backgrounds
 and 30% pattern-guided rules (counting, forall, negation, neighbours, max_list, ...).
 
+Task configuration (the paper's Θ): the levels are presets; --theta FILE and the flags
+--kappa-pos, --kappa-neg, --rule-length, --cars, --predicates, --background and
+--pattern-percent replace a field of every requested level (flags over the file).
+A Θ file is a JSON object with any of these fields:
+  {\"kappa_pos\": 5, \"kappa_neg\": 3, \"rule_length\": [2, 3], \"cars\": [2, 4],
+   \"predicates\": 7, \"pattern_percent\": 50,
+   \"background\": \"uniform\" | \"mirror\" | {\"pmf\": {\"car_color\": {\"red\": 3, \"blue\": 1}}}}
+A PMF weighs each value of the attributes it names (unnamed values weigh 0, unnamed
+attributes stay uniform), always under the language's grammar.
+
 JSONL fields (SLR-Bench names): id, prompt, ground-truth rule, validation program,
 curriculum level, curriculum tier, rule sampling, rule complexity, background sampling,
 problem size, vocabulary predicates, vocabulary car constants, evaluation_config, seed.
@@ -33,6 +42,8 @@ Examples:
   entail gen slr --levels 1-20 --count 1000 --seed 7 -o slr_train.jsonl
       (disjoint from that test split: no rule or prompt in common)
   entail gen slr --levels 1-5 --count 20 --seed 7 --format parquet -o slr_train.parquet
+  entail gen slr --level 8 --kappa-pos 5 --kappa-neg 3 --cars 3-5 --rule-length 2-3 -o custom.jsonl
+  entail gen slr --level 10 --background '{\"car_color\": {\"red\": 4, \"blue\": 1, \"green\": 1}}' -o skewed.jsonl
   entail gen slr --level 12 --count 50 --prompt nl --language corpora/slr-lang/trains.json -o nl.jsonl
   entail gen slr --levels 1-20 --count 1000 --seed 7 --shard 0/4 -o slr.0.jsonl
       (shards 0/4 .. 3/4, concatenated in order, equal the unsharded file)")]
@@ -67,6 +78,30 @@ pub struct Args {
     /// Validation tasks per level, which train runs of the same seed hold out.
     #[arg(long, default_value_t = 10)]
     validation_tasks: u64,
+    /// A task configuration Θ file (JSON, see below) over the level presets.
+    #[arg(long, value_name = "FILE")]
+    theta: Option<PathBuf>,
+    /// κ_pos: positive examples per task.
+    #[arg(long, value_name = "N")]
+    kappa_pos: Option<usize>,
+    /// κ_neg: negative examples per task.
+    #[arg(long, value_name = "N")]
+    kappa_neg: Option<usize>,
+    /// Attribute literals in the rule body, such as 2-3.
+    #[arg(long, value_name = "MIN-MAX", value_parser = parse_span)]
+    rule_length: Option<(usize, usize)>,
+    /// Cars per train, such as 2-4.
+    #[arg(long, value_name = "MIN-MAX", value_parser = parse_span)]
+    cars: Option<(usize, usize)>,
+    /// Active predicates (a prefix of the language's order).
+    #[arg(long, value_name = "N")]
+    predicates: Option<usize>,
+    /// uniform, mirror, or a PMF as JSON: {"car_color": {"red": 3, "blue": 1}}.
+    #[arg(long, value_name = "POLICY", value_parser = parse_background)]
+    background: Option<BackgroundSampling>,
+    /// Percentage of rules drawn from the construct templates (rest uniform).
+    #[arg(long, value_name = "P")]
+    pattern_percent: Option<u32>,
     #[command(flatten)]
     run: super::Run,
 }
@@ -80,6 +115,47 @@ fn parse_levels(text: &str) -> Result<(u32, u32), String> {
         }
     }
     Ok((lo as u32, hi as u32))
+}
+
+/// `2-4`, `2..4` or `3`.
+fn parse_span(text: &str) -> Result<(usize, usize), String> {
+    crate::cli::parse_range(text)
+}
+
+/// `uniform`, `mirror` or a PMF in JSON.
+fn parse_background(text: &str) -> Result<BackgroundSampling, String> {
+    match text {
+        "uniform" => Ok(BackgroundSampling::Uniform),
+        "mirror" => Ok(BackgroundSampling::Mirror),
+        json => serde_json::from_str::<Pmf>(json)
+            .map(BackgroundSampling::Pmf)
+            .map_err(|e| {
+                format!(
+                    "not uniform, mirror or a PMF such as {{\"car_color\": {{\"red\": 1}}}}: {e}"
+                )
+            }),
+    }
+}
+
+/// The Θ of `args`: the file's, then the flags'.
+fn theta(args: &Args) -> Result<Theta, Failure> {
+    let file = match &args.theta {
+        None => Theta::default(),
+        Some(path) => {
+            let text = super::super::read_text(path)?;
+            serde_json::from_str(&text)
+                .map_err(|e| Failure::new(format!("{}: {e}", path.display())))?
+        }
+    };
+    Ok(file.or(Theta {
+        kappa_pos: args.kappa_pos,
+        kappa_neg: args.kappa_neg,
+        rule_length: args.rule_length,
+        cars: args.cars,
+        predicates: args.predicates,
+        background: args.background.clone(),
+        pattern_percent: args.pattern_percent,
+    }))
 }
 
 /// Runs `entail gen slr`.
@@ -101,6 +177,7 @@ pub fn run(args: Args) -> Outcome {
     let config = Config {
         seed: args.run.seed,
         levels: (lo..=hi).collect(),
+        theta: theta(&args)?,
         count: args.count,
         split: args.split.into(),
         prompt: args.prompt.into(),

@@ -1,7 +1,8 @@
 //! How one item of a level becomes a task: a rule drawn, candidate trains
 //! labelled by the judge until the quotas are filled, the task checked.
 
-use super::curriculum::{BackgroundSampling, Level};
+use super::curriculum::{BackgroundSampling, Level, Theta};
+use super::language::Attribute;
 use super::language::Language;
 use super::prompt::PromptStyle;
 use super::rule::{Rule, CONSTRUCTS};
@@ -41,18 +42,27 @@ pub(crate) struct LevelContext<'l> {
 }
 
 impl<'l> LevelContext<'l> {
-    /// The context of `level` in `language`.
-    pub(crate) fn new(language: &'l Language, level: u32) -> Result<LevelContext<'l>, Error> {
-        let params = curriculum::level(level).ok_or(Error::Level(level))?;
-        if params.predicates > language.order.len() {
-            return Err(Error::Language(format!(
-                "level {level} needs {} predicates, the language has {}",
-                params.predicates,
-                language.order.len()
-            )));
-        }
-        let (attributes, position) = language.active(params.predicates);
-        let vocabulary = Vocabulary::new(language, attributes, position, params.cars);
+    /// The context of `level` in `language`, under `theta`.
+    pub(crate) fn new(
+        language: &'l Language,
+        level: u32,
+        theta: &Theta,
+    ) -> Result<LevelContext<'l>, Error> {
+        let params = theta.level(level).ok_or(Error::Level(level))?;
+        let (attributes, position) = check(&params, language)?;
+        let weights = match &params.background {
+            BackgroundSampling::Pmf(pmf) => attributes
+                .iter()
+                .map(|a| {
+                    pmf.get(&a.name).map(|weights| {
+                        let weight = |v: &String| weights.get(v).copied().unwrap_or(0.0);
+                        a.values.iter().map(weight).collect()
+                    })
+                })
+                .collect(),
+            _ => vec![None; attributes.len()],
+        };
+        let vocabulary = Vocabulary::new(language, attributes, position, params.cars, weights);
         let mut probe_text = format!(
             "{}({}).\n",
             language.labels.positive,
@@ -176,7 +186,7 @@ impl<'l> LevelContext<'l> {
 
     /// The item's candidate pool: three trains per positive slot (at most 64).
     fn pool<'j>(&self, judge: &'j Judge, rng: &mut ChaCha8Rng) -> Result<Pool<'j>, String> {
-        let size = (3 * self.level.problem_size / 2).clamp(8, 64);
+        let size = (3 * self.level.problem_size() / 2).clamp(8, 64);
         let trains = (0..size)
             .map(|_| self.vocabulary.sample_train(rng))
             .collect::<Option<Vec<_>>>()
@@ -185,7 +195,7 @@ impl<'l> LevelContext<'l> {
         Ok(Pool { task, trains })
     }
 
-    /// Fills κ/2 positive and κ/2 negative uniform trains, interleaved:
+    /// Fills κ_pos positive and κ_neg negative independently drawn trains:
     /// first from the item's pool, then from fresh batches.
     fn fill_uniform(
         &self,
@@ -195,23 +205,24 @@ impl<'l> LevelContext<'l> {
         rng: &mut ChaCha8Rng,
         stats: &mut Stats,
     ) -> Result<Option<Vec<(Label, Train)>>, String> {
-        let quota = (self.level.problem_size / 2).max(1);
+        let (quota_pos, quota_neg) = (self.level.kappa_pos, self.level.kappa_neg);
         let (mut positives, mut negatives) = (Vec::new(), Vec::new());
         let mut seen: BTreeSet<Train> = BTreeSet::new();
         let (mut labelled, mut positive_seen) = (0usize, 0usize);
         let mut first = true;
-        while positives.len() < quota || negatives.len() < quota {
+        while positives.len() < quota_pos || negatives.len() < quota_neg {
             if labelled >= CANDIDATES_PER_RULE {
                 return Ok(None);
             }
             // Size the batch from the rarer label's observed rate, so a
             // skewed rule costs few judge calls.
-            let missing =
-                (quota - positives.len().min(quota)).max(quota - negatives.len().min(quota));
+            let missing = quota_pos
+                .saturating_sub(positives.len())
+                .max(quota_neg.saturating_sub(negatives.len()));
             let rate_pos = (positive_seen + 1) as f64 / (labelled + 2) as f64;
-            let rate = if positives.len() < quota && negatives.len() < quota {
+            let rate = if positives.len() < quota_pos && negatives.len() < quota_neg {
                 rate_pos.min(1.0 - rate_pos)
-            } else if positives.len() < quota {
+            } else if positives.len() < quota_pos {
                 rate_pos
             } else {
                 1.0 - rate_pos
@@ -237,10 +248,10 @@ impl<'l> LevelContext<'l> {
             labelled += trains.len();
             for (train, positive) in trains.into_iter().zip(labels) {
                 positive_seen += positive as usize;
-                let bucket = if positive {
-                    &mut positives
+                let (bucket, quota) = if positive {
+                    (&mut positives, quota_pos)
                 } else {
-                    &mut negatives
+                    (&mut negatives, quota_neg)
                 };
                 if bucket.len() < quota && seen.insert(train.clone()) {
                     bucket.push(train);
@@ -249,7 +260,7 @@ impl<'l> LevelContext<'l> {
             // Give up early on a rule whose observed rate says the budget
             // will not fill its quotas: most of the cost of hard levels is
             // otherwise spent on rules that are almost never (or always) true.
-            let needed = |have: usize, hits: usize| -> f64 {
+            let needed = |have: usize, quota: usize, hits: usize| -> f64 {
                 let missing = quota.saturating_sub(have) as f64;
                 if missing == 0.0 {
                     0.0
@@ -257,8 +268,11 @@ impl<'l> LevelContext<'l> {
                     missing * labelled as f64 / hits.max(1) as f64
                 }
             };
-            let estimate = needed(positives.len(), positive_seen)
-                .max(needed(negatives.len(), labelled - positive_seen));
+            let estimate = needed(positives.len(), quota_pos, positive_seen).max(needed(
+                negatives.len(),
+                quota_neg,
+                labelled - positive_seen,
+            ));
             if labelled as f64 + estimate > CANDIDATES_PER_RULE as f64 {
                 return Ok(None);
             }
@@ -266,8 +280,10 @@ impl<'l> LevelContext<'l> {
         Ok(Some(interleave(positives, negatives)))
     }
 
-    /// Fills κ/2 pairs: a train and a mirror copy, redrawn only in the rule's
-    /// attributes, with opposite labels.
+    /// Fills κ_pos positives and κ_neg negatives from pairs: a train and a
+    /// mirror copy, redrawn only in the rule's attributes, with opposite
+    /// labels (where κ_pos ≠ κ_neg, the larger quota's last pairs lose
+    /// their other half).
     fn fill_mirror(
         &self,
         judge: &Judge,
@@ -275,7 +291,7 @@ impl<'l> LevelContext<'l> {
         rng: &mut ChaCha8Rng,
         stats: &mut Stats,
     ) -> Result<Option<Vec<(Label, Train)>>, String> {
-        let quota = (self.level.problem_size / 2).max(1);
+        let (quota_pos, quota_neg) = (self.level.kappa_pos, self.level.kappa_neg);
         let relevant: Vec<bool> = (0..self.vocabulary.attributes.len())
             .map(|a| rule.relevant.contains(&a))
             .collect();
@@ -285,11 +301,16 @@ impl<'l> LevelContext<'l> {
         let (mut positives, mut negatives) = (Vec::new(), Vec::new());
         let mut seen: BTreeSet<Train> = BTreeSet::new();
         let (mut labelled, mut pairs_found) = (0usize, 0usize);
-        while positives.len() < quota {
+        let missing = |positives: &Vec<Train>, negatives: &Vec<Train>| {
+            quota_pos
+                .saturating_sub(positives.len())
+                .max(quota_neg.saturating_sub(negatives.len()))
+        };
+        while missing(&positives, &negatives) > 0 {
             if labelled >= CANDIDATES_PER_RULE {
                 return Ok(None);
             }
-            let bases = ((quota - positives.len()) * 2).clamp(2, 16);
+            let bases = (missing(&positives, &negatives) * 2).clamp(2, 16);
             let mut trains = Vec::with_capacity(bases * (MIRROR_VARIANTS + 1));
             for _ in 0..bases {
                 let base = self
@@ -323,15 +344,19 @@ impl<'l> LevelContext<'l> {
                 } else {
                     (variant, base)
                 };
-                if positives.len() < quota && !seen.contains(p) && !seen.contains(n) {
+                if missing(&positives, &negatives) > 0 && !seen.contains(p) && !seen.contains(n) {
                     seen.insert(p.clone());
                     seen.insert(n.clone());
-                    positives.push(p.clone());
-                    negatives.push(n.clone());
+                    if positives.len() < quota_pos {
+                        positives.push(p.clone());
+                    }
+                    if negatives.len() < quota_neg {
+                        negatives.push(n.clone());
+                    }
                 }
             }
             // As for uniform backgrounds: stop a rule whose pair rate cannot fill the quota.
-            let missing = quota.saturating_sub(positives.len()) as f64;
+            let missing = missing(&positives, &negatives) as f64;
             let estimate = missing * labelled as f64 / pairs_found.max(1) as f64;
             if missing > 0.0 && labelled as f64 + estimate > CANDIDATES_PER_RULE as f64 {
                 return Ok(None);
@@ -358,7 +383,7 @@ impl<'l> LevelContext<'l> {
                 continue;
             }
             let filled = match self.level.background {
-                BackgroundSampling::Uniform => {
+                BackgroundSampling::Uniform | BackgroundSampling::Pmf(_) => {
                     if pool.is_none() {
                         match self.pool(judge, rng) {
                             Ok(p) => {
@@ -486,11 +511,102 @@ struct Pool<'j> {
     trains: Vec<Train>,
 }
 
+/// Positives and negatives alternating, the longer list's rest at the end.
 fn interleave(positives: Vec<Train>, negatives: Vec<Train>) -> Vec<(Label, Train)> {
     let mut out = Vec::with_capacity(positives.len() + negatives.len());
-    for (p, n) in positives.into_iter().zip(negatives) {
-        out.push((Label::Pos, p));
-        out.push((Label::Neg, n));
+    let (mut p, mut n) = (positives.into_iter(), negatives.into_iter());
+    loop {
+        match (p.next(), n.next()) {
+            (None, None) => return out,
+            (a, b) => {
+                out.extend(a.map(|t| (Label::Pos, t)));
+                out.extend(b.map(|t| (Label::Neg, t)));
+            }
+        }
     }
-    out
+}
+
+/// Largest κ_pos or κ_neg accepted: the judge scores a task in one call.
+const MAX_KAPPA: usize = 500;
+/// Most cars per train accepted.
+const MAX_CARS: usize = 20;
+
+/// Refuses a level whose Θ cannot make tasks in `language`; else its
+/// active attributes and whether the position predicate is active.
+pub(super) fn check<'l>(
+    level: &Level,
+    language: &'l Language,
+) -> Result<(Vec<&'l Attribute>, bool), Error> {
+    let n = level.level;
+    let fail = |m: String| Err(Error::Config(format!("level {n}: {m}")));
+    if level.predicates > language.order.len() {
+        return Err(Error::Language(format!(
+            "level {n} needs {} predicates, the language has {}",
+            level.predicates,
+            language.order.len()
+        )));
+    }
+    for (name, kappa) in [("κ_pos", level.kappa_pos), ("κ_neg", level.kappa_neg)] {
+        if !(1..=MAX_KAPPA).contains(&kappa) {
+            return fail(format!("{name} = {kappa}: must be 1 to {MAX_KAPPA}"));
+        }
+    }
+    let (lo, hi) = level.cars;
+    if lo < 1 || lo > hi || hi > MAX_CARS {
+        return fail(format!(
+            "cars {lo}-{hi}: need 1 <= min <= max <= {MAX_CARS}"
+        ));
+    }
+    if level.pattern_percent > 100 {
+        return fail(format!(
+            "pattern percent {} is over 100",
+            level.pattern_percent
+        ));
+    }
+    let (attributes, position) = language.active(level.predicates);
+    if attributes.is_empty() {
+        return fail(format!(
+            "{} predicates activate no car attribute ({}); use more",
+            level.predicates,
+            language.order[..level.predicates.min(language.order.len())].join(", ")
+        ));
+    }
+    // A car holds one value per attribute (and one position), so a rule
+    // has at most that many literals per car.
+    let per_car = attributes.len() + usize::from(position && hi > 1);
+    let (min, max) = level.rule_length;
+    if min < 1 || min > max {
+        return fail(format!("rule length {min}-{max}: need 1 <= min <= max"));
+    }
+    if max > per_car * hi {
+        return fail(format!(
+            "rule length {max} is impossible with {} predicates and at most {hi} cars: \
+             at most {} literals ({per_car} per car)",
+            level.predicates,
+            per_car * hi
+        ));
+    }
+    if let BackgroundSampling::Pmf(pmf) = &level.background {
+        for (name, weights) in pmf {
+            let Some(attribute) = language.attribute(name) else {
+                return fail(format!(
+                    "the PMF names `{name}`, not an attribute of the language"
+                ));
+            };
+            for (value, &weight) in weights {
+                if !attribute.values.contains(value) {
+                    return fail(format!(
+                        "the PMF gives `{name}` the value `{value}`, not one of its values"
+                    ));
+                }
+                if !(weight.is_finite() && weight >= 0.0) {
+                    return fail(format!("the PMF weight of `{name}` = `{value}` is {weight}: must be finite and >= 0"));
+                }
+            }
+            if !weights.values().any(|&w| w > 0.0) {
+                return fail(format!("the PMF gives every value of `{name}` weight 0"));
+            }
+        }
+    }
+    Ok((attributes, position))
 }

@@ -96,7 +96,7 @@ pub fn generate(
         if slots.is_empty() {
             continue;
         }
-        let mut context = LevelContext::new(&config.language, level)?;
+        let mut context = LevelContext::new(&config.language, level, &config.theta)?;
         hold_out(judge, &mut context, config)?;
         let mut write = |task: &SlrTask| -> Result<(), Error> {
             let line =
@@ -131,8 +131,8 @@ fn hold_out(judge: &Judge, context: &mut LevelContext, config: &Config) -> Resul
             ..config.clone()
         };
         let mut tasks = Vec::new();
-        for level in curriculum::siblings(&context.level) {
-            let mut sibling = LevelContext::new(&config.language, level)?;
+        for level in curriculum::siblings(&context.level, &config.theta) {
+            let mut sibling = LevelContext::new(&config.language, level, &config.theta)?;
             sibling.held_out_rules = context.held_out_rules.clone();
             sibling.held_out_programs = context.held_out_programs.clone();
             let mut keep = |task: &SlrTask| -> Result<(), Error> {

@@ -62,7 +62,8 @@ fn curriculum_matches_the_paper_table() {
         let l = curriculum::level(level).unwrap();
         assert_eq!(l.cars, cars[i], "level {level}");
         assert_eq!(l.predicates, predicates[i], "level {level}");
-        assert_eq!(l.problem_size, kappa[i], "level {level}");
+        assert_eq!(l.problem_size(), kappa[i], "level {level}");
+        assert_eq!(l.kappa_pos, l.kappa_neg, "level {level}");
         assert_eq!(l.rule_length, rlen[i], "level {level}");
         let mirror = level <= 5;
         assert_eq!(l.background == BackgroundSampling::Mirror, mirror);
@@ -99,7 +100,7 @@ fn language_file_is_validated() {
 #[test]
 fn every_pattern_template_agrees_with_swipl() {
     let language = Language::trains();
-    let context = LevelContext::new(&language, 12).unwrap();
+    let context = LevelContext::new(&language, 12, &Default::default()).unwrap();
     for (c, construct) in CONSTRUCTS.iter().enumerate() {
         let mut made = 0;
         for attempt in 0..200u64 {
@@ -149,7 +150,7 @@ fn example_terms_are_what_the_reader_reads() {
     use crate::syntax::prolog::{parse_program, Sentence};
     let language = Language::trains();
     for level in 1..=20 {
-        let context = LevelContext::new(&language, level).expect("level");
+        let context = LevelContext::new(&language, level, &Default::default()).expect("level");
         let mut rng = item_rng(5, level as u64);
         let examples: Vec<(Label, Train)> = (0..4)
             .map(|i| {
