@@ -380,6 +380,7 @@ fn field_names_are_the_slr_bench_ones() {
         "vocabulary car constants",
         "evaluation_config",
         "seed",
+        "construct",
     ];
     expected.sort();
     let mut keys: Vec<&str> = keys.iter().map(|k| k.as_str()).collect();

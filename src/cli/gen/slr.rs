@@ -17,7 +17,8 @@ validation program).
 Curriculum (SLR Table 2): levels 1-5 basic, 6-10 easy, 11-15 medium, 16-20 hard.
 Cars per train, active predicates, problem size and rule length grow with the level;
 levels 1-5 use mirror backgrounds and uniform rules, later levels uniform backgrounds
-and 30% pattern-guided rules (counting, forall, negation, neighbours, max_list, ...).
+and 30% pattern-guided rules (the 22 constructs of Appendix E: counting, forall, negation,
+neighbours, max_list, recursion, projection, ...; the `construct` field names it).
 
 Task configuration (the paper's Θ): the levels are presets; --theta FILE and the flags
 --kappa-pos, --kappa-neg, --rule-length, --cars, --predicates, --background and

@@ -164,7 +164,7 @@ impl<'l> LevelContext<'l> {
 
     /// A rule of the level that `split` may draw and that is not held out;
     /// `None` if 100 draws found none.
-    fn sample_rule(&self, rng: &mut ChaCha8Rng, split: Split) -> Option<Rule> {
+    pub(crate) fn sample_rule(&self, rng: &mut ChaCha8Rng, split: Split) -> Option<Rule> {
         let (lo, hi) = self.level.rule_length;
         for _ in 0..100 {
             let length = rng.gen_range(lo..=hi);
@@ -435,6 +435,7 @@ impl<'l> LevelContext<'l> {
             curriculum_tier: curriculum::tier(self.level.level).to_string(),
             rule_sampling: rule.sampling.name().to_string(),
             rule_complexity: rule.complexity,
+            construct: rule.construct.to_string(),
             background_sampling: self.level.background.name().to_string(),
             problem_size: examples.len(),
             vocabulary_predicates: prompt::predicate_signatures(&self.vocabulary),

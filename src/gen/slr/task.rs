@@ -28,6 +28,10 @@ pub struct SlrTask {
     /// Attribute literals in the rule.
     #[serde(rename = "rule complexity")]
     pub rule_complexity: usize,
+    /// Our addition: the Appendix E construct the rule was templated from
+    /// (`uniform` for uniform rules); empty in records that predate it.
+    #[serde(default)]
+    pub construct: String,
     /// `mirror` or `uniform`.
     #[serde(rename = "background sampling")]
     pub background_sampling: String,

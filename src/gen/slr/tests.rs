@@ -181,3 +181,34 @@ fn example_terms_are_what_the_reader_reads() {
         assert_eq!(built, read, "level {level}");
     }
 }
+
+/// The pattern policy samples every Appendix E construct at the levels the
+/// paper uses LLM-guided rules (6-20), each where the level's vocabulary
+/// can express it; the hard levels express all of them.
+#[test]
+fn the_pattern_policy_samples_every_construct() {
+    use super::curriculum::Theta;
+    use super::Split;
+    use std::collections::BTreeSet;
+    let language = Language::trains();
+    let theta = Theta {
+        pattern_percent: Some(100),
+        ..Theta::default()
+    };
+    let mut everywhere = BTreeSet::new();
+    for level in 6..=20u32 {
+        let context = LevelContext::new(&language, level, &theta).expect("level");
+        let mut seen = BTreeSet::new();
+        for draw in 0..400u64 {
+            let mut rng = item_rng(17, u64::from(level) << 16 | draw);
+            if let Some(rule) = context.sample_rule(&mut rng, Split::Train) {
+                seen.insert(rule.construct);
+            }
+        }
+        if level >= 16 {
+            assert_eq!(seen.len(), CONSTRUCTS.len(), "level {level}: {seen:?}");
+        }
+        everywhere.extend(seen);
+    }
+    assert_eq!(everywhere, CONSTRUCTS.iter().copied().collect());
+}
