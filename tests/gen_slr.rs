@@ -316,19 +316,28 @@ fn every_level_yields_valid_tasks() {
                 task.ground_truth_rule
             );
         }
-        let expected_cars: Vec<String> = facts(&task.validation_program)
+        // Θ in the published fields, written as Table 2 writes it.
+        let span = |(lo, hi): (usize, usize)| {
+            if lo == hi {
+                lo.to_string()
+            } else {
+                format!("{lo}-{hi}")
+            }
+        };
+        assert_eq!(task.vocabulary_car_constants, span(level.cars));
+        assert_eq!(task.rule_complexity, span(level.rule_length));
+        assert_eq!(task.vocabulary_predicates, level.predicates);
+        let predicates: BTreeSet<String> = facts(&task.validation_program)
             .into_iter()
-            .filter(|f| f.0 == "has_car")
-            .filter_map(|f| f.2)
+            .filter(|f| f.2.is_some())
+            .map(|f| f.0)
             .collect();
-        assert_eq!(task.vocabulary_car_constants, expected_cars);
-        assert_eq!(
-            task.vocabulary_predicates,
-            ALL_PREDICATES[..level.predicates]
-                .iter()
-                .map(|p| format!("{p}/2"))
-                .collect::<Vec<_>>()
-        );
+        let active: BTreeSet<String> = ALL_PREDICATES[..level.predicates]
+            .iter()
+            .map(|p| p.to_string())
+            .collect();
+        assert_eq!(predicates, active);
+        assert_eq!(task.symbols, task.validation_program);
         assert!(task
             .prompt
             .contains(&task.validation_program.replace("\n\n", "\n")));
@@ -378,9 +387,11 @@ fn field_names_are_the_slr_bench_ones() {
         "problem size",
         "vocabulary predicates",
         "vocabulary car constants",
+        "symbols",
         "evaluation_config",
         "seed",
         "construct",
+        "rule length",
     ];
     expected.sort();
     let mut keys: Vec<&str> = keys.iter().map(|k| k.as_str()).collect();
@@ -395,7 +406,14 @@ fn field_names_are_the_slr_bench_ones() {
         "westbound"
     );
     assert_eq!(value["seed"], 3);
-    assert_eq!(value["id"], "slr-test-l2-0");
+    // The published types: integers and strings.
+    assert_eq!(value["id"], 0);
+    assert_eq!(value["curriculum level"], 2);
+    assert_eq!(value["rule complexity"], "1-2");
+    assert_eq!(value["vocabulary predicates"], 5);
+    assert_eq!(value["vocabulary car constants"], "1");
+    assert_eq!(value["problem size"], 2);
+    assert!(value["symbols"].is_string());
 }
 
 #[test]
@@ -451,11 +469,11 @@ fn natural_language_prompts_render_every_fact() {
 }
 
 /// [`slr::score`] on answers given as a map from id to prediction.
-fn score(tasks: &[ScoredTask], answers: &BTreeMap<String, String>) -> slr::Report {
+fn score(tasks: &[ScoredTask], answers: &BTreeMap<u64, String>) -> slr::Report {
     let answers: Vec<Answer> = answers
         .iter()
         .map(|(id, prediction)| Answer {
-            id: serde_json::Value::String(id.clone()),
+            id: serde_json::Value::from(*id),
             prediction: prediction.clone(),
         })
         .collect();
@@ -476,19 +494,16 @@ fn score_reports_levels_tiers_syntax_and_lrl() {
     let mut answers = BTreeMap::new();
     // Level 1: both solved. Level 7: one solved, one unparsable. (The second
     // level-1 answer is wrapped as a model would.)
-    answers.insert(full[0].id.clone(), full[0].ground_truth_rule.clone());
+    answers.insert(full[0].id, full[0].ground_truth_rule.clone());
     answers.insert(
-        full[1].id.clone(),
+        full[1].id,
         format!(
             "Reasoning...\n[RULE]\n{}\n[/RULE]",
             full[1].ground_truth_rule
         ),
     );
-    answers.insert(full[2].id.clone(), full[2].ground_truth_rule.clone());
-    answers.insert(
-        full[3].id.clone(),
-        "eastbound(T) :- has_car(T, C".to_string(),
-    );
+    answers.insert(full[2].id, full[2].ground_truth_rule.clone());
+    answers.insert(full[3].id, "eastbound(T) :- has_car(T, C".to_string());
     let report = score(&tasks, &answers);
     assert_eq!(report.levels[&1].solved, 2);
     assert_eq!(report.levels[&7].solved, 1);
@@ -520,8 +535,8 @@ fn duplicates_are_replaced_and_never_written() {
         .map(|t| (t.ground_truth_rule.clone(), t.validation_program.clone()))
         .collect();
     assert_eq!(keys.len(), 60);
-    let ids: BTreeSet<&String> = tasks.iter().map(|t| &t.id).collect();
-    assert_eq!(ids.len(), 60);
+    let ids: Vec<u64> = tasks.iter().map(|t| t.id).collect();
+    assert_eq!(ids, (0..60).collect::<Vec<_>>());
 }
 
 #[test]

@@ -30,9 +30,12 @@ A Θ file is a JSON object with any of these fields:
 A PMF weighs each value of the attributes it names (unnamed values weigh 0, unnamed
 attributes stay uniform), always under the language's grammar.
 
-JSONL fields (SLR-Bench names): id, prompt, ground-truth rule, validation program,
-curriculum level, curriculum tier, rule sampling, rule complexity, background sampling,
-problem size, vocabulary predicates, vocabulary car constants, evaluation_config, seed.
+JSONL fields, as SLR-Bench publishes them (names and types): id (int: the row in the
+run), prompt, ground-truth rule, validation program, symbols (the examples and background
+as Prolog), curriculum level, curriculum tier, rule sampling, rule complexity (Θ's rule
+length, \"1-2\"), background sampling, problem size (int), vocabulary predicates (int),
+vocabulary car constants (cars per train, \"2-3\"); then ours: construct, rule length (this
+rule's literals), evaluation_config, seed.
 
 Statistics (rules resampled, candidates labelled, judge calls, duplicates) go to stderr,
 as one JSON object with --json.

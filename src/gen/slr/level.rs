@@ -7,7 +7,7 @@ use super::language::Language;
 use super::prompt::PromptStyle;
 use super::rule::{Rule, CONSTRUCTS};
 use super::train::{Train, Vocabulary};
-use super::{curriculum, prompt, rule, train, Error, SlrTask, Split, Stats};
+use super::{curriculum, prompt, rule, task, train, Error, SlrTask, Split, Stats};
 use crate::gen::item_rng;
 use crate::judge::{
     sanitize, EvaluationConfig, Judge, Label, Task as JudgeTask, TaskProgram, TaskRecord,
@@ -409,37 +409,32 @@ impl<'l> LevelContext<'l> {
         None
     }
 
-    /// The finished task record for `rule` and `examples`.
+    /// The finished task record for `rule` and `examples` (its `id` is
+    /// set when the run places it).
     pub(crate) fn record(
         &self,
-        id: String,
         seed: u64,
         rule: &Rule,
         examples: &[(Label, Train)],
         style: PromptStyle,
     ) -> SlrTask {
-        let language = self.vocabulary.language;
-        let cars = examples
-            .iter()
-            .enumerate()
-            .flat_map(|(t, (_, train))| {
-                (1..=train.cars.len()).map(move |c| language.car_name(t, c))
-            })
-            .collect();
+        let validation_program = self.validation_program(examples);
         SlrTask {
-            id,
+            id: 0,
             prompt: prompt::prompt(&self.vocabulary, examples, style),
             ground_truth_rule: rule.text.clone(),
-            validation_program: self.validation_program(examples),
+            symbols: validation_program.clone(),
+            validation_program,
             curriculum_level: self.level.level,
             curriculum_tier: curriculum::tier(self.level.level).to_string(),
             rule_sampling: rule.sampling.name().to_string(),
-            rule_complexity: rule.complexity,
-            construct: rule.construct.to_string(),
+            rule_complexity: task::span(self.level.rule_length),
             background_sampling: self.level.background.name().to_string(),
             problem_size: examples.len(),
-            vocabulary_predicates: prompt::predicate_signatures(&self.vocabulary),
-            vocabulary_car_constants: cars,
+            vocabulary_predicates: self.level.predicates,
+            vocabulary_car_constants: task::span(self.level.cars),
+            construct: rule.construct.to_string(),
+            rule_length: rule.complexity,
             evaluation_config: self.labels.clone(),
             seed,
         }
@@ -464,8 +459,7 @@ impl<'l> LevelContext<'l> {
         };
         // Train numbers and fact order follow this order: it must carry no label.
         examples.shuffle(&mut rng);
-        let id = format!("slr-{}-l{}-{index}", split.name(), self.level.level);
-        let task = self.record(id, seed, &rule, &examples, style);
+        let task = self.record(seed, &rule, &examples, style);
         if self.held_out_programs.contains(&task.validation_program) {
             stats.tasks_held_out += 1;
             return Ok(None);
@@ -482,8 +476,8 @@ impl<'l> LevelContext<'l> {
         stats.judge_calls += 1;
         if !check.is_correct {
             return Err(Error::Judge(format!(
-                "rule {} scores {} on its own task {}",
-                task.ground_truth_rule, check.partial_score, task.id
+                "rule {} scores {} on its own task (level {}, item {index})",
+                task.ground_truth_rule, check.partial_score, self.level.level
             )));
         }
         Ok(Some(task))
