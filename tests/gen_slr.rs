@@ -937,3 +937,96 @@ fn presets_reproduce_the_earlier_tasks() {
         assert_eq!(task.validation_program, before["validation program"]);
     }
 }
+
+/// A rule that memorises the prompt's positive trains (one clause per
+/// train: its exact cars, in order, and their number) solves the validation
+/// program; answering with it scores below 1.0 on the held-out trains of
+/// `--holdout K`, where the hidden rule scores 1.0 (judge and SWI-Prolog).
+#[test]
+fn holdout_trains_catch_a_memorising_rule() {
+    let config = Config {
+        seed: 6,
+        levels: vec![10],
+        count: 3,
+        split: Split::Test,
+        test_tasks: 3,
+        holdout: 20,
+        threads: 2,
+        judge: judge_config(),
+        ..Config::default()
+    };
+    let mut out = Vec::new();
+    slr::generate(&config, &mut out, &|_| {}).expect("generation succeeds");
+    let text = String::from_utf8(out).expect("utf-8");
+    let tasks = parse_tasks(&text);
+    let scored: Vec<ScoredTask> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(tasks.len(), 3);
+    let mut memorised = BTreeMap::new();
+    let mut hidden = BTreeMap::new();
+    for task in &tasks {
+        let held = labels_and_cars(&task.holdout_program);
+        assert_eq!(held.len(), 20, "{}", task.id);
+        assert_eq!(held.iter().filter(|(l, _)| l == "eastbound").count(), 10);
+        // Held-out trains are numbered after the prompt's and are not in it.
+        let first = format!("bound(train{}).", task.problem_size);
+        assert_eq!(task.holdout_program[4..4 + first.len()], first);
+        assert!(!task.prompt.contains(&format!("train{}", task.problem_size)));
+        let reference = baseline::score(
+            &task.holdout_program,
+            &task.ground_truth_rule,
+            "eastbound",
+            "westbound",
+        )
+        .expect("swipl runs");
+        assert_eq!(reference.partial_score, 1.0, "{}", task.ground_truth_rule);
+        // One clause per positive train: its cars' facts, in order.
+        let mut clauses = Vec::new();
+        let mut current: Option<Vec<String>> = None;
+        let mut cars = 0;
+        let close = |body: Option<Vec<String>>, cars: usize, clauses: &mut Vec<String>| {
+            if let Some(mut body) = body {
+                body.push(format!("findall(X, has_car(T, X), Xs), length(Xs, {cars})"));
+                clauses.push(format!("eastbound(T) :- {}.", body.join(", ")));
+            }
+        };
+        for (name, first, second) in facts(&task.validation_program) {
+            match (name.as_str(), second) {
+                (label, None) => {
+                    close(current.take(), cars, &mut clauses);
+                    cars = 0;
+                    current = (label == "eastbound").then(Vec::new);
+                }
+                ("has_car", Some(car)) => {
+                    cars += 1;
+                    if let Some(body) = current.as_mut() {
+                        body.push(format!("has_car(T, V{car})"));
+                    }
+                }
+                (_, Some(value)) => {
+                    if let Some(body) = current.as_mut() {
+                        body.push(format!("{name}(V{first}, {value})"));
+                    }
+                }
+            }
+        }
+        close(current.take(), cars, &mut clauses);
+        memorised.insert(task.id, clauses.join("\n"));
+        hidden.insert(task.id, task.ground_truth_rule.clone());
+    }
+    let report = score(&scored, &memorised);
+    assert_eq!(report.overall.solved, 3, "the memoriser fits every prompt");
+    assert_eq!(report.holdout_tasks, 3);
+    assert!(report.holdout_score.unwrap() < 1.0, "{report:?}");
+    assert!(report.holdout_solved.unwrap() < 3, "{report:?}");
+    let report = score(&scored, &hidden);
+    assert_eq!(
+        (report.holdout_score, report.holdout_solved),
+        (Some(1.0), Some(3))
+    );
+    assert!(report
+        .to_text()
+        .contains("holdout score    1.000 (solved 3/3"));
+}

@@ -153,6 +153,7 @@ fn gen_slr(
         },
         test_tasks: held_out.0,
         validation_tasks: held_out.1,
+        holdout: 0,
     };
     judge::set_worker_command(&mut config.judge.worker, &worker_command)?;
     py.detach(move || {

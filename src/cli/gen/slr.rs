@@ -35,7 +35,7 @@ run), prompt, ground-truth rule, validation program, symbols (the examples and b
 as Prolog), curriculum level, curriculum tier, rule sampling, rule complexity (Θ's rule
 length, \"1-2\"), background sampling, problem size (int), vocabulary predicates (int),
 vocabulary car constants (cars per train, \"2-3\"); then ours: construct, rule length (this
-rule's literals), evaluation_config, seed.
+rule's literals), holdout program (with --holdout K), evaluation_config, seed.
 
 Statistics (rules resampled, candidates labelled, judge calls, duplicates) go to stderr,
 as one JSON object with --json.
@@ -82,6 +82,10 @@ pub struct Args {
     /// Validation tasks per level, which train runs of the same seed hold out.
     #[arg(long, default_value_t = 10)]
     validation_tasks: u64,
+    /// K labelled trains per task kept out of the prompt, in the record's
+    /// `holdout program`; `score slr` reports answers' `holdout_score` on them.
+    #[arg(long, value_name = "K", default_value_t = 0)]
+    holdout: usize,
     /// A task configuration Θ file (JSON, see below) over the level presets.
     #[arg(long, value_name = "FILE")]
     theta: Option<PathBuf>,
@@ -194,6 +198,7 @@ pub fn run(args: Args) -> Outcome {
         },
         test_tasks: args.test_tasks,
         validation_tasks: args.validation_tasks,
+        holdout: args.holdout,
     };
     let positions = config.count * config.levels.len() as u64;
     let start = std::time::Instant::now();

@@ -100,6 +100,8 @@ pub struct Config {
     pub test_tasks: u64,
     /// Validation tasks per level, which train runs hold out (the paper's 10).
     pub validation_tasks: u64,
+    /// Labelled trains per task kept out of the prompt (`holdout program`).
+    pub holdout: usize,
 }
 
 impl Config {
@@ -116,6 +118,12 @@ impl Config {
     /// for more tasks than the other splits hold out: the extra ones could
     /// appear in them.
     pub(super) fn validate(&self) -> Result<(), Error> {
+        if self.holdout > 1000 {
+            return Err(Error::Config(format!(
+                "--holdout {}: at most 1000 held-out trains per task",
+                self.holdout
+            )));
+        }
         for &n in &self.levels {
             let level = self.theta.level(n).ok_or(Error::Level(n))?;
             super::level::check(&level, &self.language)?;
@@ -151,6 +159,7 @@ impl Default for Config {
             judge: JudgeConfig::default(),
             test_tasks: 50,
             validation_tasks: 10,
+            holdout: 0,
         }
     }
 }

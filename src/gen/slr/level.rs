@@ -104,10 +104,16 @@ impl<'l> LevelContext<'l> {
 
     /// The validation program of `examples` (train number = index).
     pub(crate) fn validation_program(&self, examples: &[(Label, Train)]) -> String {
+        self.program(examples, 0)
+    }
+
+    /// `examples` as a labelled program, trains numbered from `first`.
+    fn program(&self, examples: &[(Label, Train)], first: usize) -> String {
         let language = self.vocabulary.language;
         let mut out = String::new();
-        for (t, (label, train)) in examples.iter().enumerate() {
-            if t > 0 {
+        for (i, (label, train)) in examples.iter().enumerate() {
+            let t = first + i;
+            if i > 0 {
                 out.push('\n');
             }
             let name = match label {
@@ -195,21 +201,24 @@ impl<'l> LevelContext<'l> {
         Ok(Pool { task, trains })
     }
 
-    /// Fills κ_pos positive and κ_neg negative independently drawn trains:
-    /// first from the item's pool, then from fresh batches.
+    /// Fills `quota_pos` positive and `quota_neg` negative independently
+    /// drawn trains, none in `exclude`: first from the item's pool (if
+    /// any), then from fresh batches.
+    #[allow(clippy::too_many_arguments)]
     fn fill_uniform(
         &self,
         judge: &Judge,
         rule: &Rule,
-        pool: &Pool,
+        pool: Option<&Pool>,
+        (quota_pos, quota_neg): (usize, usize),
+        exclude: BTreeSet<Train>,
         rng: &mut ChaCha8Rng,
         stats: &mut Stats,
     ) -> Result<Option<Vec<(Label, Train)>>, String> {
-        let (quota_pos, quota_neg) = (self.level.kappa_pos, self.level.kappa_neg);
         let (mut positives, mut negatives) = (Vec::new(), Vec::new());
-        let mut seen: BTreeSet<Train> = BTreeSet::new();
+        let mut seen = exclude;
         let (mut labelled, mut positive_seen) = (0usize, 0usize);
-        let mut first = true;
+        let mut first = pool.is_some();
         while positives.len() < quota_pos || negatives.len() < quota_neg {
             if labelled >= CANDIDATES_PER_RULE {
                 return Ok(None);
@@ -231,18 +240,21 @@ impl<'l> LevelContext<'l> {
             // batch, so modest batches lose little and overshoot less.
             let batch = ((missing as f64 / rate.max(0.005)) * 1.1).ceil() as usize;
             let batch = batch.clamp(4, 64).min(CANDIDATES_PER_RULE - labelled);
-            let (trains, labels) = if first {
-                first = false;
-                let labels = predictions(&pool.task, &rule.text, pool.trains.len())?;
-                (pool.trains.clone(), labels)
-            } else {
-                let trains = (0..batch)
-                    .map(|_| self.vocabulary.sample_train(rng))
-                    .collect::<Option<Vec<_>>>()
-                    .ok_or("the grammar admits no car")?;
-                let labels = self.label(judge, &rule.text, &trains)?;
-                stats.candidates_labelled += trains.len() as u64;
-                (trains, labels)
+            let (trains, labels) = match pool {
+                Some(pool) if first => {
+                    first = false;
+                    let labels = predictions(&pool.task, &rule.text, pool.trains.len())?;
+                    (pool.trains.clone(), labels)
+                }
+                _ => {
+                    let trains = (0..batch)
+                        .map(|_| self.vocabulary.sample_train(rng))
+                        .collect::<Option<Vec<_>>>()
+                        .ok_or("the grammar admits no car")?;
+                    let labels = self.label(judge, &rule.text, &trains)?;
+                    stats.candidates_labelled += trains.len() as u64;
+                    (trains, labels)
+                }
             };
             stats.judge_calls += 1;
             labelled += trains.len();
@@ -394,7 +406,15 @@ impl<'l> LevelContext<'l> {
                         }
                     }
                     match &pool {
-                        Some(p) => self.fill_uniform(judge, &rule, p, rng, stats),
+                        Some(p) => self.fill_uniform(
+                            judge,
+                            &rule,
+                            Some(p),
+                            (self.level.kappa_pos, self.level.kappa_neg),
+                            BTreeSet::new(),
+                            rng,
+                            stats,
+                        ),
                         None => return None,
                     }
                 }
@@ -416,9 +436,11 @@ impl<'l> LevelContext<'l> {
         seed: u64,
         rule: &Rule,
         examples: &[(Label, Train)],
+        holdout: &[(Label, Train)],
         style: PromptStyle,
     ) -> SlrTask {
         let validation_program = self.validation_program(examples);
+        let holdout_program = self.program(holdout, examples.len());
         SlrTask {
             id: 0,
             prompt: prompt::prompt(&self.vocabulary, examples, style),
@@ -435,13 +457,16 @@ impl<'l> LevelContext<'l> {
             vocabulary_car_constants: task::span(self.level.cars),
             construct: rule.construct.to_string(),
             rule_length: rule.complexity,
+            holdout_program,
             evaluation_config: self.labels.clone(),
             seed,
         }
     }
 
-    /// Item `index` of level `self.level` in `split` for run `seed`: the task,
-    /// checked by the judge to score its rule 1.0, or `None`.
+    /// Item `index` of level `self.level` in `split` for run `seed`, with
+    /// `holdout` held-out trains: the task, checked by the judge to score
+    /// its rule 1.0 (on the held-out trains too), or `None`.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn item(
         &self,
         judge: &Judge,
@@ -449,6 +474,7 @@ impl<'l> LevelContext<'l> {
         split: Split,
         index: u64,
         style: PromptStyle,
+        holdout: usize,
         stats: &mut Stats,
     ) -> Result<Option<SlrTask>, Error> {
         let stream = (split.code() << 40) | (u64::from(self.level.level) << 32) | index;
@@ -459,7 +485,22 @@ impl<'l> LevelContext<'l> {
         };
         // Train numbers and fact order follow this order: it must carry no label.
         examples.shuffle(&mut rng);
-        let task = self.record(seed, &rule, &examples, style);
+        // Held-out trains: drawn last, so that without them the task is the
+        // same; balanced, and never a train of the prompt.
+        let mut held = Vec::new();
+        if holdout > 0 {
+            let shown = examples.iter().map(|(_, t)| t.clone()).collect();
+            let quotas = (holdout - holdout / 2, holdout / 2);
+            match self.fill_uniform(judge, &rule, None, quotas, shown, &mut rng, stats) {
+                Ok(Some(trains)) => held = trains,
+                _ => {
+                    stats.items_failed += 1;
+                    return Ok(None);
+                }
+            }
+            held.shuffle(&mut rng);
+        }
+        let task = self.record(seed, &rule, &examples, &held, style);
         if self.held_out_programs.contains(&task.validation_program) {
             stats.tasks_held_out += 1;
             return Ok(None);
@@ -474,7 +515,21 @@ impl<'l> LevelContext<'l> {
             .map_err(|e| Error::Judge(e.to_string()))?
             .score(&task.ground_truth_rule);
         stats.judge_calls += 1;
-        if !check.is_correct {
+        let held_check = if task.holdout_program.is_empty() {
+            true
+        } else {
+            let record = TaskRecord {
+                validation_program: task.holdout_program.clone(),
+                ..record
+            };
+            stats.judge_calls += 1;
+            judge
+                .task(&record)
+                .map_err(|e| Error::Judge(e.to_string()))?
+                .score(&task.ground_truth_rule)
+                .is_correct
+        };
+        if !check.is_correct || !held_check {
             return Err(Error::Judge(format!(
                 "rule {} scores {} on its own task (level {}, item {index})",
                 task.ground_truth_rule, check.partial_score, self.level.level

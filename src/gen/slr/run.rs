@@ -273,6 +273,7 @@ fn run_items(
                     config.split,
                     start + offset,
                     config.prompt,
+                    config.holdout,
                     &mut stats,
                 )
                 .map(|task| (task, stats));

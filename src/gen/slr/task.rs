@@ -58,6 +58,16 @@ pub struct SlrTask {
     /// Ours: attribute literals in this rule (within `rule complexity`).
     #[serde(rename = "rule length")]
     pub rule_length: usize,
+    /// Ours (`--holdout K`): K more labelled trains, not in the prompt, as a
+    /// program like the validation program (trains numbered after the
+    /// prompt's). `score slr` scores answers on it apart (`holdout_score`),
+    /// which catches rules that memorise the shown trains. Absent when K = 0.
+    #[serde(
+        rename = "holdout program",
+        default,
+        skip_serializing_if = "String::is_empty"
+    )]
+    pub holdout_program: String,
     /// Ours: label predicate names, as the judge reads them.
     pub evaluation_config: EvaluationConfig,
     /// Ours: the run seed.
