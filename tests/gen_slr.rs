@@ -8,6 +8,7 @@ mod baseline;
 
 use entail::gen::slr::{
     self, Answer, Config, Language, PromptStyle, ScoreConfig, ScoredTask, SlrTask, Split, Stats,
+    Theta,
 };
 use entail::judge::{Judge, JudgeConfig, TaskRecord};
 use std::collections::{BTreeMap, BTreeSet};
@@ -246,11 +247,11 @@ fn every_level_yields_valid_tasks() {
         let negatives = examples.iter().filter(|(l, _)| l == "westbound").count();
         assert_eq!(
             (positives, negatives),
-            (level.problem_size / 2, level.problem_size / 2),
+            (level.kappa_pos, level.kappa_neg),
             "{}",
             task.id
         );
-        assert_eq!(task.problem_size, level.problem_size);
+        assert_eq!(task.problem_size, level.problem_size());
         assert!(negatives > 0);
         let trivial_result = loaded.score(trivial);
         assert!(
@@ -315,19 +316,28 @@ fn every_level_yields_valid_tasks() {
                 task.ground_truth_rule
             );
         }
-        let expected_cars: Vec<String> = facts(&task.validation_program)
+        // Θ in the published fields, written as Table 2 writes it.
+        let span = |(lo, hi): (usize, usize)| {
+            if lo == hi {
+                lo.to_string()
+            } else {
+                format!("{lo}-{hi}")
+            }
+        };
+        assert_eq!(task.vocabulary_car_constants, span(level.cars));
+        assert_eq!(task.rule_complexity, span(level.rule_length));
+        assert_eq!(task.vocabulary_predicates, level.predicates);
+        let predicates: BTreeSet<String> = facts(&task.validation_program)
             .into_iter()
-            .filter(|f| f.0 == "has_car")
-            .filter_map(|f| f.2)
+            .filter(|f| f.2.is_some())
+            .map(|f| f.0)
             .collect();
-        assert_eq!(task.vocabulary_car_constants, expected_cars);
-        assert_eq!(
-            task.vocabulary_predicates,
-            ALL_PREDICATES[..level.predicates]
-                .iter()
-                .map(|p| format!("{p}/2"))
-                .collect::<Vec<_>>()
-        );
+        let active: BTreeSet<String> = ALL_PREDICATES[..level.predicates]
+            .iter()
+            .map(|p| p.to_string())
+            .collect();
+        assert_eq!(predicates, active);
+        assert_eq!(task.symbols, task.validation_program);
         assert!(task
             .prompt
             .contains(&task.validation_program.replace("\n\n", "\n")));
@@ -377,8 +387,11 @@ fn field_names_are_the_slr_bench_ones() {
         "problem size",
         "vocabulary predicates",
         "vocabulary car constants",
+        "symbols",
         "evaluation_config",
         "seed",
+        "construct",
+        "rule length",
     ];
     expected.sort();
     let mut keys: Vec<&str> = keys.iter().map(|k| k.as_str()).collect();
@@ -393,7 +406,14 @@ fn field_names_are_the_slr_bench_ones() {
         "westbound"
     );
     assert_eq!(value["seed"], 3);
-    assert_eq!(value["id"], "slr-test-l2-0");
+    // The published types: integers and strings.
+    assert_eq!(value["id"], 0);
+    assert_eq!(value["curriculum level"], 2);
+    assert_eq!(value["rule complexity"], "1-2");
+    assert_eq!(value["vocabulary predicates"], 5);
+    assert_eq!(value["vocabulary car constants"], "1");
+    assert_eq!(value["problem size"], 2);
+    assert!(value["symbols"].is_string());
 }
 
 #[test]
@@ -449,11 +469,11 @@ fn natural_language_prompts_render_every_fact() {
 }
 
 /// [`slr::score`] on answers given as a map from id to prediction.
-fn score(tasks: &[ScoredTask], answers: &BTreeMap<String, String>) -> slr::Report {
+fn score(tasks: &[ScoredTask], answers: &BTreeMap<u64, String>) -> slr::Report {
     let answers: Vec<Answer> = answers
         .iter()
         .map(|(id, prediction)| Answer {
-            id: serde_json::Value::String(id.clone()),
+            id: serde_json::Value::from(*id),
             prediction: prediction.clone(),
         })
         .collect();
@@ -474,19 +494,16 @@ fn score_reports_levels_tiers_syntax_and_lrl() {
     let mut answers = BTreeMap::new();
     // Level 1: both solved. Level 7: one solved, one unparsable. (The second
     // level-1 answer is wrapped as a model would.)
-    answers.insert(full[0].id.clone(), full[0].ground_truth_rule.clone());
+    answers.insert(full[0].id, full[0].ground_truth_rule.clone());
     answers.insert(
-        full[1].id.clone(),
+        full[1].id,
         format!(
             "Reasoning...\n[RULE]\n{}\n[/RULE]",
             full[1].ground_truth_rule
         ),
     );
-    answers.insert(full[2].id.clone(), full[2].ground_truth_rule.clone());
-    answers.insert(
-        full[3].id.clone(),
-        "eastbound(T) :- has_car(T, C".to_string(),
-    );
+    answers.insert(full[2].id, full[2].ground_truth_rule.clone());
+    answers.insert(full[3].id, "eastbound(T) :- has_car(T, C".to_string());
     let report = score(&tasks, &answers);
     assert_eq!(report.levels[&1].solved, 2);
     assert_eq!(report.levels[&7].solved, 1);
@@ -518,8 +535,8 @@ fn duplicates_are_replaced_and_never_written() {
         .map(|t| (t.ground_truth_rule.clone(), t.validation_program.clone()))
         .collect();
     assert_eq!(keys.len(), 60);
-    let ids: BTreeSet<&String> = tasks.iter().map(|t| &t.id).collect();
-    assert_eq!(ids.len(), 60);
+    let ids: Vec<u64> = tasks.iter().map(|t| t.id).collect();
+    assert_eq!(ids, (0..60).collect::<Vec<_>>());
 }
 
 #[test]
@@ -739,4 +756,277 @@ fn a_test_split_larger_than_the_held_out_size_is_refused() {
     };
     let err = slr::generate(&config, &mut Vec::new(), &|_| {}).unwrap_err();
     assert!(err.to_string().contains("--test-tasks"), "{err}");
+}
+
+/// Test-split tasks of `levels` under `theta` (seed 4, `count` per level).
+fn generate_theta(levels: Vec<u32>, count: u64, theta: &str) -> Vec<SlrTask> {
+    let config = Config {
+        seed: 4,
+        levels,
+        count,
+        split: Split::Test,
+        test_tasks: count,
+        theta: serde_json::from_str(theta).expect("Θ parses"),
+        threads: 2,
+        judge: judge_config(),
+        ..Config::default()
+    };
+    let mut out = Vec::new();
+    slr::generate(&config, &mut out, &|_| {}).expect("generation succeeds");
+    parse_tasks(&String::from_utf8(out).expect("utf-8"))
+}
+
+/// Each train's label and number of cars.
+fn labels_and_cars(program: &str) -> Vec<(String, usize)> {
+    trains(program)
+        .into_iter()
+        .map(|(label, atoms)| {
+            let cars = atoms.iter().filter(|(p, _, _)| p == "has_car").count();
+            (label, cars)
+        })
+        .collect()
+}
+
+/// A user's Θ shows in every task: κ_pos positives and κ_neg negatives,
+/// cars per train and rule length within its ranges, exactly its active
+/// predicates, and the rule still solves the task under SWI-Prolog.
+#[test]
+fn a_custom_theta_shapes_every_task() {
+    let tasks = generate_theta(
+        vec![8],
+        6,
+        r#"{"kappa_pos": 5, "kappa_neg": 2, "cars": [3, 5], "rule_length": [2, 3],
+            "predicates": 7, "pattern_percent": 0}"#,
+    );
+    assert_eq!(tasks.len(), 6);
+    let active: BTreeSet<&str> = [
+        "has_car",
+        "car_num",
+        "car_color",
+        "car_len",
+        "has_wall",
+        "has_roof",
+        "has_wheel",
+    ]
+    .into();
+    for task in &tasks {
+        let shape = labels_and_cars(&task.validation_program);
+        let positives = shape.iter().filter(|(l, _)| l == "eastbound").count();
+        let negatives = shape.iter().filter(|(l, _)| l == "westbound").count();
+        assert_eq!((positives, negatives), (5, 2), "{}", task.id);
+        assert!(
+            shape.iter().all(|&(_, cars)| (3..=5).contains(&cars)),
+            "{shape:?}"
+        );
+        assert_eq!(task.problem_size, 7);
+        // Uniform rules: one `(C` per attribute literal, `has_car(T, C` aside.
+        let literals = task.ground_truth_rule.matches("(C").count();
+        assert!((2..=3).contains(&literals), "{}", task.ground_truth_rule);
+        let predicates: BTreeSet<&str> = facts(&task.validation_program)
+            .into_iter()
+            .filter(|(_, _, second)| second.is_some())
+            .map(|(name, _, _)| *active.get(name.as_str()).unwrap_or(&"?"))
+            .collect();
+        assert_eq!(predicates, active, "{}", task.id);
+        let reference = baseline::score(
+            &task.validation_program,
+            &task.ground_truth_rule,
+            "eastbound",
+            "westbound",
+        )
+        .expect("swipl runs");
+        assert_eq!(reference.partial_score, 1.0, "{}", task.ground_truth_rule);
+    }
+}
+
+/// Mirror backgrounds with κ_pos ≠ κ_neg, and a PMF background that gives
+/// some colours weight 0: those colours never appear.
+#[test]
+fn mirror_and_pmf_backgrounds_follow_theta() {
+    let mirror = generate_theta(vec![3], 3, r#"{"kappa_pos": 3, "kappa_neg": 1}"#);
+    assert_eq!(mirror.len(), 3);
+    for task in &mirror {
+        let shape = labels_and_cars(&task.validation_program);
+        let positives = shape.iter().filter(|(l, _)| l == "eastbound").count();
+        assert_eq!((positives, shape.len()), (3, 4), "{}", task.id);
+        assert_eq!(task.background_sampling, "mirror");
+    }
+    let pmf = generate_theta(
+        vec![10],
+        3,
+        r#"{"background": {"pmf": {"car_color": {"red": 1, "blue": 3}}}}"#,
+    );
+    assert_eq!(pmf.len(), 3);
+    let mut colours = BTreeMap::new();
+    for task in &pmf {
+        assert_eq!(task.background_sampling, "pmf");
+        for (name, _, value) in facts(&task.validation_program) {
+            if name == "car_color" {
+                *colours.entry(value.expect("a value")).or_insert(0) += 1;
+            }
+        }
+    }
+    assert_eq!(
+        colours.keys().map(String::as_str).collect::<Vec<_>>(),
+        ["blue", "red"]
+    );
+    assert!(colours["blue"] > colours["red"], "{colours:?}");
+}
+
+/// A Θ that cannot work is refused with the reason, before any task.
+#[test]
+fn an_impossible_theta_is_refused() {
+    for (theta, message) in [
+        (
+            r#"{"kappa_neg": 0}"#,
+            "invalid configuration: level 3: κ_neg = 0: must be 1 to 500",
+        ),
+        (
+            r#"{"rule_length": [4, 4]}"#,
+            "invalid configuration: level 3: rule length 4 is impossible with 5 predicates and \
+             at most 1 cars: at most 3 literals (3 per car)",
+        ),
+        (
+            r#"{"cars": [3, 2]}"#,
+            "invalid configuration: level 3: cars 3-2: need 1 <= min <= max <= 20",
+        ),
+        (
+            r#"{"background": {"pmf": {"car_color": {"purple": 1}}}}"#,
+            "invalid configuration: level 3: the PMF gives `car_color` the value `purple`, \
+             not one of its values",
+        ),
+    ] {
+        let config = Config {
+            levels: vec![3],
+            count: 1,
+            split: Split::Test,
+            theta: serde_json::from_str::<Theta>(theta).expect("Θ parses"),
+            judge: judge_config(),
+            ..Config::default()
+        };
+        let err = slr::generate(&config, &mut Vec::new(), &|_| {}).unwrap_err();
+        assert_eq!(err.to_string(), message);
+    }
+}
+
+/// The presets make the rules and validation programs that the generator
+/// made before Θ was configurable (tests/reference/slr_presets_seed5.jsonl,
+/// written by commit 2fa7473's `gen slr --levels 1-5 --count 2 --seed 5
+/// --split test --test-tasks 2`).
+#[test]
+fn presets_reproduce_the_earlier_tasks() {
+    let earlier: Vec<serde_json::Value> = include_str!("reference/slr_presets_seed5.jsonl")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("reference line parses"))
+        .collect();
+    let config = Config {
+        seed: 5,
+        levels: (1..=5).collect(),
+        count: 2,
+        split: Split::Test,
+        test_tasks: 2,
+        judge: judge_config(),
+        ..Config::default()
+    };
+    let mut out = Vec::new();
+    slr::generate(&config, &mut out, &|_| {}).expect("generation succeeds");
+    let now = parse_tasks(&String::from_utf8(out).expect("utf-8"));
+    assert_eq!(now.len(), earlier.len());
+    for (task, before) in now.iter().zip(&earlier) {
+        assert_eq!(task.ground_truth_rule, before["ground-truth rule"]);
+        assert_eq!(task.validation_program, before["validation program"]);
+    }
+}
+
+/// A rule that memorises the prompt's positive trains (one clause per
+/// train: its exact cars, in order, and their number) solves the validation
+/// program; answering with it scores below 1.0 on the held-out trains of
+/// `--holdout K`, where the hidden rule scores 1.0 (judge and SWI-Prolog).
+#[test]
+fn holdout_trains_catch_a_memorising_rule() {
+    let config = Config {
+        seed: 6,
+        levels: vec![10],
+        count: 3,
+        split: Split::Test,
+        test_tasks: 3,
+        holdout: 20,
+        threads: 2,
+        judge: judge_config(),
+        ..Config::default()
+    };
+    let mut out = Vec::new();
+    slr::generate(&config, &mut out, &|_| {}).expect("generation succeeds");
+    let text = String::from_utf8(out).expect("utf-8");
+    let tasks = parse_tasks(&text);
+    let scored: Vec<ScoredTask> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(tasks.len(), 3);
+    let mut memorised = BTreeMap::new();
+    let mut hidden = BTreeMap::new();
+    for task in &tasks {
+        let held = labels_and_cars(&task.holdout_program);
+        assert_eq!(held.len(), 20, "{}", task.id);
+        assert_eq!(held.iter().filter(|(l, _)| l == "eastbound").count(), 10);
+        // Held-out trains are numbered after the prompt's and are not in it.
+        let first = format!("bound(train{}).", task.problem_size);
+        assert_eq!(task.holdout_program[4..4 + first.len()], first);
+        assert!(!task.prompt.contains(&format!("train{}", task.problem_size)));
+        let reference = baseline::score(
+            &task.holdout_program,
+            &task.ground_truth_rule,
+            "eastbound",
+            "westbound",
+        )
+        .expect("swipl runs");
+        assert_eq!(reference.partial_score, 1.0, "{}", task.ground_truth_rule);
+        // One clause per positive train: its cars' facts, in order.
+        let mut clauses = Vec::new();
+        let mut current: Option<Vec<String>> = None;
+        let mut cars = 0;
+        let close = |body: Option<Vec<String>>, cars: usize, clauses: &mut Vec<String>| {
+            if let Some(mut body) = body {
+                body.push(format!("findall(X, has_car(T, X), Xs), length(Xs, {cars})"));
+                clauses.push(format!("eastbound(T) :- {}.", body.join(", ")));
+            }
+        };
+        for (name, first, second) in facts(&task.validation_program) {
+            match (name.as_str(), second) {
+                (label, None) => {
+                    close(current.take(), cars, &mut clauses);
+                    cars = 0;
+                    current = (label == "eastbound").then(Vec::new);
+                }
+                ("has_car", Some(car)) => {
+                    cars += 1;
+                    if let Some(body) = current.as_mut() {
+                        body.push(format!("has_car(T, V{car})"));
+                    }
+                }
+                (_, Some(value)) => {
+                    if let Some(body) = current.as_mut() {
+                        body.push(format!("{name}(V{first}, {value})"));
+                    }
+                }
+            }
+        }
+        close(current.take(), cars, &mut clauses);
+        memorised.insert(task.id, clauses.join("\n"));
+        hidden.insert(task.id, task.ground_truth_rule.clone());
+    }
+    let report = score(&scored, &memorised);
+    assert_eq!(report.overall.solved, 3, "the memoriser fits every prompt");
+    assert_eq!(report.holdout_tasks, 3);
+    assert!(report.holdout_score.unwrap() < 1.0, "{report:?}");
+    assert!(report.holdout_solved.unwrap() < 3, "{report:?}");
+    let report = score(&scored, &hidden);
+    assert_eq!(
+        (report.holdout_score, report.holdout_solved),
+        (Some(1.0), Some(3))
+    );
+    assert!(report
+        .to_text()
+        .contains("holdout score    1.000 (solved 3/3"));
 }

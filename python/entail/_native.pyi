@@ -42,6 +42,9 @@ def gen_slr(
     language: Optional[str],
     threads: int,
     worker_command: List[str],
+    shard: Tuple[int, int],
+    held_out: Tuple[int, int],
+    theta: Optional[str] = None,
 ) -> str: ...
 def gen_logicon(
     k: Tuple[int, int],

@@ -82,10 +82,13 @@ def slr(
     shard: Tuple[int, int] = (0, 1),
     test_tasks: int = 50,
     validation_tasks: int = 10,
+    theta: Optional[Dict[str, Any]] = None,
 ) -> List[Dict[str, Any]]:
     """SLR tasks (``entail gen slr``): ``count`` per level, each labelled by
     the judge and kept only if its own rule scores 1.0. ``language`` is a
-    language file's path or its parsed JSON (default: trains).
+    language file's path or its parsed JSON (default: trains). ``theta`` is
+    a task configuration over the level presets, as ``--theta FILE`` reads
+    it, e.g. ``{"kappa_pos": 5, "kappa_neg": 3, "rule_length": [2, 3]}``.
 
     Splits of one seed share no rule and no prompt: a ``train`` or
     ``validation`` run holds out the first ``test_tasks`` test tasks (and
@@ -107,6 +110,7 @@ def slr(
         _worker.command(),
         _shard(shard),
         (_count("test_tasks", test_tasks), _count("validation_tasks", validation_tasks)),
+        None if theta is None else json.dumps(theta),
     )
     return _jsonl(text)
 

@@ -104,7 +104,7 @@ fn shard_of((index, count): (u64, u64)) -> PyResult<entail::gen::Shard> {
 
 /// `entail gen slr`'s JSONL for the same arguments.
 #[pyfunction]
-#[pyo3(signature = (levels, count, seed, split, prompt, language, threads, worker_command, shard, held_out))]
+#[pyo3(signature = (levels, count, seed, split, prompt, language, threads, worker_command, shard, held_out, theta=None))]
 #[allow(clippy::too_many_arguments)]
 fn gen_slr(
     py: Python<'_>,
@@ -118,8 +118,9 @@ fn gen_slr(
     worker_command: Vec<String>,
     shard: (u64, u64),
     held_out: (u64, u64),
+    theta: Option<String>,
 ) -> PyResult<String> {
-    use entail::gen::slr::{self, Config, Language, PromptStyle, Split};
+    use entail::gen::slr::{self, Config, Language, PromptStyle, Split, Theta};
     let bad = |m: String| PyValueError::new_err(m);
     let language = match language {
         None => Language::trains(),
@@ -131,9 +132,14 @@ fn gen_slr(
             levels.0, levels.1
         )));
     }
+    let theta: Theta = match theta {
+        None => Theta::default(),
+        Some(text) => serde_json::from_str(&text).map_err(|e| bad(format!("theta: {e}")))?,
+    };
     let mut config = Config {
         seed,
         levels: (levels.0..=levels.1).collect(),
+        theta,
         count,
         split: Split::from_name(split).ok_or_else(|| bad(format!("unknown split {split:?}")))?,
         prompt: PromptStyle::from_name(prompt)
@@ -147,6 +153,7 @@ fn gen_slr(
         },
         test_tasks: held_out.0,
         validation_tasks: held_out.1,
+        holdout: 0,
     };
     judge::set_worker_command(&mut config.judge.worker, &worker_command)?;
     py.detach(move || {

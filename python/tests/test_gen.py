@@ -20,6 +20,17 @@ def test_slr_equals_cli(entail_bin):
     assert entail.gen.slr(level=7, count=2, seed=1, prompt="nl", split="test") == nl
 
 
+def test_slr_theta_equals_cli_flags(entail_bin):
+    cli = jsonl(run_cli(entail_bin, "gen", "slr", "--level", "8", "--count", "2", "--seed", "2",
+                        "--split", "test", "--kappa-pos", "3", "--kappa-neg", "2",
+                        "--cars", "2-4", "--rule-length", "2-3"))
+    ours = entail.gen.slr(level=8, count=2, seed=2, split="test",
+                          theta={"kappa_pos": 3, "kappa_neg": 2, "cars": [2, 4],
+                                 "rule_length": [2, 3]})
+    assert len(ours) == 2 and ours == cli
+    assert all(t["problem size"] == 5 for t in ours)
+
+
 def test_logicon_equals_cli(entail_bin):
     cli = jsonl(run_cli(entail_bin, "gen", "logicon", "--k", "2..5", "--count", "40",
                         "--seed", "9", "--variant", "hard"))

@@ -1,8 +1,7 @@
 //! `entail gen slr`.
 
 use super::super::{choice, Failure, Outcome};
-use entail::gen::slr::Language;
-use entail::gen::slr::{self, Config, Error};
+use entail::gen::slr::{self, BackgroundSampling, Config, Error, Language, Pmf, Theta};
 use entail::judge::JudgeConfig;
 use std::path::PathBuf;
 
@@ -18,11 +17,25 @@ validation program).
 Curriculum (SLR Table 2): levels 1-5 basic, 6-10 easy, 11-15 medium, 16-20 hard.
 Cars per train, active predicates, problem size and rule length grow with the level;
 levels 1-5 use mirror backgrounds and uniform rules, later levels uniform backgrounds
-and 30% pattern-guided rules (counting, forall, negation, neighbours, max_list, ...).
+and 30% pattern-guided rules (the 22 constructs of Appendix E: counting, forall, negation,
+neighbours, max_list, recursion, projection, ...; the `construct` field names it).
 
-JSONL fields (SLR-Bench names): id, prompt, ground-truth rule, validation program,
-curriculum level, curriculum tier, rule sampling, rule complexity, background sampling,
-problem size, vocabulary predicates, vocabulary car constants, evaluation_config, seed.
+Task configuration (the paper's Θ): the levels are presets; --theta FILE and the flags
+--kappa-pos, --kappa-neg, --rule-length, --cars, --predicates, --background and
+--pattern-percent replace a field of every requested level (flags over the file).
+A Θ file is a JSON object with any of these fields:
+  {\"kappa_pos\": 5, \"kappa_neg\": 3, \"rule_length\": [2, 3], \"cars\": [2, 4],
+   \"predicates\": 7, \"pattern_percent\": 50,
+   \"background\": \"uniform\" | \"mirror\" | {\"pmf\": {\"car_color\": {\"red\": 3, \"blue\": 1}}}}
+A PMF weighs each value of the attributes it names (unnamed values weigh 0, unnamed
+attributes stay uniform), always under the language's grammar.
+
+JSONL fields, as SLR-Bench publishes them (names and types): id (int: the row in the
+run), prompt, ground-truth rule, validation program, symbols (the examples and background
+as Prolog), curriculum level, curriculum tier, rule sampling, rule complexity (Θ's rule
+length, \"1-2\"), background sampling, problem size (int), vocabulary predicates (int),
+vocabulary car constants (cars per train, \"2-3\"); then ours: construct, rule length (this
+rule's literals), holdout program (with --holdout K), evaluation_config, seed.
 
 Statistics (rules resampled, candidates labelled, judge calls, duplicates) go to stderr,
 as one JSON object with --json.
@@ -33,6 +46,8 @@ Examples:
   entail gen slr --levels 1-20 --count 1000 --seed 7 -o slr_train.jsonl
       (disjoint from that test split: no rule or prompt in common)
   entail gen slr --levels 1-5 --count 20 --seed 7 --format parquet -o slr_train.parquet
+  entail gen slr --level 8 --kappa-pos 5 --kappa-neg 3 --cars 3-5 --rule-length 2-3 -o custom.jsonl
+  entail gen slr --level 10 --background '{\"car_color\": {\"red\": 4, \"blue\": 1, \"green\": 1}}' -o skewed.jsonl
   entail gen slr --level 12 --count 50 --prompt nl --language corpora/slr-lang/trains.json -o nl.jsonl
   entail gen slr --levels 1-20 --count 1000 --seed 7 --shard 0/4 -o slr.0.jsonl
       (shards 0/4 .. 3/4, concatenated in order, equal the unsharded file)")]
@@ -67,6 +82,34 @@ pub struct Args {
     /// Validation tasks per level, which train runs of the same seed hold out.
     #[arg(long, default_value_t = 10)]
     validation_tasks: u64,
+    /// K labelled trains per task kept out of the prompt, in the record's
+    /// `holdout program`; `score slr` reports answers' `holdout_score` on them.
+    #[arg(long, value_name = "K", default_value_t = 0)]
+    holdout: usize,
+    /// A task configuration Θ file (JSON, see below) over the level presets.
+    #[arg(long, value_name = "FILE")]
+    theta: Option<PathBuf>,
+    /// κ_pos: positive examples per task.
+    #[arg(long, value_name = "N")]
+    kappa_pos: Option<usize>,
+    /// κ_neg: negative examples per task.
+    #[arg(long, value_name = "N")]
+    kappa_neg: Option<usize>,
+    /// Attribute literals in the rule body, such as 2-3.
+    #[arg(long, value_name = "MIN-MAX", value_parser = parse_span)]
+    rule_length: Option<(usize, usize)>,
+    /// Cars per train, such as 2-4.
+    #[arg(long, value_name = "MIN-MAX", value_parser = parse_span)]
+    cars: Option<(usize, usize)>,
+    /// Active predicates (a prefix of the language's order).
+    #[arg(long, value_name = "N")]
+    predicates: Option<usize>,
+    /// uniform, mirror, or a PMF as JSON: {"car_color": {"red": 3, "blue": 1}}.
+    #[arg(long, value_name = "POLICY", value_parser = parse_background)]
+    background: Option<BackgroundSampling>,
+    /// Percentage of rules drawn from the construct templates (rest uniform).
+    #[arg(long, value_name = "P")]
+    pattern_percent: Option<u32>,
     #[command(flatten)]
     run: super::Run,
 }
@@ -80,6 +123,47 @@ fn parse_levels(text: &str) -> Result<(u32, u32), String> {
         }
     }
     Ok((lo as u32, hi as u32))
+}
+
+/// `2-4`, `2..4` or `3`.
+fn parse_span(text: &str) -> Result<(usize, usize), String> {
+    crate::cli::parse_range(text)
+}
+
+/// `uniform`, `mirror` or a PMF in JSON.
+fn parse_background(text: &str) -> Result<BackgroundSampling, String> {
+    match text {
+        "uniform" => Ok(BackgroundSampling::Uniform),
+        "mirror" => Ok(BackgroundSampling::Mirror),
+        json => serde_json::from_str::<Pmf>(json)
+            .map(BackgroundSampling::Pmf)
+            .map_err(|e| {
+                format!(
+                    "not uniform, mirror or a PMF such as {{\"car_color\": {{\"red\": 1}}}}: {e}"
+                )
+            }),
+    }
+}
+
+/// The Θ of `args`: the file's, then the flags'.
+fn theta(args: &Args) -> Result<Theta, Failure> {
+    let file = match &args.theta {
+        None => Theta::default(),
+        Some(path) => {
+            let text = super::super::read_text(path)?;
+            serde_json::from_str(&text)
+                .map_err(|e| Failure::new(format!("{}: {e}", path.display())))?
+        }
+    };
+    Ok(file.or(Theta {
+        kappa_pos: args.kappa_pos,
+        kappa_neg: args.kappa_neg,
+        rule_length: args.rule_length,
+        cars: args.cars,
+        predicates: args.predicates,
+        background: args.background.clone(),
+        pattern_percent: args.pattern_percent,
+    }))
 }
 
 /// Runs `entail gen slr`.
@@ -101,6 +185,7 @@ pub fn run(args: Args) -> Outcome {
     let config = Config {
         seed: args.run.seed,
         levels: (lo..=hi).collect(),
+        theta: theta(&args)?,
         count: args.count,
         split: args.split.into(),
         prompt: args.prompt.into(),
@@ -113,6 +198,7 @@ pub fn run(args: Args) -> Outcome {
         },
         test_tasks: args.test_tasks,
         validation_tasks: args.validation_tasks,
+        holdout: args.holdout,
     };
     let positions = config.count * config.levels.len() as u64;
     let start = std::time::Instant::now();

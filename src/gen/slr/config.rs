@@ -1,5 +1,6 @@
 //! What decides a run: the split, the configuration, and why a run stops.
 
+use super::curriculum::Theta;
 use super::language::Language;
 use super::prompt::PromptStyle;
 use crate::gen::Shard;
@@ -76,6 +77,9 @@ pub struct Config {
     pub seed: u64,
     /// Curriculum levels to generate, each 1..=20.
     pub levels: Vec<u32>,
+    /// The user's task configuration, over each level's preset (empty:
+    /// the presets).
+    pub theta: Theta,
     /// Tasks per level.
     pub count: u64,
     /// The split (its own random streams).
@@ -96,6 +100,8 @@ pub struct Config {
     pub test_tasks: u64,
     /// Validation tasks per level, which train runs hold out (the paper's 10).
     pub validation_tasks: u64,
+    /// Labelled trains per task kept out of the prompt (`holdout program`).
+    pub holdout: usize,
 }
 
 impl Config {
@@ -108,9 +114,20 @@ impl Config {
         }
     }
 
-    /// Refuses a held-out split asked for more tasks than the other
-    /// splits hold out: the extra ones could appear in them.
+    /// Refuses a level whose Θ cannot work, and a held-out split asked
+    /// for more tasks than the other splits hold out: the extra ones could
+    /// appear in them.
     pub(super) fn validate(&self) -> Result<(), Error> {
+        if self.holdout > 1000 {
+            return Err(Error::Config(format!(
+                "--holdout {}: at most 1000 held-out trains per task",
+                self.holdout
+            )));
+        }
+        for &n in &self.levels {
+            let level = self.theta.level(n).ok_or(Error::Level(n))?;
+            super::level::check(&level, &self.language)?;
+        }
         match self.held_out_tasks(self.split) {
             Some(size) if self.count > size => {
                 let (count, split) = (self.count, self.split.name());
@@ -132,6 +149,7 @@ impl Default for Config {
         Config {
             seed: 0,
             levels: (1..=20).collect(),
+            theta: Theta::default(),
             count: 10,
             split: Split::Train,
             prompt: PromptStyle::default(),
@@ -141,6 +159,7 @@ impl Default for Config {
             judge: JudgeConfig::default(),
             test_tasks: 50,
             validation_tasks: 10,
+            holdout: 0,
         }
     }
 }

@@ -1,12 +1,13 @@
 //! How one item of a level becomes a task: a rule drawn, candidate trains
 //! labelled by the judge until the quotas are filled, the task checked.
 
-use super::curriculum::{BackgroundSampling, Level};
+use super::curriculum::{BackgroundSampling, Level, Theta};
+use super::language::Attribute;
 use super::language::Language;
 use super::prompt::PromptStyle;
 use super::rule::{Rule, CONSTRUCTS};
 use super::train::{Train, Vocabulary};
-use super::{curriculum, prompt, rule, train, Error, SlrTask, Split, Stats};
+use super::{curriculum, prompt, rule, task, train, Error, SlrTask, Split, Stats};
 use crate::gen::item_rng;
 use crate::judge::{
     sanitize, EvaluationConfig, Judge, Label, Task as JudgeTask, TaskProgram, TaskRecord,
@@ -41,18 +42,27 @@ pub(crate) struct LevelContext<'l> {
 }
 
 impl<'l> LevelContext<'l> {
-    /// The context of `level` in `language`.
-    pub(crate) fn new(language: &'l Language, level: u32) -> Result<LevelContext<'l>, Error> {
-        let params = curriculum::level(level).ok_or(Error::Level(level))?;
-        if params.predicates > language.order.len() {
-            return Err(Error::Language(format!(
-                "level {level} needs {} predicates, the language has {}",
-                params.predicates,
-                language.order.len()
-            )));
-        }
-        let (attributes, position) = language.active(params.predicates);
-        let vocabulary = Vocabulary::new(language, attributes, position, params.cars);
+    /// The context of `level` in `language`, under `theta`.
+    pub(crate) fn new(
+        language: &'l Language,
+        level: u32,
+        theta: &Theta,
+    ) -> Result<LevelContext<'l>, Error> {
+        let params = theta.level(level).ok_or(Error::Level(level))?;
+        let (attributes, position) = check(&params, language)?;
+        let weights = match &params.background {
+            BackgroundSampling::Pmf(pmf) => attributes
+                .iter()
+                .map(|a| {
+                    pmf.get(&a.name).map(|weights| {
+                        let weight = |v: &String| weights.get(v).copied().unwrap_or(0.0);
+                        a.values.iter().map(weight).collect()
+                    })
+                })
+                .collect(),
+            _ => vec![None; attributes.len()],
+        };
+        let vocabulary = Vocabulary::new(language, attributes, position, params.cars, weights);
         let mut probe_text = format!(
             "{}({}).\n",
             language.labels.positive,
@@ -94,10 +104,16 @@ impl<'l> LevelContext<'l> {
 
     /// The validation program of `examples` (train number = index).
     pub(crate) fn validation_program(&self, examples: &[(Label, Train)]) -> String {
+        self.program(examples, 0)
+    }
+
+    /// `examples` as a labelled program, trains numbered from `first`.
+    fn program(&self, examples: &[(Label, Train)], first: usize) -> String {
         let language = self.vocabulary.language;
         let mut out = String::new();
-        for (t, (label, train)) in examples.iter().enumerate() {
-            if t > 0 {
+        for (i, (label, train)) in examples.iter().enumerate() {
+            let t = first + i;
+            if i > 0 {
                 out.push('\n');
             }
             let name = match label {
@@ -154,7 +170,7 @@ impl<'l> LevelContext<'l> {
 
     /// A rule of the level that `split` may draw and that is not held out;
     /// `None` if 100 draws found none.
-    fn sample_rule(&self, rng: &mut ChaCha8Rng, split: Split) -> Option<Rule> {
+    pub(crate) fn sample_rule(&self, rng: &mut ChaCha8Rng, split: Split) -> Option<Rule> {
         let (lo, hi) = self.level.rule_length;
         for _ in 0..100 {
             let length = rng.gen_range(lo..=hi);
@@ -176,7 +192,7 @@ impl<'l> LevelContext<'l> {
 
     /// The item's candidate pool: three trains per positive slot (at most 64).
     fn pool<'j>(&self, judge: &'j Judge, rng: &mut ChaCha8Rng) -> Result<Pool<'j>, String> {
-        let size = (3 * self.level.problem_size / 2).clamp(8, 64);
+        let size = (3 * self.level.problem_size() / 2).clamp(8, 64);
         let trains = (0..size)
             .map(|_| self.vocabulary.sample_train(rng))
             .collect::<Option<Vec<_>>>()
@@ -185,33 +201,37 @@ impl<'l> LevelContext<'l> {
         Ok(Pool { task, trains })
     }
 
-    /// Fills κ/2 positive and κ/2 negative uniform trains, interleaved:
-    /// first from the item's pool, then from fresh batches.
+    /// Fills `quota_pos` positive and `quota_neg` negative independently
+    /// drawn trains, none in `exclude`: first from the item's pool (if
+    /// any), then from fresh batches.
+    #[allow(clippy::too_many_arguments)]
     fn fill_uniform(
         &self,
         judge: &Judge,
         rule: &Rule,
-        pool: &Pool,
+        pool: Option<&Pool>,
+        (quota_pos, quota_neg): (usize, usize),
+        exclude: BTreeSet<Train>,
         rng: &mut ChaCha8Rng,
         stats: &mut Stats,
     ) -> Result<Option<Vec<(Label, Train)>>, String> {
-        let quota = (self.level.problem_size / 2).max(1);
         let (mut positives, mut negatives) = (Vec::new(), Vec::new());
-        let mut seen: BTreeSet<Train> = BTreeSet::new();
+        let mut seen = exclude;
         let (mut labelled, mut positive_seen) = (0usize, 0usize);
-        let mut first = true;
-        while positives.len() < quota || negatives.len() < quota {
+        let mut first = pool.is_some();
+        while positives.len() < quota_pos || negatives.len() < quota_neg {
             if labelled >= CANDIDATES_PER_RULE {
                 return Ok(None);
             }
             // Size the batch from the rarer label's observed rate, so a
             // skewed rule costs few judge calls.
-            let missing =
-                (quota - positives.len().min(quota)).max(quota - negatives.len().min(quota));
+            let missing = quota_pos
+                .saturating_sub(positives.len())
+                .max(quota_neg.saturating_sub(negatives.len()));
             let rate_pos = (positive_seen + 1) as f64 / (labelled + 2) as f64;
-            let rate = if positives.len() < quota && negatives.len() < quota {
+            let rate = if positives.len() < quota_pos && negatives.len() < quota_neg {
                 rate_pos.min(1.0 - rate_pos)
-            } else if positives.len() < quota {
+            } else if positives.len() < quota_pos {
                 rate_pos
             } else {
                 1.0 - rate_pos
@@ -220,27 +240,30 @@ impl<'l> LevelContext<'l> {
             // batch, so modest batches lose little and overshoot less.
             let batch = ((missing as f64 / rate.max(0.005)) * 1.1).ceil() as usize;
             let batch = batch.clamp(4, 64).min(CANDIDATES_PER_RULE - labelled);
-            let (trains, labels) = if first {
-                first = false;
-                let labels = predictions(&pool.task, &rule.text, pool.trains.len())?;
-                (pool.trains.clone(), labels)
-            } else {
-                let trains = (0..batch)
-                    .map(|_| self.vocabulary.sample_train(rng))
-                    .collect::<Option<Vec<_>>>()
-                    .ok_or("the grammar admits no car")?;
-                let labels = self.label(judge, &rule.text, &trains)?;
-                stats.candidates_labelled += trains.len() as u64;
-                (trains, labels)
+            let (trains, labels) = match pool {
+                Some(pool) if first => {
+                    first = false;
+                    let labels = predictions(&pool.task, &rule.text, pool.trains.len())?;
+                    (pool.trains.clone(), labels)
+                }
+                _ => {
+                    let trains = (0..batch)
+                        .map(|_| self.vocabulary.sample_train(rng))
+                        .collect::<Option<Vec<_>>>()
+                        .ok_or("the grammar admits no car")?;
+                    let labels = self.label(judge, &rule.text, &trains)?;
+                    stats.candidates_labelled += trains.len() as u64;
+                    (trains, labels)
+                }
             };
             stats.judge_calls += 1;
             labelled += trains.len();
             for (train, positive) in trains.into_iter().zip(labels) {
                 positive_seen += positive as usize;
-                let bucket = if positive {
-                    &mut positives
+                let (bucket, quota) = if positive {
+                    (&mut positives, quota_pos)
                 } else {
-                    &mut negatives
+                    (&mut negatives, quota_neg)
                 };
                 if bucket.len() < quota && seen.insert(train.clone()) {
                     bucket.push(train);
@@ -249,7 +272,7 @@ impl<'l> LevelContext<'l> {
             // Give up early on a rule whose observed rate says the budget
             // will not fill its quotas: most of the cost of hard levels is
             // otherwise spent on rules that are almost never (or always) true.
-            let needed = |have: usize, hits: usize| -> f64 {
+            let needed = |have: usize, quota: usize, hits: usize| -> f64 {
                 let missing = quota.saturating_sub(have) as f64;
                 if missing == 0.0 {
                     0.0
@@ -257,8 +280,11 @@ impl<'l> LevelContext<'l> {
                     missing * labelled as f64 / hits.max(1) as f64
                 }
             };
-            let estimate = needed(positives.len(), positive_seen)
-                .max(needed(negatives.len(), labelled - positive_seen));
+            let estimate = needed(positives.len(), quota_pos, positive_seen).max(needed(
+                negatives.len(),
+                quota_neg,
+                labelled - positive_seen,
+            ));
             if labelled as f64 + estimate > CANDIDATES_PER_RULE as f64 {
                 return Ok(None);
             }
@@ -266,8 +292,10 @@ impl<'l> LevelContext<'l> {
         Ok(Some(interleave(positives, negatives)))
     }
 
-    /// Fills κ/2 pairs: a train and a mirror copy, redrawn only in the rule's
-    /// attributes, with opposite labels.
+    /// Fills κ_pos positives and κ_neg negatives from pairs: a train and a
+    /// mirror copy, redrawn only in the rule's attributes, with opposite
+    /// labels (where κ_pos ≠ κ_neg, the larger quota's last pairs lose
+    /// their other half).
     fn fill_mirror(
         &self,
         judge: &Judge,
@@ -275,7 +303,7 @@ impl<'l> LevelContext<'l> {
         rng: &mut ChaCha8Rng,
         stats: &mut Stats,
     ) -> Result<Option<Vec<(Label, Train)>>, String> {
-        let quota = (self.level.problem_size / 2).max(1);
+        let (quota_pos, quota_neg) = (self.level.kappa_pos, self.level.kappa_neg);
         let relevant: Vec<bool> = (0..self.vocabulary.attributes.len())
             .map(|a| rule.relevant.contains(&a))
             .collect();
@@ -285,11 +313,16 @@ impl<'l> LevelContext<'l> {
         let (mut positives, mut negatives) = (Vec::new(), Vec::new());
         let mut seen: BTreeSet<Train> = BTreeSet::new();
         let (mut labelled, mut pairs_found) = (0usize, 0usize);
-        while positives.len() < quota {
+        let missing = |positives: &Vec<Train>, negatives: &Vec<Train>| {
+            quota_pos
+                .saturating_sub(positives.len())
+                .max(quota_neg.saturating_sub(negatives.len()))
+        };
+        while missing(&positives, &negatives) > 0 {
             if labelled >= CANDIDATES_PER_RULE {
                 return Ok(None);
             }
-            let bases = ((quota - positives.len()) * 2).clamp(2, 16);
+            let bases = (missing(&positives, &negatives) * 2).clamp(2, 16);
             let mut trains = Vec::with_capacity(bases * (MIRROR_VARIANTS + 1));
             for _ in 0..bases {
                 let base = self
@@ -323,15 +356,19 @@ impl<'l> LevelContext<'l> {
                 } else {
                     (variant, base)
                 };
-                if positives.len() < quota && !seen.contains(p) && !seen.contains(n) {
+                if missing(&positives, &negatives) > 0 && !seen.contains(p) && !seen.contains(n) {
                     seen.insert(p.clone());
                     seen.insert(n.clone());
-                    positives.push(p.clone());
-                    negatives.push(n.clone());
+                    if positives.len() < quota_pos {
+                        positives.push(p.clone());
+                    }
+                    if negatives.len() < quota_neg {
+                        negatives.push(n.clone());
+                    }
                 }
             }
             // As for uniform backgrounds: stop a rule whose pair rate cannot fill the quota.
-            let missing = quota.saturating_sub(positives.len()) as f64;
+            let missing = missing(&positives, &negatives) as f64;
             let estimate = missing * labelled as f64 / pairs_found.max(1) as f64;
             if missing > 0.0 && labelled as f64 + estimate > CANDIDATES_PER_RULE as f64 {
                 return Ok(None);
@@ -358,7 +395,7 @@ impl<'l> LevelContext<'l> {
                 continue;
             }
             let filled = match self.level.background {
-                BackgroundSampling::Uniform => {
+                BackgroundSampling::Uniform | BackgroundSampling::Pmf(_) => {
                     if pool.is_none() {
                         match self.pool(judge, rng) {
                             Ok(p) => {
@@ -369,7 +406,15 @@ impl<'l> LevelContext<'l> {
                         }
                     }
                     match &pool {
-                        Some(p) => self.fill_uniform(judge, &rule, p, rng, stats),
+                        Some(p) => self.fill_uniform(
+                            judge,
+                            &rule,
+                            Some(p),
+                            (self.level.kappa_pos, self.level.kappa_neg),
+                            BTreeSet::new(),
+                            rng,
+                            stats,
+                        ),
                         None => return None,
                     }
                 }
@@ -384,43 +429,44 @@ impl<'l> LevelContext<'l> {
         None
     }
 
-    /// The finished task record for `rule` and `examples`.
+    /// The finished task record for `rule` and `examples` (its `id` is
+    /// set when the run places it).
     pub(crate) fn record(
         &self,
-        id: String,
         seed: u64,
         rule: &Rule,
         examples: &[(Label, Train)],
+        holdout: &[(Label, Train)],
         style: PromptStyle,
     ) -> SlrTask {
-        let language = self.vocabulary.language;
-        let cars = examples
-            .iter()
-            .enumerate()
-            .flat_map(|(t, (_, train))| {
-                (1..=train.cars.len()).map(move |c| language.car_name(t, c))
-            })
-            .collect();
+        let validation_program = self.validation_program(examples);
+        let holdout_program = self.program(holdout, examples.len());
         SlrTask {
-            id,
+            id: 0,
             prompt: prompt::prompt(&self.vocabulary, examples, style),
             ground_truth_rule: rule.text.clone(),
-            validation_program: self.validation_program(examples),
+            symbols: validation_program.clone(),
+            validation_program,
             curriculum_level: self.level.level,
             curriculum_tier: curriculum::tier(self.level.level).to_string(),
             rule_sampling: rule.sampling.name().to_string(),
-            rule_complexity: rule.complexity,
+            rule_complexity: task::span(self.level.rule_length),
             background_sampling: self.level.background.name().to_string(),
             problem_size: examples.len(),
-            vocabulary_predicates: prompt::predicate_signatures(&self.vocabulary),
-            vocabulary_car_constants: cars,
+            vocabulary_predicates: self.level.predicates,
+            vocabulary_car_constants: task::span(self.level.cars),
+            construct: rule.construct.to_string(),
+            rule_length: rule.complexity,
+            holdout_program,
             evaluation_config: self.labels.clone(),
             seed,
         }
     }
 
-    /// Item `index` of level `self.level` in `split` for run `seed`: the task,
-    /// checked by the judge to score its rule 1.0, or `None`.
+    /// Item `index` of level `self.level` in `split` for run `seed`, with
+    /// `holdout` held-out trains: the task, checked by the judge to score
+    /// its rule 1.0 (on the held-out trains too), or `None`.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn item(
         &self,
         judge: &Judge,
@@ -428,6 +474,7 @@ impl<'l> LevelContext<'l> {
         split: Split,
         index: u64,
         style: PromptStyle,
+        holdout: usize,
         stats: &mut Stats,
     ) -> Result<Option<SlrTask>, Error> {
         let stream = (split.code() << 40) | (u64::from(self.level.level) << 32) | index;
@@ -438,8 +485,22 @@ impl<'l> LevelContext<'l> {
         };
         // Train numbers and fact order follow this order: it must carry no label.
         examples.shuffle(&mut rng);
-        let id = format!("slr-{}-l{}-{index}", split.name(), self.level.level);
-        let task = self.record(id, seed, &rule, &examples, style);
+        // Held-out trains: drawn last, so that without them the task is the
+        // same; balanced, and never a train of the prompt.
+        let mut held = Vec::new();
+        if holdout > 0 {
+            let shown = examples.iter().map(|(_, t)| t.clone()).collect();
+            let quotas = (holdout - holdout / 2, holdout / 2);
+            match self.fill_uniform(judge, &rule, None, quotas, shown, &mut rng, stats) {
+                Ok(Some(trains)) => held = trains,
+                _ => {
+                    stats.items_failed += 1;
+                    return Ok(None);
+                }
+            }
+            held.shuffle(&mut rng);
+        }
+        let task = self.record(seed, &rule, &examples, &held, style);
         if self.held_out_programs.contains(&task.validation_program) {
             stats.tasks_held_out += 1;
             return Ok(None);
@@ -454,10 +515,24 @@ impl<'l> LevelContext<'l> {
             .map_err(|e| Error::Judge(e.to_string()))?
             .score(&task.ground_truth_rule);
         stats.judge_calls += 1;
-        if !check.is_correct {
+        let held_check = if task.holdout_program.is_empty() {
+            true
+        } else {
+            let record = TaskRecord {
+                validation_program: task.holdout_program.clone(),
+                ..record
+            };
+            stats.judge_calls += 1;
+            judge
+                .task(&record)
+                .map_err(|e| Error::Judge(e.to_string()))?
+                .score(&task.ground_truth_rule)
+                .is_correct
+        };
+        if !check.is_correct || !held_check {
             return Err(Error::Judge(format!(
-                "rule {} scores {} on its own task {}",
-                task.ground_truth_rule, check.partial_score, task.id
+                "rule {} scores {} on its own task (level {}, item {index})",
+                task.ground_truth_rule, check.partial_score, self.level.level
             )));
         }
         Ok(Some(task))
@@ -486,11 +561,102 @@ struct Pool<'j> {
     trains: Vec<Train>,
 }
 
+/// Positives and negatives alternating, the longer list's rest at the end.
 fn interleave(positives: Vec<Train>, negatives: Vec<Train>) -> Vec<(Label, Train)> {
     let mut out = Vec::with_capacity(positives.len() + negatives.len());
-    for (p, n) in positives.into_iter().zip(negatives) {
-        out.push((Label::Pos, p));
-        out.push((Label::Neg, n));
+    let (mut p, mut n) = (positives.into_iter(), negatives.into_iter());
+    loop {
+        match (p.next(), n.next()) {
+            (None, None) => return out,
+            (a, b) => {
+                out.extend(a.map(|t| (Label::Pos, t)));
+                out.extend(b.map(|t| (Label::Neg, t)));
+            }
+        }
     }
-    out
+}
+
+/// Largest κ_pos or κ_neg accepted: the judge scores a task in one call.
+const MAX_KAPPA: usize = 500;
+/// Most cars per train accepted.
+const MAX_CARS: usize = 20;
+
+/// Refuses a level whose Θ cannot make tasks in `language`; else its
+/// active attributes and whether the position predicate is active.
+pub(super) fn check<'l>(
+    level: &Level,
+    language: &'l Language,
+) -> Result<(Vec<&'l Attribute>, bool), Error> {
+    let n = level.level;
+    let fail = |m: String| Err(Error::Config(format!("level {n}: {m}")));
+    if level.predicates > language.order.len() {
+        return Err(Error::Language(format!(
+            "level {n} needs {} predicates, the language has {}",
+            level.predicates,
+            language.order.len()
+        )));
+    }
+    for (name, kappa) in [("κ_pos", level.kappa_pos), ("κ_neg", level.kappa_neg)] {
+        if !(1..=MAX_KAPPA).contains(&kappa) {
+            return fail(format!("{name} = {kappa}: must be 1 to {MAX_KAPPA}"));
+        }
+    }
+    let (lo, hi) = level.cars;
+    if lo < 1 || lo > hi || hi > MAX_CARS {
+        return fail(format!(
+            "cars {lo}-{hi}: need 1 <= min <= max <= {MAX_CARS}"
+        ));
+    }
+    if level.pattern_percent > 100 {
+        return fail(format!(
+            "pattern percent {} is over 100",
+            level.pattern_percent
+        ));
+    }
+    let (attributes, position) = language.active(level.predicates);
+    if attributes.is_empty() {
+        return fail(format!(
+            "{} predicates activate no car attribute ({}); use more",
+            level.predicates,
+            language.order[..level.predicates.min(language.order.len())].join(", ")
+        ));
+    }
+    // A car holds one value per attribute (and one position), so a rule
+    // has at most that many literals per car.
+    let per_car = attributes.len() + usize::from(position && hi > 1);
+    let (min, max) = level.rule_length;
+    if min < 1 || min > max {
+        return fail(format!("rule length {min}-{max}: need 1 <= min <= max"));
+    }
+    if max > per_car * hi {
+        return fail(format!(
+            "rule length {max} is impossible with {} predicates and at most {hi} cars: \
+             at most {} literals ({per_car} per car)",
+            level.predicates,
+            per_car * hi
+        ));
+    }
+    if let BackgroundSampling::Pmf(pmf) = &level.background {
+        for (name, weights) in pmf {
+            let Some(attribute) = language.attribute(name) else {
+                return fail(format!(
+                    "the PMF names `{name}`, not an attribute of the language"
+                ));
+            };
+            for (value, &weight) in weights {
+                if !attribute.values.contains(value) {
+                    return fail(format!(
+                        "the PMF gives `{name}` the value `{value}`, not one of its values"
+                    ));
+                }
+                if !(weight.is_finite() && weight >= 0.0) {
+                    return fail(format!("the PMF weight of `{name}` = `{value}` is {weight}: must be finite and >= 0"));
+                }
+            }
+            if !weights.values().any(|&w| w > 0.0) {
+                return fail(format!("the PMF gives every value of `{name}` weight 0"));
+            }
+        }
+    }
+    Ok((attributes, position))
 }

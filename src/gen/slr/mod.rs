@@ -32,7 +32,7 @@ mod tests;
 mod train;
 
 pub use config::{Config, Error, Split};
-pub use curriculum::{level, BackgroundSampling, Level};
+pub use curriculum::{level, BackgroundSampling, Level, Pmf, Theta};
 pub use language::{Language, LanguageError};
 pub use prompt::PromptStyle;
 pub use run::{generate, Stats};

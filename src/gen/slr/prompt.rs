@@ -54,6 +54,21 @@ pub(crate) fn prompt(
          {pos} or {neg}. Find the hidden classification rule.\n\n",
         examples.len()
     ));
+    // The published prompts' order: the task, the vocabulary, the
+    // examples with their background, the answer's form.
+    out.push_str("## Vocabulary\n");
+    out.push_str(&format!(
+        "Background predicates: {}.\n",
+        predicate_signatures(vocabulary).join(", ")
+    ));
+    for attribute in &vocabulary.attributes {
+        out.push_str(&format!(
+            "- {}(Car, Value) with Value in {{{}}}\n",
+            attribute.name,
+            attribute.values.join(", ")
+        ));
+    }
+    out.push('\n');
     match style {
         PromptStyle::Prolog => {
             out.push_str("## Examples and background (Prolog facts)\n```prolog\n");
@@ -74,20 +89,8 @@ pub(crate) fn prompt(
             }
         }
     }
-    out.push_str("## Vocabulary\n");
     out.push_str(&format!(
-        "Background predicates: {}.\n",
-        predicate_signatures(vocabulary).join(", ")
-    ));
-    for attribute in &vocabulary.attributes {
-        out.push_str(&format!(
-            "- {}(Car, Value) with Value in {{{}}}\n",
-            attribute.name,
-            attribute.values.join(", ")
-        ));
-    }
-    out.push_str(&format!(
-        "\n## Task\nWrite a Prolog rule `{pos}(Train) :- ...` over these predicates that holds for \
+        "## Task\nWrite a Prolog rule `{pos}(Train) :- ...` over these predicates that holds for \
          every {pos} train and for no {neg} train. Do not name specific trains or cars. Prefer the \
          shortest correct rule. Give your final answer between [RULE] and [/RULE].\n"
     ));

@@ -65,7 +65,18 @@ pub(crate) const CONSTRUCTS: &[&str] = &[
     "max",
     "last-car",
     "subset",
+    "count-vs-count",
+    "car-count",
+    "exact-count",
+    "recursion",
+    "projection",
+    "symmetry",
+    "position-bound",
+    "triple",
 ];
+
+/// The helper predicate the recursion template defines.
+const CHAIN: &str = "chain";
 
 struct Builder<'v, 'l> {
     vocabulary: &'v Vocabulary<'l>,
@@ -457,6 +468,135 @@ pub(crate) fn pattern(
                 attribute.name,
                 allowed.join(", ")
             )
+        }
+        // Appendix E 5: more cars of one kind than of another.
+        "count-vs-count" if many => {
+            let sizes = split(rng, length, 2);
+            let x = b.condition(rng, sizes[0])?;
+            let y = b.condition(rng, sizes[1])?;
+            if x == y {
+                return None;
+            }
+            let (x, y) = (b.print(&x, "C1"), b.print(&y, "C2"));
+            format!(
+                "findall(C1, ({}, {x}), As), findall(C2, ({}, {y}), Bs), length(As, A), length(Bs, B), A > B",
+                b.has_car("C1"),
+                b.has_car("C2")
+            )
+        }
+        // Appendix E 8: exactly k cars, where trains' lengths vary.
+        "car-count" if vocabulary.cars.0 < vocabulary.cars.1 => {
+            let prefix = prefix(&mut b, rng, length - 1)?;
+            b.complexity += 1;
+            let k = rng.gen_range(vocabulary.cars.0..=vocabulary.cars.1);
+            format!(
+                "{prefix}findall(C, {}, Cs), length(Cs, {k})",
+                b.has_car("C")
+            )
+        }
+        // Appendix E 14: exactly k (two or more) cars meet a condition.
+        "exact-count" if many => {
+            let x = b.condition(rng, length)?;
+            let k = rng.gen_range(2..=b.max_cars().min(3));
+            format!(
+                "findall(C, ({}, {}), Cs), length(Cs, {k})",
+                b.has_car("C"),
+                b.print(&x, "C")
+            )
+        }
+        // Appendix E 15: a recursive helper walks the cars from the first:
+        // each meets one condition until a car meets the other.
+        "recursion" if sequential => {
+            b.positions = false;
+            let sizes = split(rng, length, 2);
+            let x = b.condition(rng, sizes[0])?;
+            let y = b.condition(rng, sizes[1])?;
+            if x == y {
+                return None;
+            }
+            let (x, y) = (b.print(&x, "C"), b.print(&y, "C"));
+            let mut rule = finish(
+                b,
+                RuleSampling::Pattern,
+                construct,
+                &format!("{member}(T, C), {position}(C, 1), {CHAIN}(T, C)"),
+            );
+            rule.text.push_str(&format!(
+                "\n{CHAIN}(_, C) :- {y}.\n{CHAIN}(T, C) :- {x}, {position}(C, N), M is N + 1, \
+                 {member}(T, D), {position}(D, M), {CHAIN}(T, D)."
+            ));
+            return Some(rule);
+        }
+        // Appendix E 19: no two cars share their pair of values of two
+        // attributes (a projection onto them, then uniqueness).
+        "projection" if many => {
+            let choices: Vec<usize> = (0..vocabulary.attributes.len())
+                .filter(|&a| vocabulary.attributes[a].values.len() >= 2)
+                .collect();
+            let mut pair: Vec<usize> = choices.choose_multiple(rng, 2).copied().collect();
+            if pair.len() < 2 {
+                return None;
+            }
+            pair.sort();
+            let prefix = prefix(&mut b, rng, length.saturating_sub(2))?;
+            b.relevant.extend(pair.iter().copied());
+            b.complexity += 2;
+            let (p, q) = (
+                &vocabulary.attributes[pair[0]].name,
+                &vocabulary.attributes[pair[1]].name,
+            );
+            format!(
+                "{prefix}findall(X-Y, ({}, {p}(C, X), {q}(C, Y)), Ps), sort(Ps, S), length(Ps, N), length(S, N)",
+                b.has_car("C")
+            )
+        }
+        // Appendix E 13: two neighbouring cars share an attribute's value.
+        "symmetry" if sequential => {
+            let a = rng.gen_range(0..vocabulary.attributes.len().max(1));
+            let attribute = vocabulary.attributes.get(a)?;
+            let prefix = prefix(&mut b, rng, length - 1)?;
+            b.relevant.insert(a);
+            b.complexity += 1;
+            let name = &attribute.name;
+            format!(
+                "{prefix}{}, {position}(C1, N1), {}, {position}(C2, N2), N2 =:= N1 + 1, {name}(C1, V), {name}(C2, V)",
+                b.has_car("C1"),
+                b.has_car("C2")
+            )
+        }
+        // Appendix E 18: every car meeting a condition is among the first k.
+        "position-bound" if sequential => {
+            b.positions = false;
+            let x = b.condition(rng, (length - 1).max(1))?;
+            b.complexity += 1;
+            let k = rng.gen_range(1..b.max_cars());
+            format!(
+                "forall(({}, {}), ({position}(C, N), N =< {k}))",
+                b.has_car("C"),
+                b.print(&x, "C")
+            )
+        }
+        // Appendix E 16: three consecutive cars meet three conditions.
+        "triple" if sequential && b.max_cars() >= 3 => {
+            b.positions = false;
+            let sizes = split(rng, length, 3);
+            let mut parts = Vec::new();
+            for (k, size) in sizes.into_iter().enumerate() {
+                let x = b.condition(rng, size)?;
+                let var = format!("C{}", k + 1);
+                let link = if k == 0 {
+                    String::new()
+                } else {
+                    format!(", N{} =:= N{k} + 1", k + 1)
+                };
+                parts.push(format!(
+                    "{}, {position}({var}, N{}){link}, {}",
+                    b.has_car(&var),
+                    k + 1,
+                    b.print(&x, &var)
+                ));
+            }
+            parts.join(", ")
         }
         _ => return None,
     };

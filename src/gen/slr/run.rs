@@ -96,7 +96,7 @@ pub fn generate(
         if slots.is_empty() {
             continue;
         }
-        let mut context = LevelContext::new(&config.language, level)?;
+        let mut context = LevelContext::new(&config.language, level, &config.theta)?;
         hold_out(judge, &mut context, config)?;
         let mut write = |task: &SlrTask| -> Result<(), Error> {
             let line =
@@ -104,7 +104,7 @@ pub fn generate(
             Ok(writeln!(output, "{line}")?)
         };
         generate_level(
-            judge, &context, config, slots, &mut write, progress, &mut stats,
+            judge, &context, config, first, slots, &mut write, progress, &mut stats,
         )?;
     }
     output.flush()?;
@@ -131,8 +131,8 @@ fn hold_out(judge: &Judge, context: &mut LevelContext, config: &Config) -> Resul
             ..config.clone()
         };
         let mut tasks = Vec::new();
-        for level in curriculum::siblings(&context.level) {
-            let mut sibling = LevelContext::new(&config.language, level)?;
+        for level in curriculum::siblings(&context.level, &config.theta) {
+            let mut sibling = LevelContext::new(&config.language, level, &config.theta)?;
             sibling.held_out_rules = context.held_out_rules.clone();
             sibling.held_out_programs = context.held_out_programs.clone();
             let mut keep = |task: &SlrTask| -> Result<(), Error> {
@@ -147,6 +147,7 @@ fn hold_out(judge: &Judge, context: &mut LevelContext, config: &Config) -> Resul
                 judge,
                 &sibling,
                 &run,
+                0,
                 0..count,
                 &mut keep,
                 &|_| {},
@@ -162,11 +163,14 @@ fn hold_out(judge: &Judge, context: &mut LevelContext, config: &Config) -> Resul
 }
 
 /// Emits the tasks of slots `slots` of one level: the level's distinct
-/// tasks in item-index order, skipping those before `slots.start`.
+/// tasks in item-index order, skipping those before `slots.start`. Slot
+/// `s` gets the id `first + s`.
+#[allow(clippy::too_many_arguments)]
 fn generate_level(
     judge: &Judge,
     context: &LevelContext,
     config: &Config,
+    first: u64,
     slots: Range<u64>,
     emit: &mut dyn FnMut(&SlrTask) -> Result<(), Error>,
     progress: Progress,
@@ -213,7 +217,7 @@ fn generate_level(
                     stats.merge(&item_stats);
                 }
                 since_new += 1;
-                let Some(task) = task else { continue };
+                let Some(mut task) = task else { continue };
                 let key = (
                     task.ground_truth_rule.clone(),
                     task.validation_program.clone(),
@@ -225,6 +229,7 @@ fn generate_level(
                     continue;
                 }
                 if ours {
+                    task.id = first + found;
                     emit(&task)?;
                     stats.tasks += 1;
                 }
@@ -268,6 +273,7 @@ fn run_items(
                     config.split,
                     start + offset,
                     config.prompt,
+                    config.holdout,
                     &mut stats,
                 )
                 .map(|task| (task, stats));

@@ -23,6 +23,9 @@ pub struct ScoredTask {
     /// 1..=20.
     #[serde(rename = "curriculum level")]
     pub curriculum_level: u32,
+    /// Labelled trains kept out of the prompt (`gen slr --holdout K`).
+    #[serde(rename = "holdout program", default)]
+    pub holdout_program: Option<String>,
 }
 
 /// One answer line: `{"id": ..., "prediction": "..."}` (`answer` and
@@ -73,6 +76,32 @@ pub struct Report {
     pub lrl: f64,
     /// Tasks with no answer (scored as wrong and invalid).
     pub missing_answers: u64,
+    /// Tasks with a `holdout program` (the rest of the holdout fields
+    /// are absent when there are none).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub holdout_tasks: u64,
+    /// Of those, answers fully correct on the held-out trains too.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub holdout_solved: Option<u64>,
+    /// Mean partial score of the answers on the held-out trains (0 for a
+    /// missing or failing answer): a rule that memorises the prompt's
+    /// trains scores 1.0 on the validation program and less here.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub holdout_score: Option<f64>,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+/// An answer's verdict on one task.
+#[derive(Debug, Clone, Copy)]
+struct Verdict {
+    solved: bool,
+    syntax_valid: bool,
+    missing: bool,
+    /// Partial score and correctness on the held-out trains, if any.
+    holdout: Option<(f64, bool)>,
 }
 
 impl Answer {
@@ -115,28 +144,43 @@ pub fn score(
     }
     let answers = by_id;
     let next = AtomicUsize::new(0);
-    let verdicts: Mutex<Vec<(bool, bool, bool)>> =
-        Mutex::new(vec![(false, false, true); tasks.len()]);
+    let missing = Verdict {
+        solved: false,
+        syntax_valid: false,
+        missing: true,
+        holdout: None,
+    };
+    let verdicts: Mutex<Vec<Verdict>> = Mutex::new(vec![missing; tasks.len()]);
     std::thread::scope(|scope| {
         for _ in 0..threads {
             scope.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(task) = tasks.get(i) else { break };
+                let run = |program: &str, answer: &str| {
+                    let record = TaskRecord {
+                        id: Some(task.id.clone()),
+                        validation_program: program.to_string(),
+                        evaluation_config: task.evaluation_config.clone(),
+                        ground_truth_rule: None,
+                    };
+                    judge.task(&record).ok().map(|loaded| loaded.score(answer))
+                };
+                let holdout = task.holdout_program.as_deref().filter(|p| !p.is_empty());
                 let verdict = match answers.get(&id_key(&task.id)) {
-                    None => (false, false, true),
+                    None => Verdict {
+                        holdout: holdout.map(|_| (0.0, false)),
+                        ..missing
+                    },
                     Some(answer) => {
-                        let record = TaskRecord {
-                            id: Some(task.id.clone()),
-                            validation_program: task.validation_program.clone(),
-                            evaluation_config: task.evaluation_config.clone(),
-                            ground_truth_rule: None,
-                        };
-                        match judge.task(&record) {
-                            Ok(loaded) => {
-                                let result = loaded.score(answer);
-                                (result.is_correct, result.syntax_valid, false)
-                            }
-                            Err(_) => (false, false, false),
+                        let shown = run(&task.validation_program, answer);
+                        Verdict {
+                            solved: shown.as_ref().is_some_and(|r| r.is_correct),
+                            syntax_valid: shown.as_ref().is_some_and(|r| r.syntax_valid),
+                            missing: false,
+                            holdout: holdout.map(|program| {
+                                run(program, answer)
+                                    .map_or((0.0, false), |r| (r.partial_score, r.is_correct))
+                            }),
                         }
                     }
                 };
@@ -149,7 +193,9 @@ pub fn score(
     });
     let verdicts = verdicts.into_inner().unwrap_or_default();
     let mut report = Report::default();
-    for (task, &(solved, syntax_valid, missing)) in tasks.iter().zip(&verdicts) {
+    let (mut held_sum, mut held_solved) = (0.0, 0u64);
+    for (task, verdict) in tasks.iter().zip(&verdicts) {
+        let (solved, syntax_valid) = (verdict.solved, verdict.syntax_valid);
         report
             .levels
             .entry(task.curriculum_level)
@@ -161,7 +207,16 @@ pub fn score(
             .or_default()
             .add(solved, syntax_valid);
         report.overall.add(solved, syntax_valid);
-        report.missing_answers += missing as u64;
+        report.missing_answers += verdict.missing as u64;
+        if let Some((partial, correct)) = verdict.holdout {
+            report.holdout_tasks += 1;
+            held_sum += partial;
+            held_solved += correct as u64;
+        }
+    }
+    if report.holdout_tasks > 0 {
+        report.holdout_solved = Some(held_solved);
+        report.holdout_score = Some(held_sum / report.holdout_tasks as f64);
     }
     if report.overall.total > 0 {
         report.syntax_score = report.overall.syntax_valid as f64 / report.overall.total as f64;
@@ -200,6 +255,12 @@ impl Report {
         ));
         if self.missing_answers > 0 {
             out.push_str(&format!("missing answers  {}\n", self.missing_answers));
+        }
+        if let (Some(score), Some(solved)) = (self.holdout_score, self.holdout_solved) {
+            out.push_str(&format!(
+                "holdout score    {score:.3} (solved {solved}/{} on held-out trains)\n",
+                self.holdout_tasks
+            ));
         }
         out
     }

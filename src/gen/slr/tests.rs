@@ -62,7 +62,8 @@ fn curriculum_matches_the_paper_table() {
         let l = curriculum::level(level).unwrap();
         assert_eq!(l.cars, cars[i], "level {level}");
         assert_eq!(l.predicates, predicates[i], "level {level}");
-        assert_eq!(l.problem_size, kappa[i], "level {level}");
+        assert_eq!(l.problem_size(), kappa[i], "level {level}");
+        assert_eq!(l.kappa_pos, l.kappa_neg, "level {level}");
         assert_eq!(l.rule_length, rlen[i], "level {level}");
         let mirror = level <= 5;
         assert_eq!(l.background == BackgroundSampling::Mirror, mirror);
@@ -99,7 +100,7 @@ fn language_file_is_validated() {
 #[test]
 fn every_pattern_template_agrees_with_swipl() {
     let language = Language::trains();
-    let context = LevelContext::new(&language, 12).unwrap();
+    let context = LevelContext::new(&language, 12, &Default::default()).unwrap();
     for (c, construct) in CONSTRUCTS.iter().enumerate() {
         let mut made = 0;
         for attempt in 0..200u64 {
@@ -149,7 +150,7 @@ fn example_terms_are_what_the_reader_reads() {
     use crate::syntax::prolog::{parse_program, Sentence};
     let language = Language::trains();
     for level in 1..=20 {
-        let context = LevelContext::new(&language, level).expect("level");
+        let context = LevelContext::new(&language, level, &Default::default()).expect("level");
         let mut rng = item_rng(5, level as u64);
         let examples: Vec<(Label, Train)> = (0..4)
             .map(|i| {
@@ -179,4 +180,35 @@ fn example_terms_are_what_the_reader_reads() {
         }
         assert_eq!(built, read, "level {level}");
     }
+}
+
+/// The pattern policy samples every Appendix E construct at the levels the
+/// paper uses LLM-guided rules (6-20), each where the level's vocabulary
+/// can express it; the hard levels express all of them.
+#[test]
+fn the_pattern_policy_samples_every_construct() {
+    use super::curriculum::Theta;
+    use super::Split;
+    use std::collections::BTreeSet;
+    let language = Language::trains();
+    let theta = Theta {
+        pattern_percent: Some(100),
+        ..Theta::default()
+    };
+    let mut everywhere = BTreeSet::new();
+    for level in 6..=20u32 {
+        let context = LevelContext::new(&language, level, &theta).expect("level");
+        let mut seen = BTreeSet::new();
+        for draw in 0..400u64 {
+            let mut rng = item_rng(17, u64::from(level) << 16 | draw);
+            if let Some(rule) = context.sample_rule(&mut rng, Split::Train) {
+                seen.insert(rule.construct);
+            }
+        }
+        if level >= 16 {
+            assert_eq!(seen.len(), CONSTRUCTS.len(), "level {level}: {seen:?}");
+        }
+        everywhere.extend(seen);
+    }
+    assert_eq!(everywhere, CONSTRUCTS.iter().copied().collect());
 }

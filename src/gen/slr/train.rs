@@ -19,6 +19,9 @@ pub(crate) struct Vocabulary<'l> {
     pub cars: (usize, usize),
     /// The grammar constraints between active attributes, by index.
     grammar: Vec<IndexedConstraint>,
+    /// Per active attribute, the background PMF's weight of each value;
+    /// `None` draws it uniformly.
+    weights: Vec<Option<Vec<f64>>>,
 }
 
 /// A grammar constraint with attributes and values as indices into the
@@ -52,12 +55,14 @@ const CAR_RESTARTS: usize = 64;
 
 impl<'l> Vocabulary<'l> {
     /// The vocabulary of `attributes` (and the position predicate when
-    /// `position`), with `cars` cars per train.
+    /// `position`), with `cars` cars per train, values drawn by `weights`
+    /// (one entry per attribute).
     pub(crate) fn new(
         language: &'l Language,
         attributes: Vec<&'l Attribute>,
         position: bool,
         cars: (usize, usize),
+        weights: Vec<Option<Vec<f64>>>,
     ) -> Vocabulary<'l> {
         let index = |name: &str| attributes.iter().position(|a| a.name == name);
         let grammar = language
@@ -89,6 +94,7 @@ impl<'l> Vocabulary<'l> {
             position,
             cars,
             grammar,
+            weights,
         }
     }
 
@@ -125,14 +131,44 @@ impl<'l> Vocabulary<'l> {
                     partial[i] = None;
                     ok
                 };
-                // Counted first and then walked to the drawn one, so the
-                // hot loop allocates nothing.
-                let count = (0..values).filter(|&v| allowed(v)).count();
-                if count == 0 {
-                    continue 'restart;
-                }
-                let k = rng.gen_range(0..count);
-                let drawn = (0..values).filter(|&v| allowed(v)).nth(k);
+                let drawn = match &self.weights[i] {
+                    None => {
+                        // Counted first and then walked to the drawn one, so
+                        // the hot loop allocates nothing.
+                        let count = (0..values).filter(|&v| allowed(v)).count();
+                        if count == 0 {
+                            continue 'restart;
+                        }
+                        let k = rng.gen_range(0..count);
+                        (0..values).filter(|&v| allowed(v)).nth(k)
+                    }
+                    Some(weights) => {
+                        let weight = |v: usize, allowed: &mut dyn FnMut(usize) -> bool| {
+                            if weights[v] > 0.0 && allowed(v) {
+                                weights[v]
+                            } else {
+                                0.0
+                            }
+                        };
+                        let total: f64 = (0..values).map(|v| weight(v, &mut allowed)).sum();
+                        if total <= 0.0 {
+                            continue 'restart;
+                        }
+                        let mut left = rng.gen::<f64>() * total;
+                        let mut drawn = None;
+                        for v in 0..values {
+                            let w = weight(v, &mut allowed);
+                            if w > 0.0 {
+                                drawn = Some(v);
+                                if left < w {
+                                    break;
+                                }
+                                left -= w;
+                            }
+                        }
+                        drawn
+                    }
+                };
                 partial[i] = drawn;
             }
             return Some(Car {
