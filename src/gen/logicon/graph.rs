@@ -13,7 +13,7 @@
 use crate::syntax::prover9::Formula;
 use crate::truth::{Models, TruthError, TruthTable};
 use rand::Rng;
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashSet, VecDeque};
 
 /// A reasoning relation on an edge of the logical graph.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -124,7 +124,8 @@ impl Graph {
             incident: Vec::new(),
         };
         let root = Formula::atom(graph.atoms[0].clone());
-        let mut seen = BTreeSet::from([root.clone()]);
+        // Membership only, so the hash order never reaches the output.
+        let mut seen = HashSet::from([root.clone()]);
         graph.push_node(root.clone(), table.models(&root)?, 0);
         let atom_models = graph
             .atoms
