@@ -24,7 +24,11 @@ JSONL fields: id, k, statements [{symbolic, text}], rewrites (per statement:
 [{rule, symbolic, text}], each checked equivalent), consistent_lists,
 inconsistent_lists ([\"T\",\"F\",...]), labels (exact or paper), disagreements (lists
 inconsistent in truth but consistent by the paper's rule), path ([{from, relation,
-to}] in the order the paper's walk crosses them; relation is ->, <-, <-> or x), seed.
+to}] in the order the paper's walk crosses them; relation is ->, <-, <-> or x),
+graph_depth, seed; hard and completion samples add query {labels, hidden, answer}: the
+list Task 1 asks about (hard items alternate between the pair's consistent and
+inconsistent list) or, for completion, the list with its hidden position null and the
+label that makes it consistent.
 
 Variants:
   plain       all lists in canonical order (all-T first)

@@ -267,6 +267,20 @@ pub struct PathEdge {
     pub to: String,
 }
 
+/// What a Task 1 item asks: set on `hard` and `completion` samples.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Query {
+    /// The list asked about, one of the minimal pair; in a completion item
+    /// the hidden position is `null`.
+    pub labels: Vec<Option<Truth>>,
+    /// The hidden position (0-based) of a completion item.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hidden: Option<usize>,
+    /// The expected answer: `consistent` or `inconsistent` (hard), or the
+    /// hidden label that makes the list consistent, `T` or `F` (completion).
+    pub answer: String,
+}
+
 /// One JSONL line of `entail gen logicon`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Sample {
@@ -282,6 +296,9 @@ pub struct Sample {
     pub consistent_lists: Vec<Vec<Truth>>,
     /// Every inconsistent label list (likewise).
     pub inconsistent_lists: Vec<Vec<Truth>>,
+    /// What a Task 1 item asks (hard and completion samples only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub query: Option<Query>,
     /// Which rule labels the lists: `exact` or `paper` (see [`Labels`]);
     /// samples written before the field existed are exact.
     #[serde(default = "exact")]
@@ -344,6 +361,45 @@ fn consistency(table: &TruthTable, models: &[Models]) -> Vec<bool> {
             !acc.is_empty()
         })
         .collect()
+}
+
+/// The Task 1 question of a hard or completion item over its minimal pair
+/// (`consistent`, `inconsistent` masks). Hard items alternate by index
+/// between asking about the consistent and the inconsistent list, so the
+/// answers are balanced; a completion item hides the position where the
+/// two differ, and its answer is the consistent list's label there.
+fn query(
+    variant: Variant,
+    index: u64,
+    k: usize,
+    consistent: Option<&usize>,
+    inconsistent: Option<&usize>,
+) -> Option<Query> {
+    let (&c, &i) = (consistent?, inconsistent?);
+    let list = |mask: usize| labels_of(mask, k).into_iter().map(Some).collect::<Vec<_>>();
+    match variant {
+        Variant::Plain => None,
+        Variant::Hard if index % 2 == 0 => Some(Query {
+            labels: list(c),
+            hidden: None,
+            answer: "consistent".into(),
+        }),
+        Variant::Hard => Some(Query {
+            labels: list(i),
+            hidden: None,
+            answer: "inconsistent".into(),
+        }),
+        Variant::Completion => {
+            let hidden = (0..k).find(|&j| (c ^ i) >> (k - 1 - j) & 1 == 1)?;
+            let mut labels = list(c);
+            let answer = labels[hidden].take()?;
+            Some(Query {
+                labels,
+                hidden: Some(hidden),
+                answer: format!("{answer:?}"),
+            })
+        }
+    }
 }
 
 /// Both rules' label of each canonical list of a sample.
@@ -468,6 +524,7 @@ fn finish(
             bad.insert(0, i);
         }
     }
+    let query = query(config.variant, index, k, good.first(), bad.first());
     let vocabulary = text::Vocabulary::draw(&graph.atoms, rng);
     let mut statements = Vec::with_capacity(k);
     let mut rewrites = Vec::with_capacity(k);
@@ -536,6 +593,7 @@ fn finish(
         rewrites,
         consistent_lists: good.iter().map(|&m| labels_of(m, k)).collect(),
         inconsistent_lists: bad.iter().map(|&m| labels_of(m, k)).collect(),
+        query,
         labels: config.labels.name().to_string(),
         disagreements,
         graph_depth: graph.depth(),

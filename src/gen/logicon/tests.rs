@@ -194,6 +194,7 @@ fn plain_lists_are_in_canonical_order() {
 #[test]
 fn hard_and_completion_samples_lead_with_a_minimal_pair() {
     for variant in [Variant::Hard, Variant::Completion] {
+        let mut asked_consistent = 0;
         let config = Config {
             seed: 5,
             count: 200,
@@ -216,8 +217,50 @@ fn hard_and_completion_samples_lead_with_a_minimal_pair() {
                 s.consistent_lists.len() + s.inconsistent_lists.len(),
                 1 << s.k
             );
+            // The question the item asks, checked with the evaluator above.
+            let q = s.query.as_ref().expect("a query");
+            let filled = |label: Truth| -> Vec<Truth> {
+                q.labels.iter().map(|l| l.unwrap_or(label)).collect()
+            };
+            match variant {
+                Variant::Hard => {
+                    assert_eq!(q.hidden, None);
+                    let list = filled(Truth::T);
+                    assert!(list == *c || list == *i, "{}", s.id);
+                    let expected = if consistent(&statements, &list) {
+                        "consistent"
+                    } else {
+                        "inconsistent"
+                    };
+                    assert_eq!(q.answer, expected, "{}", s.id);
+                    asked_consistent += usize::from(expected == "consistent");
+                }
+                _ => {
+                    let hidden = q.hidden.expect("a hidden position");
+                    assert_ne!(c[hidden], i[hidden], "{}", s.id);
+                    let blanks: Vec<usize> = (0..s.k).filter(|&j| q.labels[j].is_none()).collect();
+                    assert_eq!(blanks, [hidden], "{}", s.id);
+                    let (right, wrong) = if q.answer == "T" {
+                        (Truth::T, Truth::F)
+                    } else {
+                        assert_eq!(q.answer, "F", "{}", s.id);
+                        (Truth::F, Truth::T)
+                    };
+                    assert!(consistent(&statements, &filled(right)), "{}", s.id);
+                    assert!(!consistent(&statements, &filled(wrong)), "{}", s.id);
+                }
+            }
+        }
+        if variant == Variant::Hard {
+            assert_eq!(asked_consistent, 100, "hard items alternate their question");
         }
     }
+    let plain = Config {
+        seed: 5,
+        count: 20,
+        ..Config::default()
+    };
+    assert!(generate(&plain).iter().all(|s| s.query.is_none()));
 }
 
 // ---------------------------------------------------------------------------
@@ -735,6 +778,7 @@ fn sample(id: &str, statements: &[&str], consistent: &[&str], inconsistent: &[&s
         rewrites: vec![vec![]; statements.len()],
         consistent_lists: consistent.iter().map(|l| labels(l)).collect(),
         inconsistent_lists: inconsistent.iter().map(|l| labels(l)).collect(),
+        query: None,
         labels: "exact".into(),
         disagreements: vec![],
         graph_depth: 0,
