@@ -52,6 +52,7 @@ def gen_logicon(
     seed: int,
     variant: str,
     labels: str,
+    prompt: Optional[str],
     max_distance: int,
     atoms: Tuple[int, int],
     graph_nodes: int,

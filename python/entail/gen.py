@@ -122,6 +122,7 @@ def logicon(
     seed: int = 0,
     variant: str = "plain",
     labels: str = "exact",
+    prompt: Optional[str] = None,
     max_distance: int = 6,
     atoms: Range = (8, 8),
     graph_nodes: int = 40,
@@ -131,13 +132,15 @@ def logicon(
 ) -> List[Dict[str, Any]]:
     """LogiConBench consistency samples (``entail gen logicon``), labelled by
     exact truth tables, or with ``labels="paper"`` by the paper's propagation
-    along the reasoning path; ``disagreements`` lists where the two differ."""
+    along the reasoning path; ``disagreements`` lists where the two differ.
+    ``prompt`` ("zero-shot", "3-shot" or "3-shot-path") adds each sample's prompt."""
     text = _native.gen_logicon(
         _range("k", k),
         _count("count", count),
         _count("seed", seed),
         variant,
         labels,
+        prompt,
         _count("max_distance", max_distance),
         _range("atoms", atoms),
         _count("graph_nodes", graph_nodes),

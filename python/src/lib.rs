@@ -166,7 +166,7 @@ fn gen_slr(
 
 /// `entail gen logicon`'s JSONL for the same arguments.
 #[pyfunction]
-#[pyo3(signature = (k, count, seed, variant, labels, max_distance, atoms, graph_nodes, statement_atoms, threads, shard))]
+#[pyo3(signature = (k, count, seed, variant, labels, prompt, max_distance, atoms, graph_nodes, statement_atoms, threads, shard))]
 #[allow(clippy::too_many_arguments)]
 fn gen_logicon(
     py: Python<'_>,
@@ -175,6 +175,7 @@ fn gen_logicon(
     seed: u64,
     variant: &str,
     labels: &str,
+    prompt: Option<&str>,
     max_distance: usize,
     atoms: (usize, usize),
     graph_nodes: usize,
@@ -182,7 +183,7 @@ fn gen_logicon(
     threads: usize,
     shard: (u64, u64),
 ) -> PyResult<String> {
-    use entail::gen::logicon::{self, Config, Labels, Variant};
+    use entail::gen::logicon::{self, Config, Labels, PromptStyle, Variant};
     let config = Config {
         seed,
         count,
@@ -197,6 +198,12 @@ fn gen_logicon(
             .ok_or_else(|| PyValueError::new_err(format!("unknown variant {variant:?}")))?,
         labels: Labels::from_name(labels)
             .ok_or_else(|| PyValueError::new_err(format!("unknown labels {labels:?}")))?,
+        prompt: prompt
+            .map(|p| {
+                PromptStyle::from_name(p)
+                    .ok_or_else(|| PyValueError::new_err(format!("unknown prompt {p:?}")))
+            })
+            .transpose()?,
         threads: threads.max(1),
         shard: shard_of(shard)?,
     };

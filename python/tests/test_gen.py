@@ -37,9 +37,10 @@ def test_logicon_equals_cli(entail_bin):
     assert entail.gen.logicon(k="2..5", count=40, seed=9, variant="hard", threads=1) == cli
     assert entail.gen.logicon(k=(2, 5), count=40, seed=9, variant="hard", threads=2) == cli
     paper = jsonl(run_cli(entail_bin, "gen", "logicon", "--count", "20", "--seed", "9",
-                          "--labels", "paper"))
-    assert entail.gen.logicon(count=20, seed=9, labels="paper") == paper
+                          "--labels", "paper", "--prompt", "3-shot"))
+    assert entail.gen.logicon(count=20, seed=9, labels="paper", prompt="3-shot") == paper
     assert {s["labels"] for s in paper} == {"paper"}
+    assert all(s["prompt"].count("Example ") == 3 for s in paper)
 
 
 def test_divlogic_equals_cli(entail_bin):
@@ -82,6 +83,7 @@ def test_shards_in_order_are_the_whole_run():
         (lambda: entail.gen.logicon(count="3"), TypeError),
         (lambda: entail.gen.logicon(variant="easy"), ValueError),
         (lambda: entail.gen.logicon(labels="loose"), ValueError),
+        (lambda: entail.gen.logicon(prompt="5-shot"), ValueError),
         (lambda: entail.gen.divlogic(type="4c"), ValueError),
         (lambda: entail.gen.slr(level=21), ValueError),
         (lambda: entail.gen.slr(split="dev"), ValueError),

@@ -101,6 +101,30 @@ impl From<Variant> for logicon::Variant {
     }
 }
 
+/// `gen logicon --prompt`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum LogiconPrompt {
+    /// The task alone.
+    #[value(name = "zero-shot")]
+    ZeroShot,
+    /// The task after three worked examples.
+    #[value(name = "3-shot")]
+    ThreeShot,
+    /// Three worked examples with their reasoning paths, then the task.
+    #[value(name = "3-shot-path")]
+    ThreeShotPath,
+}
+
+impl From<LogiconPrompt> for logicon::PromptStyle {
+    fn from(choice: LogiconPrompt) -> logicon::PromptStyle {
+        match choice {
+            LogiconPrompt::ZeroShot => logicon::PromptStyle::ZeroShot,
+            LogiconPrompt::ThreeShot => logicon::PromptStyle::ThreeShot,
+            LogiconPrompt::ThreeShotPath => logicon::PromptStyle::ThreeShotPath,
+        }
+    }
+}
+
 /// `gen logicon --labels`.
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum Labels {

@@ -40,6 +40,7 @@ With --k 2..5, item i has k = 2 + (i mod 4), so 280000 items give 70000 per k.
 Examples:
   entail gen logicon --k 2..5 --count 1000 --seed 7 --output logicon.jsonl
   entail gen logicon --k 3 --count 5 --variant hard --output -
+  entail gen logicon --k 2 --count 5 --variant completion --prompt 3-shot-path -o -
   entail gen logicon --k 4 --count 100 --max-distance 3 --atoms 3..4 -o close.jsonl
   entail gen logicon --count 280000 --seed 7 --shard 0/4 -o logicon.0.jsonl
       (shards 0/4 .. 3/4, concatenated in order, equal the unsharded file)")]
@@ -57,6 +58,10 @@ pub struct Args {
     /// (propagation along the reasoning path, as LogiConBench labels).
     #[arg(long, value_enum, default_value_t = choice::Labels::Exact)]
     labels: choice::Labels,
+    /// Also write each sample's prompt (prompt field): Task 2 for plain
+    /// samples, the Task 1 query for hard and completion ones.
+    #[arg(long, value_enum)]
+    prompt: Option<choice::LogiconPrompt>,
     /// Largest graph distance between any two statements of a sample.
     #[arg(long, default_value_t = 6)]
     max_distance: usize,
@@ -91,6 +96,7 @@ impl Args {
             statement_atoms: self.statement_atoms,
             variant: self.variant.into(),
             labels: self.labels.into(),
+            prompt: self.prompt.map(Into::into),
             shard: self.run.shard,
             threads: crate::cli::threads(self.threads),
         }

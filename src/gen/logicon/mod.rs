@@ -17,6 +17,7 @@
 //! position where they differ and asks for its label.
 
 mod graph;
+mod prompt;
 mod rewrite;
 mod score;
 #[cfg(test)]
@@ -24,6 +25,7 @@ mod tests;
 mod text;
 
 pub use crate::syntax::answer::truth::Truth;
+pub use prompt::PromptStyle;
 pub use score::{
     score, Accuracy, Answer, Ratio, Rejected, Report, ScoreConfig, Task, Task1Report, Task2Report,
     Task3Report,
@@ -137,6 +139,8 @@ pub struct Config {
     pub variant: Variant,
     /// Which rule labels the lists.
     pub labels: Labels,
+    /// The prompt each sample carries, if any.
+    pub prompt: Option<PromptStyle>,
     /// Which part of the run: a block of the item indices (see [`Shard`]).
     pub shard: Shard,
     /// Worker threads; the output does not depend on it.
@@ -157,6 +161,7 @@ impl Default for Config {
             statement_atoms: 9,
             variant: Variant::Plain,
             labels: Labels::Exact,
+            prompt: None,
             shard: Shard::WHOLE,
             threads: 1,
         }
@@ -296,6 +301,10 @@ pub struct Sample {
     pub consistent_lists: Vec<Vec<Truth>>,
     /// Every inconsistent label list (likewise).
     pub inconsistent_lists: Vec<Vec<Truth>>,
+    /// The task as a model sees it (with `--prompt`): Task 2 for plain
+    /// samples, the `query` for hard and completion ones.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt: Option<String>,
     /// What a Task 1 item asks (hard and completion samples only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub query: Option<Query>,
@@ -593,6 +602,7 @@ fn finish(
         rewrites,
         consistent_lists: good.iter().map(|&m| labels_of(m, k)).collect(),
         inconsistent_lists: bad.iter().map(|&m| labels_of(m, k)).collect(),
+        prompt: None,
         query,
         labels: config.labels.name().to_string(),
         disagreements,
@@ -600,6 +610,42 @@ fn finish(
         path,
         seed: config.seed,
     })
+}
+
+/// The worked examples a run's prompts show: three samples for each `k`,
+/// of the run's variant and labels, from a stream of their own (the run's
+/// seed with [`Examples::STREAM`] mixed in), so every shard shows the same.
+struct Examples {
+    by_k: BTreeMap<usize, Vec<Sample>>,
+}
+
+impl Examples {
+    /// Mixed into the run's seed for the examples' stream.
+    const STREAM: u64 = 0x6578_616d_706c_6573;
+
+    fn draw(config: &Config) -> Result<Examples, Error> {
+        let mut by_k = BTreeMap::new();
+        let wanted = config.prompt.map_or(0, PromptStyle::examples) as u64;
+        if wanted > 0 {
+            for k in config.k_min..=config.k_max {
+                let own = Config {
+                    seed: config.seed ^ Examples::STREAM,
+                    k_min: k,
+                    k_max: k,
+                    ..config.clone()
+                };
+                let drawn = (0..wanted)
+                    .map(|j| sample(&own, j))
+                    .collect::<Result<Vec<_>, _>>()?;
+                by_k.insert(k, drawn);
+            }
+        }
+        Ok(Examples { by_k })
+    }
+
+    fn of(&self, k: usize) -> &[Sample] {
+        self.by_k.get(&k).map_or(&[], Vec::as_slice)
+    }
 }
 
 /// Items generated per block; each block is split across the threads and
@@ -624,6 +670,7 @@ pub fn generate(config: &Config, out: &mut dyn Write, progress: Progress) -> Res
     config.validate()?;
     let items = config.shard.range(config.count);
     let threads = config.threads.max(1) as u64;
+    let examples = Examples::draw(config)?;
     let mut start = items.start;
     while start < items.end {
         let end = (start + BLOCK).min(items.end);
@@ -633,7 +680,11 @@ pub fn generate(config: &Config, out: &mut dyn Write, progress: Progress) -> Res
             let hi = (lo + per).min(end);
             let mut buf = Vec::new();
             for index in lo..hi {
-                serde_json::to_writer(&mut buf, &sample(config, index)?)?;
+                let mut sample = sample(config, index)?;
+                if let Some(style) = config.prompt {
+                    sample.prompt = Some(prompt::prompt(style, &sample, examples.of(sample.k)));
+                }
+                serde_json::to_writer(&mut buf, &sample)?;
                 buf.push(b'\n');
             }
             Ok(buf)

@@ -6,7 +6,8 @@
 use super::graph::{paper_consistency, Reading, Traversed};
 use super::rewrite::RewriteRule;
 use super::score::{self, Answer};
-use super::{Config, Labels, Sample, Statement, Truth, Variant};
+use super::{Config, Labels, PromptStyle, Sample, Statement, Truth, Variant};
+use crate::gen::Shard;
 use crate::syntax::prover9::{parse_formula, Formula, ParseOptions, Term};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -755,6 +756,101 @@ fn reruns_are_byte_identical_for_any_thread_count() {
     assert_ne!(a, d, "the seed must matter");
 }
 
+/// Every prompt style on every variant: the task comes last and ends with
+/// "Answer:", the examples (none zero-shot, three otherwise, paths only
+/// with 3-shot-path) are the same for every item of a k, and each
+/// example's answer, read by the scorer, is right for its sample. Shards
+/// show the same examples, so they concatenate to the whole run.
+#[test]
+fn prompts_show_right_examples_and_the_task() {
+    for variant in [Variant::Plain, Variant::Hard, Variant::Completion] {
+        for style in [
+            PromptStyle::ZeroShot,
+            PromptStyle::ThreeShot,
+            PromptStyle::ThreeShotPath,
+        ] {
+            let config = Config {
+                seed: 12,
+                count: 16,
+                variant,
+                prompt: Some(style),
+                ..Config::default()
+            };
+            let run = |shard| {
+                let mut out = Vec::new();
+                let config = Config {
+                    shard,
+                    ..config.clone()
+                };
+                super::generate(&config, &mut out, &|_| {}).expect("generation");
+                out
+            };
+            let whole = run(Shard::WHOLE);
+            let parts: Vec<u8> = (0..3)
+                .flat_map(|i| run(Shard::new(i, 3).expect("shard")))
+                .collect();
+            assert_eq!(whole, parts, "{variant:?} {style:?}");
+            let samples: Vec<Sample> = String::from_utf8(whole)
+                .expect("utf-8")
+                .lines()
+                .map(|l| serde_json::from_str(l).expect("a sample"))
+                .collect();
+            let mut examples_of_k: BTreeMap<usize, &str> = BTreeMap::new();
+            for s in &samples {
+                let prompt = s.prompt.as_deref().expect("a prompt");
+                let (examples, task) = prompt.rsplit_once("Statements:\n").expect("a task");
+                assert!(task.ends_with("Answer:"), "{}", s.id);
+                for st in &s.statements {
+                    assert!(task.contains(&st.text), "{}", s.id);
+                }
+                let shown = examples.matches("Example ").count();
+                let wanted = if style == PromptStyle::ZeroShot { 0 } else { 3 };
+                assert_eq!(shown, wanted, "{}", s.id);
+                assert_eq!(
+                    examples.contains("Reasoning path"),
+                    style == PromptStyle::ThreeShotPath,
+                    "{}",
+                    s.id
+                );
+                let first = examples_of_k.entry(s.k).or_insert(examples);
+                assert_eq!(*first, examples, "{}: one set of examples per k", s.id);
+                let answers = examples
+                    .split("Answer: ")
+                    .skip(1)
+                    .map(|a| a.lines().next().expect("an answer line"));
+                let drawn = super::Examples::draw(&config).expect("examples");
+                for (answer, e) in answers.zip(drawn.of(s.k)) {
+                    assert!(examples.contains(&e.statements[0].text), "{}", s.id);
+                    // Right by the independent evaluator above.
+                    let statements: Vec<Formula> =
+                        e.statements.iter().map(|st| parse(&st.symbolic)).collect();
+                    match &e.query {
+                        None => {
+                            let want: BTreeSet<Vec<Truth>> = all_lists(e.k)
+                                .into_iter()
+                                .filter(|l| consistent(&statements, l))
+                                .collect();
+                            assert_eq!(score::parse_lists(answer, e.k), Some(want), "{answer}");
+                        }
+                        Some(q) => {
+                            let filled = |label: Truth| -> Vec<Truth> {
+                                q.labels.iter().map(|l| l.unwrap_or(label)).collect()
+                            };
+                            if q.hidden.is_none() {
+                                let truth = consistent(&statements, &filled(Truth::T));
+                                assert_eq!(score::parse_verdict(answer), Some(truth), "{answer}");
+                            } else {
+                                let label = score::parse_label(answer).expect("a label");
+                                assert!(consistent(&statements, &filled(label)), "{answer}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------
 // Scoring, on hand-made samples.
 
@@ -778,6 +874,7 @@ fn sample(id: &str, statements: &[&str], consistent: &[&str], inconsistent: &[&s
         rewrites: vec![vec![]; statements.len()],
         consistent_lists: consistent.iter().map(|l| labels(l)).collect(),
         inconsistent_lists: inconsistent.iter().map(|l| labels(l)).collect(),
+        prompt: None,
         query: None,
         labels: "exact".into(),
         disagreements: vec![],
