@@ -649,10 +649,8 @@ impl Examples {
 }
 
 /// Items generated per block; each block is split across the threads and
-/// written in index order before the next one starts. Small enough that the
-/// blocks' buffers (a few KB per sample) are reused rather than taken fresh
-/// from the system each time.
-const BLOCK: u64 = 256;
+/// written in index order before the next one starts.
+const BLOCK: u64 = 2048;
 
 /// Counts of a run.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
