@@ -277,7 +277,7 @@ impl Graph {
                 .chain(terminals.iter().copied())
                 .collect();
             let cost = (walk.len(), nodes.len());
-            if best.as_ref().map_or(true, |(b, _)| cost < *b) {
+            if best.as_ref().is_none_or(|(b, _)| cost < *b) {
                 best = Some((cost, walk));
             }
             if !next_permutation(&mut order) {

@@ -388,7 +388,7 @@ fn query(
     let list = |mask: usize| labels_of(mask, k).into_iter().map(Some).collect::<Vec<_>>();
     match variant {
         Variant::Plain => None,
-        Variant::Hard if index % 2 == 0 => Some(Query {
+        Variant::Hard if index.is_multiple_of(2) => Some(Query {
             labels: list(c),
             hidden: None,
             answer: "consistent".into(),
