@@ -45,9 +45,8 @@ impl Edge {
     }
 }
 
-/// One node: its formula, its models over the graph's
-/// atoms, its atom occurrences, and its depth (introduction rules applied
-/// since the root).
+/// One node: its formula, its models over the graph's atoms, its atom
+/// occurrences, and its depth (introduction rules applied since the root).
 #[derive(Debug, Clone)]
 pub(crate) struct Node {
     pub formula: Formula,
