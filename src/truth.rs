@@ -53,6 +53,14 @@ const COLUMN: [u64; 6] = [
     0xFFFF_FFFF_0000_0000,
 ];
 
+/// The names of the atoms of `f`, sorted; an error if `f` is not
+/// propositional.
+pub fn atoms(f: &Formula) -> Result<BTreeSet<String>, TruthError> {
+    let mut out = BTreeSet::new();
+    collect_atoms(f, &mut out)?;
+    Ok(out)
+}
+
 impl TruthTable {
     /// A table over the atoms of `formulas`, in sorted order.
     pub fn new<'a>(

@@ -20,6 +20,22 @@ use std::path::{Path, PathBuf};
 /// is unset: Debian's `wordnet-base`.
 pub const DEFAULT_DIR: &str = "/usr/share/wordnet";
 
+/// Noun categories whose nouns can be "somebody" in a verb frame.
+pub const SOMEBODY: [&str; 2] = ["noun.person", "noun.animal"];
+
+/// Noun categories of things, nouns that can be "something" in a verb frame.
+pub const SOMETHING: [&str; 9] = [
+    "noun.artifact",
+    "noun.food",
+    "noun.plant",
+    "noun.location",
+    "noun.substance",
+    "noun.object",
+    "noun.body",
+    "noun.communication",
+    "noun.possession",
+];
+
 /// How often a word must be tagged in the concordance, over all its senses
 /// of one part of speech, to count as common (3 keeps `gulp`, drops `glom`).
 pub const MIN_TAGGED: u64 = 3;

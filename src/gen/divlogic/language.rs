@@ -9,24 +9,8 @@
 //! into one of several connective templates.
 
 use super::content::{pick, Literal, Premise, Scheme, Statement, VARIABLES};
-use crate::gen::wordnet::{Lexicon, Verb};
+use crate::gen::wordnet::{Lexicon, Verb, SOMEBODY, SOMETHING};
 use rand_chacha::ChaCha8Rng;
-
-/// WordNet categories whose nouns can be "somebody" in a verb frame.
-const SUBJECTS: [&str; 2] = ["noun.person", "noun.animal"];
-
-/// WordNet categories whose nouns can be "something".
-const OBJECTS: [&str; 9] = [
-    "noun.artifact",
-    "noun.food",
-    "noun.plant",
-    "noun.location",
-    "noun.substance",
-    "noun.object",
-    "noun.body",
-    "noun.communication",
-    "noun.possession",
-];
 
 /// The WordNet words sentences are built from.
 pub(crate) struct Words<'l> {
@@ -48,8 +32,8 @@ impl<'l> Words<'l> {
                 .collect()
         };
         let words = Words {
-            subjects: nouns(&SUBJECTS),
-            objects: nouns(&OBJECTS),
+            subjects: nouns(&SOMEBODY),
+            objects: nouns(&SOMETHING),
             adjectives: lex.adjectives(),
             intransitive: lex.verbs().iter().filter(|v| v.intransitive).collect(),
             transitive: lex.verbs().iter().filter(|v| v.transitive).collect(),

@@ -611,18 +611,8 @@ impl Vocabulary {
             map
         };
         Vocabulary {
-            subjects: nouns(&["noun.person", "noun.animal"]),
-            objects: nouns(&[
-                "noun.artifact",
-                "noun.food",
-                "noun.plant",
-                "noun.location",
-                "noun.substance",
-                "noun.object",
-                "noun.body",
-                "noun.communication",
-                "noun.possession",
-            ]),
+            subjects: nouns(&crate::gen::wordnet::SOMEBODY),
+            objects: nouns(&crate::gen::wordnet::SOMETHING),
             adjectives: lex.adjectives().iter().cloned().collect(),
             intransitive: verbs(false),
             transitive: verbs(true),

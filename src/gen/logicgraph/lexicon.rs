@@ -11,7 +11,7 @@
 //! `if …, then`, `whenever`, `and yet`), as the published instances do.
 
 use super::prop::{capitalize, Prop};
-use crate::gen::wordnet::Lexicon;
+use crate::gen::wordnet::{Lexicon, SOMEBODY, SOMETHING};
 use rand::seq::SliceRandom;
 use rand::Rng;
 use std::collections::{BTreeMap, BTreeSet};
@@ -26,23 +26,6 @@ pub(crate) struct GroundAtom {
     /// `the nurse does not carry the lantern`
     pub negative: String,
 }
-
-/// Categories whose nouns can be subjects ("somebody" in WordNet's verb frames).
-const SUBJECTS: [&str; 2] = ["noun.person", "noun.animal"];
-
-/// Categories whose nouns can be objects ("something").
-const OBJECTS: [&str; 10] = [
-    "noun.artifact",
-    "noun.food",
-    "noun.plant",
-    "noun.location",
-    "noun.substance",
-    "noun.object",
-    "noun.body",
-    "noun.communication",
-    "noun.possession",
-    "noun.animal",
-];
 
 /// Words Prover9 reads as something other than a name.
 const RESERVED: [&str; 4] = ["all", "exists", "true", "false"];
@@ -67,10 +50,12 @@ pub(crate) fn pick_atoms<R: Rng>(
     rng: &mut R,
     count: usize,
 ) -> Result<(String, Vec<GroundAtom>), String> {
-    let subject_category = *SUBJECTS.choose(rng).ok_or("no subject category")?;
-    let object_pool: Vec<&str> = OBJECTS
+    let subject_category = *SOMEBODY.choose(rng).ok_or("no subject category")?;
+    // Animals can be objects too (of a person).
+    let object_pool: Vec<&str> = SOMETHING
         .iter()
         .copied()
+        .chain(Some("noun.animal"))
         .filter(|c| *c != subject_category)
         .collect();
     let object_categories: Vec<&str> = object_pool.choose_multiple(rng, 2).copied().collect();

@@ -320,31 +320,16 @@ impl Group {
     }
 }
 
-/// The distinct atoms of `f`, sorted.
-fn atoms_of(f: &Formula, out: &mut BTreeSet<Term>) {
-    match f {
-        Formula::Atom(t) => {
-            out.insert(t.clone());
-        }
-        Formula::Not(a) => atoms_of(a, out),
-        Formula::And(a, b)
-        | Formula::Or(a, b)
-        | Formula::Implies(a, b)
-        | Formula::ImpliedBy(a, b)
-        | Formula::Iff(a, b) => {
-            atoms_of(a, out);
-            atoms_of(b, out);
-        }
-        Formula::True | Formula::False | Formula::Quant(..) => {}
-    }
-}
-
 /// CNF (`conjunctive`) or DNF of `f`, as a set of literal groups over
 /// `atoms`. Constants: in CNF, no groups is `$T` and an empty group is `$F`;
 /// dually in DNF.
-fn groups(f: &Formula, conjunctive: bool, atoms: &[Term]) -> BTreeSet<Group> {
+fn groups(f: &Formula, conjunctive: bool, atoms: &[String]) -> BTreeSet<Group> {
     let literal = |t: &Term, positive: bool| {
-        let bit = 1u64 << atoms.binary_search(t).unwrap_or_default();
+        let index = match t {
+            Term::App(name, _) => atoms.binary_search(name).unwrap_or_default(),
+            Term::Var(_) => 0,
+        };
+        let bit = 1u64 << index;
         let group = if positive {
             Group {
                 positive: bit,
@@ -408,12 +393,10 @@ fn reduce(groups: BTreeSet<Group>) -> Vec<Group> {
 const MAX_NORMAL_FORM_ATOMS: usize = 64;
 
 fn normal_form(f: &Formula, conjunctive: bool) -> Formula {
-    let mut atoms = BTreeSet::new();
-    atoms_of(f, &mut atoms);
-    if atoms.len() > MAX_NORMAL_FORM_ATOMS {
-        return f.clone();
-    }
-    let atoms: Vec<Term> = atoms.into_iter().collect();
+    let atoms: Vec<String> = match crate::truth::atoms(f) {
+        Ok(atoms) if atoms.len() <= MAX_NORMAL_FORM_ATOMS => atoms.into_iter().collect(),
+        _ => return f.clone(),
+    };
     // Groups in the order of their literal lists, as sets of literals sort.
     let mut reduced: Vec<Vec<(usize, bool)>> = reduce(groups(&nnf(f, true), conjunctive, &atoms))
         .into_iter()
@@ -421,7 +404,7 @@ fn normal_form(f: &Formula, conjunctive: bool) -> Formula {
         .collect();
     reduced.sort();
     let literal = |&(i, positive): &(usize, bool)| {
-        let atom = Formula::Atom(atoms[i].clone());
+        let atom = Formula::atom(atoms[i].clone());
         if positive {
             atom
         } else {
