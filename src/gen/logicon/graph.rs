@@ -13,7 +13,7 @@
 use crate::syntax::prover9::Formula;
 use crate::truth::{Models, TruthError, TruthTable};
 use rand::Rng;
-use std::collections::{BTreeMap, BTreeSet, HashSet, VecDeque};
+use std::collections::{HashSet, VecDeque};
 
 /// A reasoning relation on an edge of the logical graph.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -66,7 +66,7 @@ pub(crate) struct Graph {
 }
 
 /// The introduction rules that build nodes.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 enum Rule {
     Not,
     And,
@@ -123,9 +123,11 @@ impl Graph {
             incident: Vec::new(),
         };
         let root = Formula::atom(graph.atoms[0].clone());
-        // Membership only, so the hash order never reaches the output.
-        let mut seen = HashSet::from([root.clone()]);
         graph.push_node(root.clone(), table.models(&root)?, 0);
+        // A node is its rule applied to a distinct parent, so (parent, rule,
+        // atom) names its formula exactly and is far cheaper to compare than
+        // the formula. Membership only: the hash order never reaches the output.
+        let mut seen: HashSet<(usize, Rule, usize)> = HashSet::new();
         let atom_models = graph
             .atoms
             .iter()
@@ -147,28 +149,27 @@ impl Graph {
             };
             let q = rng.gen_range(0..graph.atoms.len());
             let node = &graph.nodes[parent];
-            let atom = || Formula::atom(graph.atoms[q].clone());
-            let (formula, models) = match rule {
-                Rule::Not => (Formula::not(node.formula.clone()), node.models.not()),
-                Rule::And => (
-                    Formula::and(node.formula.clone(), atom()),
-                    node.models.and(&atom_models[q]),
-                ),
-                Rule::Or => (
-                    Formula::or(node.formula.clone(), atom()),
-                    node.models.or(&atom_models[q]),
-                ),
+            let (occurrences, models) = match rule {
+                Rule::Not => (node.atoms, node.models.not()),
+                Rule::And => (node.atoms + 1, node.models.and(&atom_models[q])),
+                Rule::Or => (node.atoms + 1, node.models.or(&atom_models[q])),
             };
-            if atom_occurrences(&formula) > max_occurrences || models.is_empty() || models.is_all()
-            {
+            if occurrences > max_occurrences || models.is_empty() || models.is_all() {
                 continue;
             }
             let Some((reversed, rel)) = relation(&models, &node.models) else {
                 continue;
             };
-            if !seen.insert(formula.clone()) {
+            let key = (parent, rule, if let Rule::Not = rule { 0 } else { q });
+            if !seen.insert(key) {
                 continue;
             }
+            let atom = || Formula::atom(graph.atoms[q].clone());
+            let formula = match rule {
+                Rule::Not => Formula::not(node.formula.clone()),
+                Rule::And => Formula::and(node.formula.clone(), atom()),
+                Rule::Or => Formula::or(node.formula.clone(), atom()),
+            };
             let depth = node.depth + 1;
             let new = graph.push_node(formula, models, depth);
             let (from, to) = if reversed {
@@ -253,31 +254,45 @@ impl Graph {
     /// backwards reads `<-`). `None` if the terminals are not connected.
     pub(crate) fn paper_path(&self, terminals: &[usize]) -> Option<Vec<Traversed>> {
         let trees: Vec<Search> = terminals.iter().map(|&t| self.search(t)).collect();
-        let mut between = BTreeMap::new();
+        let k = terminals.len();
+        let mut between = vec![Vec::new(); k * k];
         for (i, &a) in terminals.iter().enumerate() {
             for (j, &b) in terminals.iter().enumerate() {
                 if i != j {
-                    between.insert((i, j), self.tree_path(&trees[i], a, b)?);
+                    between[i * k + j] = self.tree_path(&trees[i], a, b)?;
                 }
             }
         }
+        // Up to k! walks are scored: their buffers are reused.
+        let mut edge_seen = vec![false; self.edges.len()];
+        let mut node_seen = vec![false; self.nodes.len()];
+        let mut walk: Vec<Traversed> = Vec::new();
         let mut best: Option<((usize, usize), Vec<Traversed>)> = None;
-        let mut order: Vec<usize> = (0..terminals.len()).collect();
+        let mut order: Vec<usize> = (0..k).collect();
         loop {
-            let mut walk: Vec<Traversed> = Vec::new();
+            walk.clear();
+            edge_seen.fill(false);
             for pair in order.windows(2) {
-                walk.extend_from_slice(&between[&(pair[0], pair[1])]);
+                for t in &between[pair[0] * k + pair[1]] {
+                    if !std::mem::replace(&mut edge_seen[t.edge], true) {
+                        walk.push(*t);
+                    }
+                }
             }
-            let mut seen = BTreeSet::new();
-            walk.retain(|t| seen.insert(t.edge));
-            let nodes: BTreeSet<usize> = walk
+            node_seen.fill(false);
+            let mut nodes = 0;
+            for n in walk
                 .iter()
                 .flat_map(|t| [t.from, t.to])
                 .chain(terminals.iter().copied())
-                .collect();
-            let cost = (walk.len(), nodes.len());
+            {
+                if !std::mem::replace(&mut node_seen[n], true) {
+                    nodes += 1;
+                }
+            }
+            let cost = (walk.len(), nodes);
             if best.as_ref().is_none_or(|(b, _)| cost < *b) {
-                best = Some((cost, walk));
+                best = Some((cost, walk.clone()));
             }
             if !next_permutation(&mut order) {
                 break;
@@ -387,84 +402,83 @@ impl Traversed {
 /// decided by propagation without search.
 pub(crate) fn paper_consistency(path: &[Traversed], targets: &[usize]) -> Vec<bool> {
     let k = targets.len();
+    let size = path
+        .iter()
+        .flat_map(|t| [t.from, t.to])
+        .chain(targets.iter().copied())
+        .max()
+        .map_or(0, |n| n + 1);
     (0..1usize << k)
         .map(|mask| {
-            let mut values: BTreeMap<usize, bool> = BTreeMap::new();
+            let mut values = vec![None; size];
             for (j, &t) in targets.iter().enumerate() {
-                values.insert(t, mask >> (k - 1 - j) & 1 == 0);
+                values[t] = Some(mask >> (k - 1 - j) & 1 == 0);
             }
             satisfiable(path, values)
         })
         .collect()
 }
 
+/// Node values by node index (`None`: open).
+type Values = Vec<Option<bool>>;
+
 /// Whether `values` extends to every node of `path` within its edges'
 /// relations. Propagating a choice that meets no conflict never loses a
 /// solution when every constraint has two variables, so each open node
 /// needs at most two tries.
-fn satisfiable(path: &[Traversed], mut values: BTreeMap<usize, bool>) -> bool {
+fn satisfiable(path: &[Traversed], mut values: Values) -> bool {
     if !propagate(path, &mut values) {
         return false;
     }
-    let nodes: BTreeSet<usize> = path.iter().flat_map(|t| [t.from, t.to]).collect();
-    for n in nodes {
-        if values.contains_key(&n) {
-            continue;
-        }
-        let tried = [true, false].into_iter().find_map(|v| {
-            let mut attempt = values.clone();
-            attempt.insert(n, v);
-            propagate(path, &mut attempt).then_some(attempt)
-        });
-        match tried {
-            Some(extended) => values = extended,
-            None => return false,
+    for t in path {
+        for n in [t.from, t.to] {
+            if values[n].is_some() {
+                continue;
+            }
+            let tried = [true, false].into_iter().find_map(|v| {
+                let mut attempt = values.clone();
+                attempt[n] = Some(v);
+                propagate(path, &mut attempt).then_some(attempt)
+            });
+            match tried {
+                Some(extended) => values = extended,
+                None => return false,
+            }
         }
     }
     true
 }
 
+/// The value an edge forces on its open end, given which values it allows
+/// there: `Err` if none, `Ok(None)` if both.
+fn forced(allows: impl Fn(bool) -> bool) -> Result<Option<bool>, ()> {
+    match (allows(true), allows(false)) {
+        (false, false) => Err(()),
+        (true, false) => Ok(Some(true)),
+        (false, true) => Ok(Some(false)),
+        (true, true) => Ok(None),
+    }
+}
+
 /// Fixes every node value that an edge forces, until nothing changes;
 /// `false` on an edge whose ends both have values it forbids.
-fn propagate(path: &[Traversed], values: &mut BTreeMap<usize, bool>) -> bool {
+fn propagate(path: &[Traversed], values: &mut Values) -> bool {
     loop {
         let mut changed = false;
         for t in path {
-            match (values.get(&t.from).copied(), values.get(&t.to).copied()) {
-                (Some(a), Some(b)) => {
-                    if !t.reading.allows(a, b) {
-                        return false;
-                    }
+            let (open, forcing) = match (values[t.from], values[t.to]) {
+                (Some(a), Some(b)) if !t.reading.allows(a, b) => return false,
+                (Some(a), None) => (t.to, forced(|b| t.reading.allows(a, b))),
+                (None, Some(b)) => (t.from, forced(|a| t.reading.allows(a, b))),
+                _ => continue,
+            };
+            match forcing {
+                Err(()) => return false,
+                Ok(Some(v)) => {
+                    values[open] = Some(v);
+                    changed = true;
                 }
-                (Some(a), None) => {
-                    let fits: Vec<bool> = [true, false]
-                        .into_iter()
-                        .filter(|&b| t.reading.allows(a, b))
-                        .collect();
-                    match fits.as_slice() {
-                        [] => return false,
-                        [only] => {
-                            values.insert(t.to, *only);
-                            changed = true;
-                        }
-                        _ => {}
-                    }
-                }
-                (None, Some(b)) => {
-                    let fits: Vec<bool> = [true, false]
-                        .into_iter()
-                        .filter(|&a| t.reading.allows(a, b))
-                        .collect();
-                    match fits.as_slice() {
-                        [] => return false,
-                        [only] => {
-                            values.insert(t.from, *only);
-                            changed = true;
-                        }
-                        _ => {}
-                    }
-                }
-                (None, None) => {}
+                Ok(None) => {}
             }
         }
         if !changed {
