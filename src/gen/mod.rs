@@ -104,6 +104,106 @@ pub(crate) fn on_threads<T: Send>(
     })
 }
 
+/// Items per chunk of [`write_in_order`]: small enough to keep every thread
+/// busy to the end, big enough that handing a chunk over costs nothing.
+const CHUNK: u64 = 64;
+
+/// Runs `work(index, buf)` for every index of `items` on `threads` worker
+/// threads, each call appending its item's bytes to `buf`, and writes the
+/// bytes to `out` in index order while the workers go on, calling
+/// `progress` after each chunk written. Chunks are claimed in order from a
+/// shared counter and their buffers are reused, so the output is the same
+/// for any thread count and no memory is freshly faulted in per chunk.
+/// Stops at the first error in index order; a worker that panics loses its
+/// chunk, which becomes `panicked()`.
+pub(crate) fn write_in_order<E: Send>(
+    items: std::ops::Range<u64>,
+    threads: usize,
+    out: &mut dyn std::io::Write,
+    progress: Progress,
+    work: impl Fn(u64, &mut Vec<u8>) -> Result<(), E> + Sync,
+    panicked: impl Fn() -> E,
+) -> Result<(), E>
+where
+    E: From<std::io::Error>,
+{
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+    use std::sync::{mpsc, Mutex};
+    let chunks = (items.end.saturating_sub(items.start)).div_ceil(CHUNK);
+    let threads = threads.max(1);
+    let next = &AtomicU64::new(0);
+    let stop = &AtomicBool::new(false);
+    let pool: &Mutex<Vec<Vec<u8>>> = &Mutex::new(Vec::new());
+    let work = &work;
+    let items = &items;
+    let (sender, receiver) = mpsc::sync_channel::<(u64, Result<Vec<u8>, E>)>(threads * 2);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                let sender = sender.clone();
+                scope.spawn(move || {
+                    while !stop.load(Ordering::Relaxed) {
+                        let chunk = next.fetch_add(1, Ordering::Relaxed);
+                        if chunk >= chunks {
+                            return;
+                        }
+                        let mut buf = pool
+                            .lock()
+                            .ok()
+                            .and_then(|mut p| p.pop())
+                            .unwrap_or_default();
+                        let lo = items.start + chunk * CHUNK;
+                        let hi = (lo + CHUNK).min(items.end);
+                        let result = (lo..hi).try_for_each(|i| work(i, &mut buf)).map(|()| buf);
+                        if sender.send((chunk, result)).is_err() {
+                            return;
+                        }
+                    }
+                })
+            })
+            .collect();
+        drop(sender);
+        let mut arrived = std::collections::BTreeMap::new();
+        let mut written = 0;
+        let outcome = loop {
+            if written == chunks {
+                break Ok(());
+            }
+            let Some(result) = arrived.remove(&written) else {
+                match receiver.recv() {
+                    Ok((chunk, result)) => {
+                        arrived.insert(chunk, result);
+                        continue;
+                    }
+                    // Every worker has stopped and this chunk never came.
+                    Err(_) => break Err(panicked()),
+                }
+            };
+            let mut buf = match result {
+                Ok(buf) => buf,
+                Err(e) => break Err(e),
+            };
+            if let Err(e) = out.write_all(&buf) {
+                break Err(e.into());
+            }
+            let lo = items.start + written * CHUNK;
+            progress((lo + CHUNK).min(items.end) - lo);
+            buf.clear();
+            if let Ok(mut p) = pool.lock() {
+                p.push(buf);
+            }
+            written += 1;
+        };
+        stop.store(true, Ordering::Relaxed);
+        drop(receiver);
+        for worker in workers {
+            // A panic was already reported as its missing chunk.
+            let _ = worker.join();
+        }
+        outcome
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -136,6 +236,63 @@ mod tests {
         assert_eq!(
             Shard::new(0, 0),
             Err("shard 0/0: need INDEX < COUNT (shards are numbered from 0)".to_string())
+        );
+    }
+
+    /// Runs [`write_in_order`] with an item writing its index (failing with
+    /// `fail_at`, panicking at `panic_at`), returning the text and the result.
+    fn ordered(threads: usize, fail_at: u64, panic_at: u64) -> (String, Result<(), String>) {
+        let mut out = Vec::new();
+        let done = std::sync::atomic::AtomicU64::new(0);
+        let result = write_in_order(
+            0..300,
+            threads,
+            &mut out,
+            &|n| {
+                done.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+            },
+            |i, buf| {
+                assert!(i != panic_at, "item {i}");
+                if i == fail_at {
+                    return Err(format!("item {i}"));
+                }
+                buf.extend_from_slice(format!("{i},").as_bytes());
+                Ok(())
+            },
+            || "panicked".to_string(),
+        )
+        .map_err(|e: String| e);
+        if result.is_ok() {
+            assert_eq!(done.into_inner(), 300);
+        }
+        (String::from_utf8(out).unwrap(), result)
+    }
+
+    #[test]
+    fn write_in_order_writes_every_item_in_index_order_for_any_thread_count() {
+        let all: String = (0..300).map(|i| format!("{i},")).collect();
+        for threads in [0, 1, 2, 7] {
+            assert_eq!(ordered(threads, u64::MAX, u64::MAX), (all.clone(), Ok(())));
+        }
+    }
+
+    #[test]
+    fn write_in_order_stops_at_the_first_error_after_the_chunks_before_it() {
+        let before: String = (0..CHUNK * 2).map(|i| format!("{i},")).collect();
+        for threads in [1, 3] {
+            let (text, result) = ordered(threads, CHUNK * 2 + 5, u64::MAX);
+            assert_eq!(result, Err(format!("item {}", CHUNK * 2 + 5)));
+            assert_eq!(text, before);
+        }
+    }
+
+    #[test]
+    fn write_in_order_reports_a_panicking_worker_as_an_error() {
+        let (text, result) = ordered(2, u64::MAX, 70);
+        assert_eq!(result, Err("panicked".to_string()));
+        assert_eq!(
+            text,
+            (0..CHUNK).map(|i| format!("{i},")).collect::<String>()
         );
     }
 

@@ -31,7 +31,7 @@ pub use score::{
     Task3Report,
 };
 
-use crate::gen::{item_rng, on_threads, Progress, Shard};
+use crate::gen::{item_rng, write_in_order, Progress, Shard};
 use crate::syntax::prover9::Formula;
 use crate::truth::{Models, TruthError, TruthTable};
 use graph::{atom_occurrences, paper_consistency, Graph, Traversed};
@@ -648,10 +648,6 @@ impl Examples {
     }
 }
 
-/// Items generated per block; each block is split across the threads and
-/// written in index order before the next one starts.
-const BLOCK: u64 = 2048;
-
 /// Counts of a run.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Stats {
@@ -662,39 +658,27 @@ pub struct Stats {
 /// Writes the samples of `config.shard`'s block of the items
 /// `0..config.count` (all of them for the whole run) as JSONL to `out`,
 /// using `config.threads` worker threads. Output is identical for any thread
-/// count. `progress` is called with the number of items finished after each
-/// block.
+/// count. `progress` is called with the number of items written.
 pub fn generate(config: &Config, out: &mut dyn Write, progress: Progress) -> Result<Stats, Error> {
     config.validate()?;
     let items = config.shard.range(config.count);
-    let threads = config.threads.max(1) as u64;
     let examples = Examples::draw(config)?;
-    let mut start = items.start;
-    while start < items.end {
-        let end = (start + BLOCK).min(items.end);
-        let per = (end - start).div_ceil(threads);
-        let chunks = on_threads(threads as usize, |t| -> Result<Vec<u8>, Error> {
-            let lo = (start + t as u64 * per).min(end);
-            let hi = (lo + per).min(end);
-            let mut buf = Vec::new();
-            for index in lo..hi {
-                let mut sample = sample(config, index)?;
-                if let Some(style) = config.prompt {
-                    sample.prompt = Some(prompt::prompt(style, &sample, examples.of(sample.k)));
-                }
-                serde_json::to_writer(&mut buf, &sample)?;
-                buf.push(b'\n');
+    write_in_order(
+        items.clone(),
+        config.threads,
+        out,
+        progress,
+        |index, buf| {
+            let mut sample = sample(config, index)?;
+            if let Some(style) = config.prompt {
+                sample.prompt = Some(prompt::prompt(style, &sample, examples.of(sample.k)));
             }
-            Ok(buf)
-        });
-        for chunk in chunks {
-            let chunk =
-                chunk.unwrap_or_else(|| Err(Error::Config("a worker thread panicked".into())))?;
-            out.write_all(&chunk)?;
-        }
-        progress(end - start);
-        start = end;
-    }
+            serde_json::to_writer(&mut *buf, &sample)?;
+            buf.push(b'\n');
+            Ok(())
+        },
+        || Error::Config("a worker thread panicked".into()),
+    )?;
     out.flush()?;
     Ok(Stats {
         samples: items.end - items.start,
