@@ -239,9 +239,18 @@ mod tests {
         );
     }
 
+    #[derive(Debug, PartialEq)]
+    struct Failed(String);
+
+    impl From<std::io::Error> for Failed {
+        fn from(e: std::io::Error) -> Failed {
+            Failed(e.to_string())
+        }
+    }
+
     /// Runs [`write_in_order`] with an item writing its index (failing with
     /// `fail_at`, panicking at `panic_at`), returning the text and the result.
-    fn ordered(threads: usize, fail_at: u64, panic_at: u64) -> (String, Result<(), String>) {
+    fn ordered(threads: usize, fail_at: u64, panic_at: u64) -> (String, Result<(), Failed>) {
         let mut out = Vec::new();
         let done = std::sync::atomic::AtomicU64::new(0);
         let result = write_in_order(
@@ -254,14 +263,13 @@ mod tests {
             |i, buf| {
                 assert!(i != panic_at, "item {i}");
                 if i == fail_at {
-                    return Err(format!("item {i}"));
+                    return Err(Failed(format!("item {i}")));
                 }
                 buf.extend_from_slice(format!("{i},").as_bytes());
                 Ok(())
             },
-            || "panicked".to_string(),
-        )
-        .map_err(|e: String| e);
+            || Failed("panicked".to_string()),
+        );
         if result.is_ok() {
             assert_eq!(done.into_inner(), 300);
         }
@@ -281,7 +289,7 @@ mod tests {
         let before: String = (0..CHUNK * 2).map(|i| format!("{i},")).collect();
         for threads in [1, 3] {
             let (text, result) = ordered(threads, CHUNK * 2 + 5, u64::MAX);
-            assert_eq!(result, Err(format!("item {}", CHUNK * 2 + 5)));
+            assert_eq!(result, Err(Failed(format!("item {}", CHUNK * 2 + 5))));
             assert_eq!(text, before);
         }
     }
@@ -289,7 +297,7 @@ mod tests {
     #[test]
     fn write_in_order_reports_a_panicking_worker_as_an_error() {
         let (text, result) = ordered(2, u64::MAX, 70);
-        assert_eq!(result, Err("panicked".to_string()));
+        assert_eq!(result, Err(Failed("panicked".to_string())));
         assert_eq!(
             text,
             (0..CHUNK).map(|i| format!("{i},")).collect::<String>()
