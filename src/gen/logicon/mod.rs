@@ -535,12 +535,19 @@ fn finish(
     }
     let query = query(config.variant, index, k, good.first(), bad.first());
     let vocabulary = text::Vocabulary::draw(&graph.atoms, rng);
+    // The path names its nodes again and again: each is printed once.
+    let mut printed: Vec<Option<String>> = vec![None; graph.nodes.len()];
+    let mut print = |n: usize| -> String {
+        printed[n]
+            .get_or_insert_with(|| graph.nodes[n].formula.to_string())
+            .clone()
+    };
     let mut statements = Vec::with_capacity(k);
     let mut rewrites = Vec::with_capacity(k);
     for (&n, m) in chosen.iter().zip(models) {
         let node = &graph.nodes[n];
         statements.push(Statement {
-            symbolic: node.formula.to_string(),
+            symbolic: print(n),
             text: vocabulary.sentence(&node.formula),
         });
         // Statements hold only -, & and |, so a rule that does not change
@@ -586,9 +593,9 @@ fn finish(
     let path = path
         .iter()
         .map(|t| PathEdge {
-            from: graph.nodes[t.from].formula.to_string(),
+            from: print(t.from),
             relation: t.reading.symbol().to_string(),
-            to: graph.nodes[t.to].formula.to_string(),
+            to: print(t.to),
         })
         .collect();
     let disagreements = (0..consistent.len())

@@ -8,6 +8,7 @@
 use crate::syntax::prover9::{Formula, Term};
 use rand::seq::SliceRandom;
 use rand::Rng;
+use std::fmt::Write as _;
 use std::sync::OnceLock;
 
 const LEXICON_TEXT: &str = include_str!("../../../corpora/logicon/lexicon.txt");
@@ -118,81 +119,101 @@ impl Vocabulary {
 
     /// The statement as an English sentence, capitalised and ending in a period.
     pub(crate) fn sentence(&self, f: &Formula) -> String {
-        let body = self.render(f, true);
-        let mut out = capitalise(&body);
+        let mut out = String::with_capacity(160);
+        self.render(f, true, &mut out);
+        capitalise_from(&mut out, 0);
         if !out.ends_with('.') {
             out.push('.');
         }
         out
     }
 
-    fn operand(&self, f: &Formula) -> String {
+    fn operand(&self, f: &Formula, out: &mut String) {
         match f {
-            Formula::Atom(_) | Formula::True | Formula::False => self.render(f, false),
+            Formula::Atom(_) | Formula::True | Formula::False => self.render(f, false, out),
             Formula::Not(inner) if matches!(inner.as_ref(), Formula::Atom(_)) => {
-                self.render(f, false)
+                self.render(f, false, out)
             }
             // Conjunctions are sentences and keep their periods inside.
-            _ => format!("[{}]", capitalise(&self.render(f, false))),
+            _ => {
+                out.push('[');
+                let start = out.len();
+                self.render(f, false, out);
+                capitalise_from(out, start);
+                out.push(']');
+            }
         }
     }
 
-    fn render(&self, f: &Formula, top: bool) -> String {
+    /// Appends `f` in words to `out`, lower-case first unless `top` (a
+    /// conjunction then starts with its capitalised ordinal).
+    fn render(&self, f: &Formula, top: bool, out: &mut String) {
         match f {
-            Formula::True => "something holds".to_string(),
-            Formula::False => "nothing holds".to_string(),
+            Formula::True => out.push_str("something holds"),
+            Formula::False => out.push_str("nothing holds"),
             Formula::Atom(t) => match self.phrase(t) {
-                Some(p) => p.positive.clone(),
-                None => format!("{t} holds"),
+                Some(p) => out.push_str(&p.positive),
+                None => {
+                    let _ = write!(out, "{t} holds");
+                }
             },
             Formula::Not(inner) => match inner.as_ref() {
                 Formula::Atom(t) => match self.phrase(t) {
-                    Some(p) => p.negative.clone(),
-                    None => format!("{t} does not hold"),
+                    Some(p) => out.push_str(&p.negative),
+                    None => {
+                        let _ = write!(out, "{t} does not hold");
+                    }
                 },
-                other => format!("it is not the case that: {}", self.operand(other)),
+                other => {
+                    out.push_str("it is not the case that: ");
+                    self.operand(other, out);
+                }
             },
             Formula::And(..) => {
-                let parts = flatten(f, true);
-                let ordinals = [
+                const ORDINALS: [&str; 8] = [
                     "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
                 ];
-                let sentences: Vec<String> = parts
-                    .iter()
-                    .enumerate()
-                    .map(|(i, part)| {
-                        let ordinal = ordinals.get(i).copied().unwrap_or("next");
-                        format!("{}, {}.", capitalise(ordinal), self.operand(part))
-                    })
-                    .collect();
-                let joined = sentences.join(" ");
-                if top {
-                    joined
-                } else {
-                    // Lower-case start so callers can capitalise where needed.
-                    decapitalise(&joined)
+                for (i, part) in flatten(f, true).into_iter().enumerate() {
+                    if i > 0 {
+                        out.push(' ');
+                    }
+                    let start = out.len();
+                    out.push_str(ORDINALS.get(i).copied().unwrap_or("next"));
+                    if i > 0 || top {
+                        capitalise_from(out, start);
+                    }
+                    out.push_str(", ");
+                    self.operand(part, out);
+                    out.push('.');
                 }
             }
             Formula::Or(..) => {
-                let parts = flatten(f, false);
-                let numerals = ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii"];
-                let options: Vec<String> = parts
-                    .iter()
-                    .enumerate()
-                    .map(|(i, part)| {
-                        format!(
-                            "({}) {}",
-                            numerals.get(i).copied().unwrap_or("next"),
-                            self.operand(part)
-                        )
-                    })
-                    .collect();
-                format!("either {}", options.join(", or "))
+                const NUMERALS: [&str; 8] = ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii"];
+                out.push_str("either ");
+                for (i, part) in flatten(f, false).into_iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", or ");
+                    }
+                    out.push('(');
+                    out.push_str(NUMERALS.get(i).copied().unwrap_or("next"));
+                    out.push_str(") ");
+                    self.operand(part, out);
+                }
             }
-            Formula::Implies(a, b) => format!("if {}, then {}", self.operand(a), self.operand(b)),
-            Formula::ImpliedBy(a, b) => format!("if {}, then {}", self.operand(b), self.operand(a)),
-            Formula::Iff(a, b) => format!("{} if and only if {}", self.operand(a), self.operand(b)),
-            Formula::Quant(..) => f.to_string(),
+            Formula::Implies(a, b) | Formula::ImpliedBy(b, a) => {
+                out.push_str("if ");
+                self.operand(a, out);
+                out.push_str(", then ");
+                self.operand(b, out);
+            }
+            Formula::Iff(a, b) => {
+                self.operand(a, out);
+                out.push_str(" if and only if ");
+                self.operand(b, out);
+            }
+            Formula::Quant(..) => {
+                let _ = write!(out, "{f}");
+            }
         }
     }
 }
@@ -214,23 +235,13 @@ fn flatten(f: &Formula, conjunction: bool) -> Vec<&Formula> {
     }
 }
 
-/// `s` with its first letter upper-cased; only that letter is copied.
-fn capitalise(s: &str) -> String {
-    change_first(s, char::to_uppercase)
-}
-
-/// `s` with its first letter lower-cased.
-fn decapitalise(s: &str) -> String {
-    change_first(s, char::to_lowercase)
-}
-
-fn change_first<I: Iterator<Item = char>>(s: &str, change: impl Fn(char) -> I) -> String {
-    let mut chars = s.chars();
-    let Some(first) = chars.next() else {
-        return String::new();
+/// Upper-cases the letter at byte `start` of `s` (a char boundary), if any.
+fn capitalise_from(s: &mut String, start: usize) {
+    let Some(first) = s[start..].chars().next() else {
+        return;
     };
-    let mut out = String::with_capacity(s.len() + 4);
-    out.extend(change(first));
-    out.push_str(chars.as_str());
-    out
+    if !first.is_uppercase() {
+        let upper: String = first.to_uppercase().collect();
+        s.replace_range(start..start + first.len_utf8(), &upper);
+    }
 }
