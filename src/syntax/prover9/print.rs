@@ -11,7 +11,7 @@ use std::fmt;
 use super::ast::{Entry, Formula, Input, Item, ListKind, Quantifier, Term};
 use super::parser::Node;
 use super::table::{
-    is_ordinary_char, is_special_char, Syntax, OPERATOR_ATOM_PREC, QUANTIFIER_PREC,
+    is_ordinary_char, is_special_char, OpDef, Syntax, OPERATOR_ATOM_PREC, QUANTIFIER_PREC,
 };
 
 const TOP_PREC: u32 = 1000;
@@ -263,7 +263,111 @@ impl<'s> Printer<'s> {
     }
 
     pub(crate) fn formula(&self, formula: &Formula, out: &mut String) {
-        self.node(&self.formula_node(formula), TOP_PREC, out);
+        if self.is_plain(formula) {
+            self.plain(formula, TOP_PREC, out);
+        } else {
+            self.node(&self.formula_node(formula), TOP_PREC, out);
+        }
+    }
+
+    /// The operator a connective of a plain formula prints with, if the
+    /// syntax gives its symbol the fixity the connective needs.
+    fn connective(&self, formula: &Formula) -> Option<(&str, OpDef)> {
+        let c = &self.syntax.connectives;
+        let (symbol, unary) = match formula {
+            Formula::Not(_) => (&c.not, true),
+            Formula::And(..) => (&c.and, false),
+            Formula::Or(..) => (&c.or, false),
+            Formula::Implies(..) => (&c.implies, false),
+            Formula::ImpliedBy(..) => (&c.implied_by, false),
+            Formula::Iff(..) => (&c.iff, false),
+            _ => return None,
+        };
+        let d = self.syntax.op(symbol)?;
+        let fits = if unary {
+            d.fixity.is_prefix()
+        } else {
+            d.fixity.is_infix()
+        };
+        fits.then_some((symbol.as_str(), d))
+    }
+
+    /// Whether `formula` is propositional over atoms with plain names (not
+    /// operators, not starting with a special character), which
+    /// [`Printer::plain`] prints without building the operator tree.
+    fn is_plain(&self, formula: &Formula) -> bool {
+        match formula {
+            Formula::Atom(Term::App(name, args)) => {
+                args.is_empty()
+                    && name.chars().next().is_some_and(|c| c.is_ascii_alphanumeric())
+                    && name.chars().all(is_ordinary_char)
+                    && self.syntax.op(name).is_none()
+            }
+            Formula::Not(a) => self.connective(formula).is_some() && self.is_plain(a),
+            Formula::And(a, b)
+            | Formula::Or(a, b)
+            | Formula::Implies(a, b)
+            | Formula::ImpliedBy(a, b)
+            | Formula::Iff(a, b) => {
+                self.connective(formula).is_some() && self.is_plain(a) && self.is_plain(b)
+            }
+            _ => false,
+        }
+    }
+
+    /// Prints a plain formula (see [`Printer::is_plain`]) straight from the
+    /// AST, with the same text as the general path through `node`: generators
+    /// print millions of these. A test compares the two.
+    fn plain(&self, formula: &Formula, max: u32, out: &mut String) {
+        let Some((symbol, d)) = self.connective(formula) else {
+            if let Formula::Atom(Term::App(name, _)) = formula {
+                self.push_symbol(out, name);
+            }
+            return;
+        };
+        if d.prec > max {
+            out.push('(');
+            self.plain(formula, TOP_PREC, out);
+            out.push(')');
+            return;
+        }
+        match formula {
+            Formula::Not(operand) => {
+                let (_, operand_max) = d.operand_limits();
+                self.push_symbol(out, symbol);
+                let operand_prec = self.connective(operand).map_or(0, |(_, o)| o.prec);
+                if operand_prec > operand_max {
+                    out.push('(');
+                    self.plain(operand, TOP_PREC, out);
+                    out.push(')');
+                } else if let Formula::Atom(Term::App(name, _)) = operand.as_ref() {
+                    self.push_symbol(out, name);
+                } else {
+                    let mut text = String::new();
+                    self.plain(operand, operand_max, &mut text);
+                    // `- (a | b)'` must not read as the application `-(a | b)`.
+                    if text.starts_with('(') {
+                        out.push(' ');
+                        out.push_str(&text);
+                    } else {
+                        self.push_symbol(out, &text);
+                    }
+                }
+            }
+            Formula::And(a, b)
+            | Formula::Or(a, b)
+            | Formula::Implies(a, b)
+            | Formula::ImpliedBy(a, b)
+            | Formula::Iff(a, b) => {
+                let (left_max, right_max) = d.operand_limits();
+                self.plain(a, left_max, out);
+                out.push(' ');
+                out.push_str(symbol);
+                out.push(' ');
+                self.plain(b, right_max, out);
+            }
+            _ => {}
+        }
     }
 
     pub(crate) fn entry(&self, entry: &Entry, out: &mut String) {
@@ -434,5 +538,65 @@ impl fmt::Display for Input {
         let mut out = String::new();
         write_items(&mut Syntax::new(false), &self.items, true, &mut out);
         f.write_str(&out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Formulas mixing plain atoms with what the fast path must refuse:
+    /// operator-named and special atoms, equality, constants, quantifiers.
+    fn formula() -> impl Strategy<Value = Formula> {
+        let leaf = prop_oneof![
+            4 => prop::sample::select(vec!["p", "q", "r", "a1", "x", "Big"]).prop_map(Formula::atom),
+            1 => prop::sample::select(vec!["v", "$x", "-", "'it'"]).prop_map(Formula::atom),
+            1 => Just(Formula::Atom(Term::App(
+                "=".into(),
+                vec![Term::Var("x".into()), Term::App("c".into(), vec![])]
+            ))),
+            1 => Just(Formula::True),
+            1 => Just(Formula::False),
+        ];
+        leaf.prop_recursive(6, 48, 2, |inner| {
+            prop_oneof![
+                3 => inner.clone().prop_map(Formula::not),
+                2 => (inner.clone(), inner.clone()).prop_map(|(a, b)| Formula::and(a, b)),
+                2 => (inner.clone(), inner.clone()).prop_map(|(a, b)| Formula::or(a, b)),
+                1 => (inner.clone(), inner.clone()).prop_map(|(a, b)| Formula::implies(a, b)),
+                1 => (inner.clone(), inner.clone())
+                    .prop_map(|(a, b)| Formula::ImpliedBy(Box::new(a), Box::new(b))),
+                1 => (inner.clone(), inner.clone()).prop_map(|(a, b)| Formula::iff(a, b)),
+                1 => inner.prop_map(|a| Formula::Quant(Quantifier::All, "x".into(), Box::new(a))),
+            ]
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        #[test]
+        fn the_plain_path_prints_what_the_operator_tree_prints(f in formula()) {
+            let printer = Printer::new(builtin_syntax());
+            let mut general = String::new();
+            printer.node(&printer.formula_node(&f), TOP_PREC, &mut general);
+            let mut printed = String::new();
+            printer.formula(&f, &mut printed);
+            prop_assert_eq!(printed, general);
+        }
+    }
+
+    #[test]
+    fn plain_formulas_take_the_plain_path_and_others_do_not() {
+        let printer = Printer::new(builtin_syntax());
+        let p = || Formula::atom("p");
+        assert!(printer.is_plain(&Formula::not(Formula::not(Formula::and(p(), p())))));
+        assert!(!printer.is_plain(&Formula::and(p(), Formula::atom("v"))));
+        assert!(!printer.is_plain(&Formula::or(p(), Formula::True)));
+        assert_eq!(
+            Formula::not(Formula::not(Formula::or(p(), Formula::atom("q")))).to_string(),
+            "--(p | q)"
+        );
     }
 }
