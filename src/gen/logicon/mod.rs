@@ -555,11 +555,13 @@ fn finish(
         // first variant it changes, introductions coming first.
         let mut found: Vec<(RewriteRule, Formula)> = Vec::new();
         for rule in RewriteRule::BY_INPUT {
-            let mut sources = std::iter::once(&node.formula).chain(found.iter().map(|(_, f)| f));
-            let result = sources.find_map(|from| {
-                let result = rule.apply(from);
-                (result != *from && result != node.formula).then_some(result)
-            });
+            let sources = std::iter::once(&node.formula).chain(found.iter().map(|(_, f)| f));
+            let result = sources
+                .filter(|from| rule.may_change(from))
+                .find_map(|from| {
+                    let result = rule.apply(from);
+                    (result != *from && result != node.formula).then_some(result)
+                });
             // Normal forms and chained eliminations can grow exponentially;
             // a variant with more than twice its statement's atom
             // occurrences is left out (the paper's largest forms, 18

@@ -63,45 +63,67 @@ impl RewriteRule {
         }
     }
 
+    /// Whether applying the rule to `f` can give anything but `f`: the
+    /// eliminations only act on their connective, and the introduction of
+    /// `->` on `|`. Lets callers skip rules that would rebuild `f` unchanged.
+    pub(crate) fn may_change(self, f: &Formula) -> bool {
+        let has = |wanted: &dyn Fn(&Formula) -> bool| contains(f, wanted);
+        match self {
+            RewriteRule::ImplicationElimination => {
+                has(&|g| matches!(g, Formula::Implies(..) | Formula::ImpliedBy(..)))
+            }
+            RewriteRule::ImplicationIntroduction => has(&|g| matches!(g, Formula::Or(..))),
+            RewriteRule::EquivalenceEliminationImplications
+            | RewriteRule::EquivalenceEliminationCases => has(&|g| matches!(g, Formula::Iff(..))),
+            _ => true,
+        }
+    }
+
     /// Applies the rule everywhere it matches in `f`.
     pub(crate) fn apply(self, f: &Formula) -> Formula {
+        let everywhere = |step: &dyn Fn(&Formula) -> Option<Formula>| {
+            map_bottom_up(f, step).unwrap_or_else(|| f.clone())
+        };
         match self {
             RewriteRule::Simplification => simplify(f),
             RewriteRule::Nnf => nnf(f, true),
-            RewriteRule::ImplicationElimination => map_bottom_up(f, &|g| match g {
-                Formula::Implies(a, b) => Formula::or(Formula::not(*a), *b),
-                Formula::ImpliedBy(a, b) => Formula::or(Formula::not(*b), *a),
-                other => other,
+            RewriteRule::ImplicationElimination => everywhere(&|g| match g {
+                Formula::Implies(a, b) => {
+                    Some(Formula::or(Formula::not((**a).clone()), (**b).clone()))
+                }
+                Formula::ImpliedBy(a, b) => {
+                    Some(Formula::or(Formula::not((**b).clone()), (**a).clone()))
+                }
+                _ => None,
             }),
-            RewriteRule::ImplicationIntroduction => map_bottom_up(f, &|g| match g {
-                Formula::Or(a, b) => match *a {
-                    Formula::Not(inner) => Formula::implies(*inner, *b),
-                    a => Formula::implies(Formula::not(a), *b),
-                },
-                other => other,
+            RewriteRule::ImplicationIntroduction => everywhere(&|g| match g {
+                Formula::Or(a, b) => Some(match a.as_ref() {
+                    Formula::Not(inner) => Formula::implies((**inner).clone(), (**b).clone()),
+                    a => Formula::implies(Formula::not(a.clone()), (**b).clone()),
+                }),
+                _ => None,
             }),
-            RewriteRule::EquivalenceEliminationImplications => map_bottom_up(f, &|g| match g {
-                Formula::Iff(a, b) => Formula::and(
-                    Formula::implies((*a).clone(), (*b).clone()),
-                    Formula::implies(*b, *a),
-                ),
-                other => other,
+            RewriteRule::EquivalenceEliminationImplications => everywhere(&|g| match g {
+                Formula::Iff(a, b) => Some(Formula::and(
+                    Formula::implies((**a).clone(), (**b).clone()),
+                    Formula::implies((**b).clone(), (**a).clone()),
+                )),
+                _ => None,
             }),
-            RewriteRule::EquivalenceEliminationCases => map_bottom_up(f, &|g| match g {
-                Formula::Iff(a, b) => Formula::or(
-                    Formula::and((*a).clone(), (*b).clone()),
-                    Formula::and(Formula::not(*a), Formula::not(*b)),
-                ),
-                other => other,
+            RewriteRule::EquivalenceEliminationCases => everywhere(&|g| match g {
+                Formula::Iff(a, b) => Some(Formula::or(
+                    Formula::and((**a).clone(), (**b).clone()),
+                    Formula::and(Formula::not((**a).clone()), Formula::not((**b).clone())),
+                )),
+                _ => None,
             }),
             RewriteRule::EquivalenceIntroduction => {
-                let folded = map_bottom_up(f, &introduce_equivalence);
-                if folded != *f {
-                    folded
-                } else {
+                match map_bottom_up(f, &introduce_equivalence) {
+                    Some(folded) if folded != *f => folded,
                     // No biconditional in disguise: state the outermost
                     // implication as one, A -> B being A <-> A & B.
-                    implication_as_equivalence(f).unwrap_or(folded)
+                    folded => implication_as_equivalence(f)
+                        .unwrap_or_else(|| folded.unwrap_or_else(|| f.clone())),
                 }
             }
             RewriteRule::Cnf => normal_form(f, true),
@@ -110,29 +132,55 @@ impl RewriteRule {
     }
 }
 
-/// Rebuilds `f` from the leaves up, applying `step` to every node after its children.
-fn map_bottom_up(f: &Formula, step: &dyn Fn(Formula) -> Formula) -> Formula {
-    let rebuilt = match f {
-        Formula::Not(a) => Formula::not(map_bottom_up(a, step)),
-        Formula::And(a, b) => Formula::and(map_bottom_up(a, step), map_bottom_up(b, step)),
-        Formula::Or(a, b) => Formula::or(map_bottom_up(a, step), map_bottom_up(b, step)),
-        Formula::Implies(a, b) => Formula::implies(map_bottom_up(a, step), map_bottom_up(b, step)),
-        Formula::ImpliedBy(a, b) => Formula::ImpliedBy(
-            Box::new(map_bottom_up(a, step)),
-            Box::new(map_bottom_up(b, step)),
-        ),
-        Formula::Iff(a, b) => Formula::iff(map_bottom_up(a, step), map_bottom_up(b, step)),
-        other => other.clone(),
-    };
-    step(rebuilt)
+/// Whether `wanted` holds of `f` or of one of its subformulas.
+fn contains(f: &Formula, wanted: &dyn Fn(&Formula) -> bool) -> bool {
+    wanted(f)
+        || match f {
+            Formula::Not(a) => contains(a, wanted),
+            Formula::And(a, b)
+            | Formula::Or(a, b)
+            | Formula::Implies(a, b)
+            | Formula::ImpliedBy(a, b)
+            | Formula::Iff(a, b) => contains(a, wanted) || contains(b, wanted),
+            _ => false,
+        }
 }
 
-fn introduce_equivalence(g: Formula) -> Formula {
-    match &g {
+/// Rebuilds `f` from the leaves up, applying `step` to every node after its
+/// children; `step` gives `None` where it leaves a node alone. `None` if no
+/// node was rewritten, so an untouched formula costs no allocation.
+fn map_bottom_up(f: &Formula, step: &dyn Fn(&Formula) -> Option<Formula>) -> Option<Formula> {
+    let pair = |a: &Formula, b: &Formula, make: fn(Formula, Formula) -> Formula| match (
+        map_bottom_up(a, step),
+        map_bottom_up(b, step),
+    ) {
+        (None, None) => None,
+        (x, y) => Some(make(
+            x.unwrap_or_else(|| a.clone()),
+            y.unwrap_or_else(|| b.clone()),
+        )),
+    };
+    let rebuilt = match f {
+        Formula::Not(a) => map_bottom_up(a, step).map(Formula::not),
+        Formula::And(a, b) => pair(a, b, Formula::and),
+        Formula::Or(a, b) => pair(a, b, Formula::or),
+        Formula::Implies(a, b) => pair(a, b, Formula::implies),
+        Formula::ImpliedBy(a, b) => pair(a, b, |x, y| Formula::ImpliedBy(Box::new(x), Box::new(y))),
+        Formula::Iff(a, b) => pair(a, b, Formula::iff),
+        _ => None,
+    };
+    match rebuilt {
+        Some(g) => Some(step(&g).unwrap_or(g)),
+        None => step(f),
+    }
+}
+
+fn introduce_equivalence(g: &Formula) -> Option<Formula> {
+    match g {
         Formula::And(l, r) => {
             if let (Formula::Implies(a, b), Formula::Implies(c, d)) = (l.as_ref(), r.as_ref()) {
                 if a == d && b == c {
-                    return Formula::iff((**a).clone(), (**b).clone());
+                    return Some(Formula::iff((**a).clone(), (**b).clone()));
                 }
             }
         }
@@ -140,14 +188,14 @@ fn introduce_equivalence(g: Formula) -> Formula {
             if let (Formula::And(a, b), Formula::And(na, nb)) = (l.as_ref(), r.as_ref()) {
                 if let (Formula::Not(x), Formula::Not(y)) = (na.as_ref(), nb.as_ref()) {
                     if a == x && b == y {
-                        return Formula::iff((**a).clone(), (**b).clone());
+                        return Some(Formula::iff((**a).clone(), (**b).clone()));
                     }
                 }
             }
         }
         _ => {}
     }
-    g
+    None
 }
 
 /// Rewrites the first implication met in pre-order as `A <-> A & B`.
@@ -181,51 +229,51 @@ fn is_complement(a: &Formula, b: &Formula) -> bool {
         || matches!(b, Formula::Not(x) if x.as_ref() == a)
 }
 
-/// One bottom-up pass of local simplifications.
-fn simplify_step(g: Formula) -> Formula {
+/// One local simplification of `g` at its root, if one applies.
+fn simplify_step(g: &Formula) -> Option<Formula> {
     use Formula::*;
-    match g {
-        Not(a) => match *a {
-            Not(inner) => *inner,
+    Some(match g {
+        Not(a) => match a.as_ref() {
+            Not(inner) => (**inner).clone(),
             True => False,
             False => True,
-            a => Formula::not(a),
+            _ => return None,
         },
-        And(a, b) => match (*a, *b) {
+        And(a, b) => match (a.as_ref(), b.as_ref()) {
             (False, _) | (_, False) => False,
-            (True, x) | (x, True) => x,
-            (x, y) if x == y => x,
-            (x, y) if is_complement(&x, &y) => False,
+            (True, x) | (x, True) => x.clone(),
+            (x, y) if x == y => x.clone(),
+            (x, y) if is_complement(x, y) => False,
             // Absorption: A & (A | B) is A.
-            (x, Or(l, r)) if *l == x || *r == x => x,
-            (Or(l, r), y) if *l == y || *r == y => y,
-            (x, y) => Formula::and(x, y),
+            (x, Or(l, r)) if **l == *x || **r == *x => x.clone(),
+            (Or(l, r), y) if **l == *y || **r == *y => y.clone(),
+            _ => return None,
         },
-        Or(a, b) => match (*a, *b) {
+        Or(a, b) => match (a.as_ref(), b.as_ref()) {
             (True, _) | (_, True) => True,
-            (False, x) | (x, False) => x,
-            (x, y) if x == y => x,
-            (x, y) if is_complement(&x, &y) => True,
-            (x, And(l, r)) if *l == x || *r == x => x,
-            (And(l, r), y) if *l == y || *r == y => y,
-            (x, y) => Formula::or(x, y),
+            (False, x) | (x, False) => x.clone(),
+            (x, y) if x == y => x.clone(),
+            (x, y) if is_complement(x, y) => True,
+            (x, And(l, r)) if **l == *x || **r == *x => x.clone(),
+            (And(l, r), y) if **l == *y || **r == *y => y.clone(),
+            _ => return None,
         },
-        Implies(a, b) => match (*a, *b) {
+        Implies(a, b) => match (a.as_ref(), b.as_ref()) {
             (False, _) | (_, True) => True,
-            (True, x) => x,
-            (x, False) => Formula::not(x),
+            (True, x) => x.clone(),
+            (x, False) => Formula::not(x.clone()),
             (x, y) if x == y => True,
-            (x, y) => Formula::implies(x, y),
+            _ => return None,
         },
-        Iff(a, b) => match (*a, *b) {
-            (True, x) | (x, True) => x,
-            (False, x) | (x, False) => Formula::not(x),
+        Iff(a, b) => match (a.as_ref(), b.as_ref()) {
+            (True, x) | (x, True) => x.clone(),
+            (False, x) | (x, False) => Formula::not(x.clone()),
             (x, y) if x == y => True,
-            (x, y) if is_complement(&x, &y) => False,
-            (x, y) => Formula::iff(x, y),
+            (x, y) if is_complement(x, y) => False,
+            _ => return None,
         },
-        other => other,
-    }
+        _ => return None,
+    })
 }
 
 fn simplify(f: &Formula) -> Formula {
@@ -233,11 +281,10 @@ fn simplify(f: &Formula) -> Formula {
     // Each pass only shrinks the formula, so a few passes reach the fixpoint
     // for statement-sized formulas; the bound keeps the cost predictable.
     for _ in 0..8 {
-        let next = map_bottom_up(&current, &simplify_step);
-        if next == current {
-            break;
+        match map_bottom_up(&current, &simplify_step) {
+            Some(next) if next != current => current = next,
+            _ => break,
         }
-        current = next;
     }
     current
 }

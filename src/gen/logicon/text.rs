@@ -240,7 +240,9 @@ fn capitalise_from(s: &mut String, start: usize) {
     let Some(first) = s[start..].chars().next() else {
         return;
     };
-    if !first.is_uppercase() {
+    if first.is_ascii() {
+        s[start..start + 1].make_ascii_uppercase();
+    } else if !first.is_uppercase() {
         let upper: String = first.to_uppercase().collect();
         s.replace_range(start..start + first.len_utf8(), &upper);
     }

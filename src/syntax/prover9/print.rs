@@ -299,7 +299,10 @@ impl<'s> Printer<'s> {
         match formula {
             Formula::Atom(Term::App(name, args)) => {
                 args.is_empty()
-                    && name.chars().next().is_some_and(|c| c.is_ascii_alphanumeric())
+                    && name
+                        .chars()
+                        .next()
+                        .is_some_and(|c| c.is_ascii_alphanumeric())
                     && name.chars().all(is_ordinary_char)
                     && self.syntax.op(name).is_none()
             }
