@@ -353,6 +353,55 @@ impl Lexicon {
     }
 }
 
+/// The word pools sentence builders draw from, borrowed from a [`Lexicon`].
+pub(crate) struct Words<'l> {
+    /// People and animals ([`SOMEBODY`]).
+    pub subjects: Vec<&'l str>,
+    /// Things ([`SOMETHING`]).
+    pub objects: Vec<&'l str>,
+    /// Events (`noun.event`): things that occur.
+    pub events: Vec<&'l str>,
+    pub adjectives: &'l [String],
+    pub intransitive: Vec<&'l Verb>,
+    pub transitive: Vec<&'l Verb>,
+}
+
+impl<'l> Words<'l> {
+    /// The words of `lex`; an error if a pool is too small for a generator
+    /// to give every atom of an item its own noun.
+    pub(crate) fn new(lex: &'l Lexicon) -> Result<Words<'l>, String> {
+        let nouns = |categories: &[&str]| -> Vec<&'l str> {
+            categories
+                .iter()
+                .flat_map(|c| lex.nouns(c))
+                .map(String::as_str)
+                .collect()
+        };
+        let words = Words {
+            subjects: nouns(&SOMEBODY),
+            objects: nouns(&SOMETHING),
+            events: nouns(&["noun.event"]),
+            adjectives: lex.adjectives(),
+            intransitive: lex.verbs().iter().filter(|v| v.intransitive).collect(),
+            transitive: lex.verbs().iter().filter(|v| v.transitive).collect(),
+        };
+        // Eight distinct subjects and objects per item need some slack.
+        if words.subjects.len() < 32
+            || words.objects.len() < 32
+            || words.events.len() < 32
+            || words.adjectives.len() < 2
+            || words.intransitive.is_empty()
+            || words.transitive.is_empty()
+        {
+            return Err(format!(
+                "{} has too few people, animals, things, events, adjectives or verbs",
+                lex.version()
+            ));
+        }
+        Ok(words)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,50 +9,8 @@
 //! into one of several connective templates.
 
 use super::content::{pick, Literal, Premise, Scheme, Statement, VARIABLES};
-use crate::gen::wordnet::{Lexicon, Verb, SOMEBODY, SOMETHING};
+use crate::gen::wordnet::Words;
 use rand_chacha::ChaCha8Rng;
-
-/// The WordNet words sentences are built from.
-pub(crate) struct Words<'l> {
-    subjects: Vec<&'l str>,
-    objects: Vec<&'l str>,
-    adjectives: &'l [String],
-    intransitive: Vec<&'l Verb>,
-    transitive: Vec<&'l Verb>,
-}
-
-impl<'l> Words<'l> {
-    /// The words of `lex`; an error if a part of speech is missing.
-    pub(crate) fn new(lex: &'l Lexicon) -> Result<Words<'l>, String> {
-        let nouns = |categories: &[&str]| -> Vec<&'l str> {
-            categories
-                .iter()
-                .flat_map(|c| lex.nouns(c))
-                .map(String::as_str)
-                .collect()
-        };
-        let words = Words {
-            subjects: nouns(&SOMEBODY),
-            objects: nouns(&SOMETHING),
-            adjectives: lex.adjectives(),
-            intransitive: lex.verbs().iter().filter(|v| v.intransitive).collect(),
-            transitive: lex.verbs().iter().filter(|v| v.transitive).collect(),
-        };
-        // Eight distinct subjects and objects per question need some slack.
-        if words.subjects.len() < 32
-            || words.objects.len() < 32
-            || words.adjectives.len() < 2
-            || words.intransitive.is_empty()
-            || words.transitive.is_empty()
-        {
-            return Err(format!(
-                "{} has too few people, animals, things, adjectives or verbs",
-                lex.version()
-            ));
-        }
-        Ok(words)
-    }
-}
 
 /// The sentence a variable stands for, as a lower-case clause, and its negation.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -26,12 +26,13 @@ mod tests;
 
 pub use score::{score, Answer, Report, ScoreConfig};
 
+use crate::gen::wordnet::Words;
 use crate::gen::wordnet::{self, Lexicon};
 use crate::gen::{item_rng, Progress, Shard};
 use crate::syntax::prover9::Formula;
 use crate::truth::{Models, TruthError, TruthTable};
 use content::{pick, sample_content, Literal, Premise, Scheme, Statement, VARIABLES};
-use language::{Renderer, Words};
+use language::Renderer;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use std::io::Write;
