@@ -206,6 +206,7 @@ fn gen_logicon(
             .transpose()?,
         threads: threads.max(1),
         shard: shard_of(shard)?,
+        wordnet: None,
     };
     py.detach(move || {
         let mut out = Vec::new();

@@ -2,6 +2,7 @@
 
 use super::super::{choice, Failure, Outcome};
 use entail::gen::logicon::{self, Config, Error};
+use std::path::PathBuf;
 
 /// Arguments of `entail gen logicon`.
 #[derive(clap::Args)]
@@ -19,6 +20,11 @@ consistent iff truth values can be propagated along the reasoning path (path) wi
 its edges' relations; that rule calls some inconsistent lists consistent. Every sample
 has at least one consistent and one inconsistent list under the rule used, and flags
 the lists the two rules label differently (disagreements).
+
+Words: each atom is a sentence in one of the paper's four shapes (the NOUN is ADJ,
+the NOUN VERBs, the EVENT occurs, the NOUN has the THING), with words from WordNet,
+read at run time from --wordnet DIR, else $ENTAIL_WORDNET, else /usr/share/wordnet
+(Debian's wordnet-base); no noun serves two atoms of a sample.
 
 JSONL fields: id, k, statements [{symbolic, text}], rewrites (per statement:
 [{rule, symbolic, text}], each checked equivalent), consistent_lists,
@@ -78,6 +84,10 @@ pub struct Args {
     /// Worker threads (output does not depend on it); default: all cores.
     #[arg(long)]
     threads: Option<usize>,
+    /// The WordNet directory (index.*, data.*, cntlist.rev); default
+    /// $ENTAIL_WORDNET, else /usr/share/wordnet.
+    #[arg(long, value_name = "DIR")]
+    wordnet: Option<PathBuf>,
     #[command(flatten)]
     run: super::Run,
 }
@@ -99,6 +109,7 @@ impl Args {
             prompt: self.prompt.map(Into::into),
             shard: self.run.shard,
             threads: crate::cli::threads(self.threads),
+            wordnet: self.wordnet.clone(),
         }
     }
 }

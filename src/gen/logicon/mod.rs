@@ -40,6 +40,7 @@ use rewrite::RewriteRule;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::io::Write;
+use std::path::PathBuf;
 
 /// The atom list, the paper's eight: the Prover9 default reads names from
 /// `u` to `z` as variables, so after `p`..`t` the list goes on at `a`.
@@ -145,6 +146,9 @@ pub struct Config {
     pub shard: Shard,
     /// Worker threads; the output does not depend on it.
     pub threads: usize,
+    /// The WordNet directory the sentences' words come from; `None`:
+    /// `$ENTAIL_WORDNET`, else `/usr/share/wordnet` (see [`crate::gen::wordnet::locate`]).
+    pub wordnet: Option<PathBuf>,
 }
 
 impl Default for Config {
@@ -164,6 +168,7 @@ impl Default for Config {
             prompt: None,
             shard: Shard::WHOLE,
             threads: 1,
+            wordnet: None,
         }
     }
 }
@@ -217,6 +222,9 @@ pub enum Error {
     /// The truth-table engine refused a formula (a bug: generated formulas are propositional).
     #[error("truth tables: {0}")]
     Truth(#[from] TruthError),
+    /// WordNet could not be read (the message says what to install).
+    #[error("{0}")]
+    Lexicon(String),
     /// No graph of the item's stream gave an admissible sample.
     #[error("item {0}: no admissible sample found; loosen the distance or atom settings")]
     Exhausted(u64),
@@ -534,7 +542,8 @@ fn finish(
         }
     }
     let query = query(config.variant, index, k, good.first(), bad.first());
-    let vocabulary = text::Vocabulary::draw(&graph.atoms, rng);
+    let words = text::words(config.wordnet.as_deref()).map_err(Error::Lexicon)?;
+    let vocabulary = text::Vocabulary::draw(&graph.atoms, words, rng);
     // The path names its nodes again and again: each is printed once.
     let mut printed: Vec<Option<String>> = vec![None; graph.nodes.len()];
     let mut print = |n: usize| -> String {
@@ -670,6 +679,8 @@ pub struct Stats {
 /// count. `progress` is called with the number of items written.
 pub fn generate(config: &Config, out: &mut dyn Write, progress: Progress) -> Result<Stats, Error> {
     config.validate()?;
+    // A missing WordNet is reported before any work starts.
+    text::words(config.wordnet.as_deref()).map_err(Error::Lexicon)?;
     let items = config.shard.range(config.count);
     let examples = Examples::draw(config)?;
     write_in_order(

@@ -1,50 +1,40 @@
-//! Natural-language rendering of statements over a shipped word list.
+//! Natural-language rendering of statements over WordNet words.
 //!
-//! Each atom of a sample becomes a sentence about its own noun ("The lantern
-//! is red", "The falcon hums", "The flood occurs"), so no two atoms can be
-//! confused; connectives become fixed templates. Non-literal operands are
-//! bracketed, which keeps nested statements unambiguous.
+//! Each atom of a sample becomes a sentence about its own noun, in one of
+//! LogiConBench's four atom shapes (its Appendix H): "the NOUN is ADJ", "the
+//! NOUN VERBs", "the EVENT occurs" and "the NOUN has the THING", each with its
+//! clean negation ("is not", "does not VERB", "does not occur", "does not
+//! have"). The words come from WordNet, read at run time
+//! ([`crate::gen::wordnet`]); no noun serves two atoms, so no two atoms can be
+//! confused. Connectives become the paper's templates ("First, A. Second,
+//! B.", "Either (i) A, or (ii) B", "It is not the case that the following
+//! holds: A"); non-literal operands are bracketed, which keeps nested
+//! statements unambiguous.
 
+use crate::gen::wordnet::{self, Lexicon, Words};
 use crate::syntax::prover9::{Formula, Term};
-use rand::seq::SliceRandom;
 use rand::Rng;
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::sync::OnceLock;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, PoisonError};
 
-const LEXICON_TEXT: &str = include_str!("../../../corpora/logicon/lexicon.txt");
-
-/// The word list: nouns, adjectives, verbs (base and -s form) and event nouns.
-#[derive(Debug, Default)]
-struct Lexicon {
-    nouns: Vec<String>,
-    adjectives: Vec<String>,
-    verbs: Vec<(String, String)>,
-    events: Vec<String>,
-}
-
-fn lexicon() -> &'static Lexicon {
-    static LEXICON: OnceLock<Lexicon> = OnceLock::new();
-    LEXICON.get_or_init(|| {
-        let mut lex = Lexicon::default();
-        for line in LEXICON_TEXT.lines() {
-            let line = line.trim();
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
-            let Some((section, words)) = line.split_once(':') else {
-                continue;
-            };
-            let words: Vec<&str> = words.split_whitespace().collect();
-            match (section.trim(), words.as_slice()) {
-                ("noun", [w]) => lex.nouns.push(w.to_string()),
-                ("adjective", [w]) => lex.adjectives.push(w.to_string()),
-                ("verb", [base, third]) => lex.verbs.push((base.to_string(), third.to_string())),
-                ("event", [w]) => lex.events.push(w.to_string()),
-                _ => {}
-            }
-        }
-        lex
-    })
+/// The WordNet words in `dir` (else `$ENTAIL_WORDNET`, else the default; see
+/// [`wordnet::locate`]), read once per process and directory, since every
+/// sample draws from them. The error says what is missing.
+pub(crate) fn words(dir: Option<&Path>) -> Result<&'static Words<'static>, String> {
+    static OPENED: Mutex<BTreeMap<PathBuf, &'static Words<'static>>> = Mutex::new(BTreeMap::new());
+    let path = wordnet::locate(dir);
+    let mut opened = OPENED.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(words) = opened.get(&path) {
+        return Ok(words);
+    }
+    // Kept for the life of the process: one per directory ever named.
+    let lex: &'static Lexicon =
+        Box::leak(Box::new(Lexicon::open(&path).map_err(|e| e.to_string())?));
+    let words: &'static Words<'static> = Box::leak(Box::new(Words::new(lex)?));
+    opened.insert(path, words);
+    Ok(words)
 }
 
 /// How one atom reads, asserted and denied (lower-case, no final period).
@@ -60,52 +50,67 @@ pub(crate) struct Vocabulary {
     atoms: Vec<(String, Phrase)>,
 }
 
-impl Vocabulary {
-    /// Draws a distinct subject for every atom and one of the three sentence shapes.
-    pub(crate) fn draw(atoms: &[String], rng: &mut impl Rng) -> Vocabulary {
-        let lex = lexicon();
-        let mut nouns: Vec<&String> = lex.nouns.iter().collect();
-        nouns.shuffle(rng);
-        let mut events: Vec<&String> = lex.events.iter().collect();
-        events.shuffle(rng);
-        let (mut next_noun, mut next_event) = (0, 0);
-        let mut out = Vec::new();
-        for atom in atoms {
-            let shape = rng.gen_range(0..3);
-            // Fall back to the adjective shape if a list runs out; the shipped
-            // lists are far longer than the five atoms a sample may have.
-            let phrase = match (shape, events.get(next_event), nouns.get(next_noun)) {
-                (2, Some(event), _) => {
-                    next_event += 1;
-                    Phrase {
-                        positive: format!("the {event} occurs"),
-                        negative: format!("the {event} does not occur"),
-                    }
-                }
-                (1, _, Some(noun)) if !lex.verbs.is_empty() => {
-                    next_noun += 1;
-                    let (base, third) = &lex.verbs[rng.gen_range(0..lex.verbs.len())];
-                    Phrase {
-                        positive: format!("the {noun} {third}"),
-                        negative: format!("the {noun} does not {base}"),
-                    }
-                }
-                (_, _, Some(noun)) if !lex.adjectives.is_empty() => {
-                    next_noun += 1;
-                    let adj = &lex.adjectives[rng.gen_range(0..lex.adjectives.len())];
-                    Phrase {
-                        positive: format!("the {noun} is {adj}"),
-                        negative: format!("the {noun} is not {adj}"),
-                    }
-                }
-                _ => Phrase {
-                    positive: format!("{atom} holds"),
-                    negative: format!("{atom} does not hold"),
-                },
-            };
-            out.push((atom.clone(), phrase));
+/// A uniformly drawn member of `pool` (non-empty, as [`Words::new`] checks)
+/// not in `taken`, which it joins.
+fn fresh<'w>(pool: &[&'w str], taken: &mut Vec<&'w str>, rng: &mut impl Rng) -> &'w str {
+    loop {
+        let word = pool[rng.gen_range(0..pool.len())];
+        if !taken.contains(&word) {
+            taken.push(word);
+            return word;
         }
-        Vocabulary { atoms: out }
+    }
+}
+
+impl Vocabulary {
+    /// Draws one of the four shapes and fresh nouns for every atom.
+    pub(crate) fn draw(atoms: &[String], words: &Words<'_>, rng: &mut impl Rng) -> Vocabulary {
+        let mut taken = Vec::new();
+        let atoms = atoms
+            .iter()
+            .map(|atom| {
+                let phrase = match rng.gen_range(0..4) {
+                    0 => {
+                        let pool = if rng.gen_ratio(1, 2) {
+                            &words.subjects
+                        } else {
+                            &words.objects
+                        };
+                        let noun = fresh(pool, &mut taken, rng);
+                        let adjective = &words.adjectives[rng.gen_range(0..words.adjectives.len())];
+                        Phrase {
+                            positive: format!("the {noun} is {adjective}"),
+                            negative: format!("the {noun} is not {adjective}"),
+                        }
+                    }
+                    1 => {
+                        let noun = fresh(&words.subjects, &mut taken, rng);
+                        let verb = words.intransitive[rng.gen_range(0..words.intransitive.len())];
+                        Phrase {
+                            positive: format!("the {noun} {}", verb.third_person()),
+                            negative: format!("the {noun} does not {}", verb.lemma),
+                        }
+                    }
+                    2 => {
+                        let event = fresh(&words.events, &mut taken, rng);
+                        Phrase {
+                            positive: format!("the {event} occurs"),
+                            negative: format!("the {event} does not occur"),
+                        }
+                    }
+                    _ => {
+                        let owner = fresh(&words.subjects, &mut taken, rng);
+                        let thing = fresh(&words.objects, &mut taken, rng);
+                        Phrase {
+                            positive: format!("the {owner} has the {thing}"),
+                            negative: format!("the {owner} does not have the {thing}"),
+                        }
+                    }
+                };
+                (atom.clone(), phrase)
+            })
+            .collect();
+        Vocabulary { atoms }
     }
 
     fn phrase(&self, atom: &Term) -> Option<&Phrase> {
@@ -165,7 +170,7 @@ impl Vocabulary {
                     }
                 },
                 other => {
-                    out.push_str("it is not the case that: ");
+                    out.push_str("it is not the case that the following holds: ");
                     self.operand(other, out);
                 }
             },
@@ -245,5 +250,108 @@ fn capitalise_from(s: &mut String, start: usize) {
     } else if !first.is_uppercase() {
         let upper: String = first.to_uppercase().collect();
         s.replace_range(start..start + first.len_utf8(), &upper);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gen::item_rng;
+
+    /// The installed WordNet's words, or `None` with a visible skip line.
+    fn installed(test: &str) -> Option<&'static Words<'static>> {
+        match words(None) {
+            Ok(words) => Some(words),
+            Err(e) => {
+                use std::io::Write;
+                let _ = writeln!(std::io::stderr(), "SKIPPED {test}: {e}");
+                None
+            }
+        }
+    }
+
+    #[test]
+    fn atoms_get_distinct_nouns_negations_and_all_four_shapes() {
+        let Some(words) = installed("atoms_get_distinct_nouns_negations_and_all_four_shapes")
+        else {
+            return;
+        };
+        let atoms: Vec<String> = "pqrstabc".chars().map(String::from).collect();
+        let mut shapes = [0usize; 4];
+        for i in 0..200 {
+            let vocabulary = Vocabulary::draw(&atoms, words, &mut item_rng(5, i));
+            let mut nouns = Vec::new();
+            for (_, phrase) in &vocabulary.atoms {
+                let p = &phrase.positive;
+                let n = &phrase.negative;
+                let shape = if let Some((_, adjective)) = p.split_once(" is ") {
+                    assert!(n.ends_with(&format!(" is not {adjective}")), "{p} / {n}");
+                    0
+                } else if p.ends_with(" occurs") {
+                    assert_eq!(*n, p.replace(" occurs", " does not occur"));
+                    2
+                } else if let Some((owner, thing)) = p.split_once(" has the ") {
+                    assert_eq!(*n, format!("{owner} does not have the {thing}"));
+                    nouns.push(thing.to_string());
+                    3
+                } else {
+                    assert!(n.contains(" does not "), "{p} / {n}");
+                    1
+                };
+                shapes[shape] += 1;
+                let noun = p.split(' ').nth(1).expect("the NOUN ...");
+                nouns.push(noun.to_string());
+                assert!(p.starts_with("the ") && n.starts_with("the "));
+            }
+            let mut distinct = nouns.clone();
+            distinct.sort();
+            distinct.dedup();
+            assert_eq!(
+                distinct.len(),
+                nouns.len(),
+                "a noun serves two atoms: {nouns:?}"
+            );
+        }
+        assert!(shapes.iter().all(|&n| n > 300), "shapes {shapes:?}");
+    }
+
+    #[test]
+    fn connectives_read_as_the_papers_templates() {
+        let Some(words) = installed("connectives_read_as_the_papers_templates") else {
+            return;
+        };
+        let atoms: Vec<String> = ["p", "q", "r"].map(String::from).to_vec();
+        let vocabulary = Vocabulary::draw(&atoms, words, &mut item_rng(1, 0));
+        let say = |a: usize| vocabulary.atoms[a].1.positive.clone();
+        let deny = |a: usize| vocabulary.atoms[a].1.negative.clone();
+        let formula = |text: &str| {
+            crate::syntax::prover9::parse_formula(text, &Default::default()).expect("parses")
+        };
+        let cap = |s: String| {
+            let mut s = s;
+            capitalise_from(&mut s, 0);
+            s
+        };
+        assert_eq!(
+            vocabulary.sentence(&formula("p & -q")),
+            format!("First, {}. Second, {}.", say(0), deny(1))
+        );
+        assert_eq!(
+            vocabulary.sentence(&formula("p | q | -r")),
+            cap(format!(
+                "either (i) {}, or (ii) {}, or (iii) {}.",
+                say(0),
+                say(1),
+                deny(2)
+            ))
+        );
+        assert_eq!(
+            vocabulary.sentence(&formula("-(p & q)")),
+            format!(
+                "It is not the case that the following holds: [First, {}. Second, {}.].",
+                say(0),
+                say(1)
+            )
+        );
     }
 }
