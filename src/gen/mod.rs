@@ -116,7 +116,7 @@ const CHUNK: u64 = 64;
 /// for any thread count and no memory is freshly faulted in per chunk.
 /// Stops at the first error in index order; a worker that panics loses its
 /// chunk, which becomes `panicked()`.
-pub(crate) fn write_in_order<E: Send>(
+pub(crate) fn write_in_order<E>(
     items: std::ops::Range<u64>,
     threads: usize,
     out: &mut dyn std::io::Write,
@@ -125,7 +125,7 @@ pub(crate) fn write_in_order<E: Send>(
     panicked: impl Fn() -> E,
 ) -> Result<(), E>
 where
-    E: From<std::io::Error>,
+    E: Send + From<std::io::Error>,
 {
     use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
     use std::sync::{mpsc, Mutex};
