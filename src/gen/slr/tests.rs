@@ -142,13 +142,14 @@ fn every_pattern_template_agrees_with_swipl() {
     }
 }
 
-/// The judge labels candidates from terms built directly; they must be
-/// exactly what the reader makes of the printed validation program, on
-/// every level (numbers, positions, names).
+/// The judge labels candidates from facts handed over directly; they must
+/// make exactly the task the reader makes of the printed validation
+/// program, on every level (numbers, positions, names).
 #[test]
-fn example_terms_are_what_the_reader_reads() {
-    use crate::syntax::prolog::{parse_program, Sentence};
+fn example_facts_are_what_the_reader_reads() {
+    use crate::judge::TaskProgram;
     let language = Language::trains();
+    let (positive, negative) = (&language.labels.positive, &language.labels.negative);
     for level in 1..=20 {
         let context = LevelContext::new(&language, level, &Default::default()).expect("level");
         let mut rng = item_rng(5, level as u64);
@@ -161,24 +162,32 @@ fn example_terms_are_what_the_reader_reads() {
                 )
             })
             .collect();
-        let read: Vec<_> = parse_program(&context.validation_program(&examples))
-            .expect("the printed program reads")
-            .sentences
-            .into_iter()
-            .map(|s| match s {
-                Sentence::Clause { term, .. } => term,
-                Sentence::Directive { goal, .. } => panic!("directive {goal}"),
-            })
-            .collect();
-        let mut built = Vec::new();
-        for (t, (label, train)) in examples.iter().enumerate() {
-            let name = match label {
-                Label::Pos => &language.labels.positive,
-                Label::Neg => &language.labels.negative,
-            };
-            context.vocabulary.example_terms(name, train, t, &mut built);
-        }
-        assert_eq!(built, read, "level {level}");
+        let read = TaskProgram::parse(&context.validation_program(&examples), positive, negative)
+            .expect("the printed program reads");
+        let built = TaskProgram::from_readings(positive, negative, 0, |add| {
+            for (t, (label, train)) in examples.iter().enumerate() {
+                let name = match label {
+                    Label::Pos => positive,
+                    Label::Neg => negative,
+                };
+                context.vocabulary.example_facts(name, train, t, add);
+            }
+        })
+        .expect("the facts load");
+        assert_eq!(
+            built.background_original.terms(),
+            read.background_original.terms(),
+            "level {level}"
+        );
+        let examples = |t: &TaskProgram| -> Vec<String> {
+            t.examples
+                .iter()
+                .map(|e| format!("{} {:?} {}", e.atom, e.label, e.goal))
+                .collect()
+        };
+        assert_eq!(examples(&built), examples(&read), "level {level}");
+        assert_eq!(built.content_hash, read.content_hash, "level {level}");
+        assert_eq!(built.background_predicates, read.background_predicates);
     }
 }
 
