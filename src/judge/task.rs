@@ -191,19 +191,35 @@ impl<'l> Loader<'l> {
             };
             return self.example(head, label, n);
         }
-        let index = self.group(name, n);
-        let clause = match reading {
-            Reading::Fact { name, args, .. } => self.builder.fact(name, args),
-            Reading::Sentence(Sentence::Clause { term, .. }) => self.builder.term(term),
+        // The predicate's name is interned before its arguments, and once:
+        // a flat fact gives its name's symbol back.
+        let sentence_symbol = match &reading {
+            Reading::Fact { .. } => None,
+            Reading::Sentence(_) => Some(self.builder.symbol(name)),
+        };
+        let (symbol, clause) = match reading {
+            Reading::Fact { name, args, .. } => {
+                let clause = self.builder.fact(name, args);
+                let symbol = match &clause {
+                    Clause::Fact { name: symbol, .. } => *symbol,
+                    Clause::Term(_) => self.builder.symbol(name),
+                };
+                (symbol, clause)
+            }
+            Reading::Sentence(Sentence::Clause { term, .. }) => {
+                let clause = self.builder.term(term);
+                (sentence_symbol.unwrap_or_default(), clause)
+            }
             Reading::Sentence(Sentence::Directive { .. }) => return Ok(()),
         };
+        let index = self.group(symbol, n);
         self.groups[index].push(clause);
         Ok(())
     }
 
-    /// The group of predicate `name/n`, made when first seen.
-    fn group(&mut self, name: &str, n: usize) -> usize {
-        let key = (self.builder.symbol(name), n);
+    /// The group of predicate `name/n` (`name` a symbol), made when first seen.
+    fn group(&mut self, name: u32, n: usize) -> usize {
+        let key = (name, n);
         let groups = &mut self.groups;
         *self.group_of.entry(key).or_insert_with(|| {
             groups.push(Vec::new());

@@ -95,6 +95,32 @@ fn language_file_is_validated() {
     assert!(Language::from_json("{").is_err());
 }
 
+/// Constant names fill their templates as replacing `{train}` and then
+/// `{car}` does, whatever else the template holds.
+#[test]
+fn constant_names_fill_templates_as_replacing_does() {
+    use super::language::fill;
+    for template in [
+        "train{train}",
+        "car{train}_{car}",
+        "{{car}train}",
+        "x{car}{train}{car}y{",
+        "{tr{train}ain}{ca{car}r}}{",
+        "{}{car{train}}",
+        "plain",
+        "é{train}ü{car}",
+    ] {
+        for (train, car) in [(0, 1), (12, 345)] {
+            let replaced = template
+                .replace("{train}", &train.to_string())
+                .replace("{car}", &car.to_string());
+            assert_eq!(fill(template, train, Some(car)), replaced, "{template}");
+            let train_only = template.replace("{train}", &train.to_string());
+            assert_eq!(fill(template, train, None), train_only, "{template}");
+        }
+    }
+}
+
 /// Every pattern template yields safe rules whose judge labels SWI-Prolog
 /// reproduces on a task built from them.
 #[test]

@@ -130,31 +130,30 @@ impl<'l> Vocabulary<'l> {
     /// far (under [`Language::consistent`], on indices); the others keep
     /// their `current` values. `None` if every restart hit a dead end.
     fn draw(&self, rng: &mut ChaCha8Rng, current: &[usize], redraw: &[bool]) -> Option<Car> {
+        let kept: Vec<Option<usize>> = current
+            .iter()
+            .zip(redraw)
+            .map(|(&v, &r)| if r { None } else { Some(v) })
+            .collect();
+        // Kept values that break a constraint leave no value allowed to
+        // any attribute drawn. Otherwise every value drawn keeps the
+        // constraints that name its attribute, so the assignment stays
+        // consistent and only those constraints need checking.
+        if redraw.contains(&true) && !self.grammar.iter().all(|c| c.holds(&kept)) {
+            return None;
+        }
         let mut allowed = Vec::new();
         'restart: for _ in 0..CAR_RESTARTS {
-            let mut partial: Vec<Option<usize>> = current
-                .iter()
-                .zip(redraw)
-                .map(|(&v, &r)| if r { None } else { Some(v) })
-                .collect();
+            let mut partial = kept.clone();
             for i in 0..self.attributes.len() {
                 if !redraw[i] {
                     continue;
                 }
-                // Which values of attribute `i` keep every constraint: those
-                // that do not name it hold for all values or for none.
-                let touching = &self.touching[i];
-                let others_hold = self
-                    .grammar
-                    .iter()
-                    .enumerate()
-                    .all(|(k, c)| touching.contains(&k) || c.holds(&partial));
                 allowed.clear();
                 for v in 0..self.attributes[i].values.len() {
                     partial[i] = Some(v);
-                    allowed.push(
-                        others_hold && touching.iter().all(|&k| self.grammar[k].holds(&partial)),
-                    );
+                    let holds = |&k: &usize| self.grammar[k].holds(&partial);
+                    allowed.push(self.touching[i].iter().all(holds));
                 }
                 partial[i] = None;
                 let drawn = match &self.weights[i] {
