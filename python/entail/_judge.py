@@ -38,9 +38,12 @@ class Judge:
     or ``"scryer"``).
 
     A reference is a task: a dict with ``"validation program"`` (or
-    ``"validation_program"``) and optionally ``"evaluation_config"`` and
-    ``"id"``; or the same dict as a JSON string; or the validation program
-    text itself. A judge is thread-safe, and its batch calls release the GIL.
+    ``"validation_program"``) and optionally ``"evaluation_config"``,
+    ``"id"`` and ``"holdout program"`` (trains the prompt does not show, from
+    ``gen slr --holdout K``: results then have ``holdout_score`` and
+    ``holdout_correct``); or the same dict as a JSON string; or the
+    validation program text itself. A judge is thread-safe, and its batch
+    calls release the GIL.
     """
 
     def __init__(
@@ -131,6 +134,12 @@ def _program(reference: Mapping) -> Any:
     return reference.get("validation_program")
 
 
+def _holdout(reference: Mapping) -> Any:
+    if "holdout program" in reference:
+        return reference["holdout program"]
+    return reference.get("holdout_program")
+
+
 def _config(reference: Mapping) -> Any:
     config = reference.get("evaluation_config")
     if isinstance(config, str):
@@ -142,14 +151,15 @@ def _config(reference: Mapping) -> Any:
 
 
 # A task as the native judge takes it: a task record as JSON text, or
-# (program, evaluation_config as JSON or None, id as JSON or None).
-_Task = Union[str, Tuple[str, Optional[str], Optional[str]]]
+# (program, evaluation_config as JSON or None, id as JSON or None, holdout
+# program or None).
+_Task = Union[str, Tuple[str, Optional[str], Optional[str], Optional[str]]]
 
 
 def _task(reference: Any, index: int) -> _Task:
     """The task ``reference`` names; equal references give equal tasks."""
     if isinstance(reference, str):
-        return reference if reference.lstrip().startswith("{") else (reference, None, None)
+        return reference if reference.lstrip().startswith("{") else (reference, None, None, None)
     if not isinstance(reference, Mapping):
         raise TypeError(
             f"references[{index}] must be a dict or a str, not {type(reference).__name__}"
@@ -159,12 +169,15 @@ def _task(reference: Any, index: int) -> _Task:
     config = None if config is None else _json(config)
     id_ = reference.get("id")
     id_ = None if id_ is None else _json(id_)
-    if isinstance(program, str):
-        return (program, config, id_)
+    holdout = _holdout(reference)
+    if isinstance(program, str) and (holdout is None or isinstance(holdout, str)):
+        return (program, config, id_, holdout)
     # Not a program: the native judge reads the record and names what is wrong.
     record: Dict[str, Any] = {}
     if "validation program" in reference or "validation_program" in reference:
         record["validation program"] = program
+    if holdout is not None:
+        record["holdout program"] = holdout
     return json.dumps(record, default=repr)
 
 

@@ -15,7 +15,7 @@ class NativeJudge:
     ) -> None: ...
     def score_batch(
         self,
-        tasks: List[Union[str, Tuple[str, Optional[str], Optional[str]]]],
+        tasks: List[Union[str, Tuple[str, Optional[str], Optional[str], Optional[str]]]],
         task_of: List[int],
         predictions: List[str],
         progress: Optional[Callable[[int], Any]] = None,

@@ -33,12 +33,12 @@ pub fn set_worker_command(worker: &mut WorkerConfig, command: &[String]) -> PyRe
 }
 
 /// A distinct task as Python hands it over: a task record as JSON text, or
-/// the parts of a dict (the program, and `evaluation_config` and `id` as
-/// JSON text), so that a program held in a dict is never escaped into JSON
-/// only to be read back here.
+/// the parts of a dict (the program, `evaluation_config` and `id` as JSON
+/// text, and the holdout program), so that a program held in a dict is
+/// never escaped into JSON only to be read back here.
 #[derive(FromPyObject)]
 pub enum TaskArg {
-    Parts(String, Option<String>, Option<String>),
+    Parts(String, Option<String>, Option<String>, Option<String>),
     Record(String),
 }
 
@@ -47,7 +47,7 @@ impl TaskArg {
         let json_error = |e: serde_json::Error| format!("reference: {e}");
         match self {
             TaskArg::Record(json) => serde_json::from_str(json).map_err(json_error),
-            TaskArg::Parts(program, config, id) => Ok(TaskRecord {
+            TaskArg::Parts(program, config, id, holdout) => Ok(TaskRecord {
                 validation_program: program.clone(),
                 evaluation_config: config
                     .as_deref()
@@ -60,6 +60,7 @@ impl TaskArg {
                     .transpose()
                     .map_err(json_error)?,
                 ground_truth_rule: None,
+                holdout_program: holdout.clone(),
             }),
         }
     }
@@ -309,6 +310,10 @@ fn result_to_python(py: Python<'_>, r: &JudgeResult) -> PyResult<Py<PyAny>> {
     dict.set_item(intern!(py, "syntax_valid"), r.syntax_valid)?;
     dict.set_item(intern!(py, "is_correct"), r.is_correct)?;
     dict.set_item(intern!(py, "partial_score"), r.partial_score)?;
+    if let (Some(score), Some(correct)) = (r.holdout_score, r.holdout_correct) {
+        dict.set_item(intern!(py, "holdout_score"), score)?;
+        dict.set_item(intern!(py, "holdout_correct"), correct)?;
+    }
     let examples = PyList::empty(py);
     for e in &r.examples {
         examples.append(example_to_python(py, e)?)?;

@@ -112,6 +112,36 @@ def test_references_in_every_accepted_shape(root):
     assert [r["partial_score"] for r in broadcast] == [results[0]["partial_score"], 0.5]
 
 
+COPIED = "eastbound(T) :- has_car(T, C), car_color(C, red), car_len(C, short)."
+
+
+def test_holdout_score_as_the_cli_reports_it(root, entail_bin):
+    """A task with a holdout program: a rule copied from the shown positive
+    train fits the prompt (1.0) and not the held-out trains (0.5); the
+    hidden rule scores 1.0 on both. Every reference shape that carries the
+    holdout program gives the CLI's result, keys in the same order."""
+    path = root / "corpora/slr/task_holdout.json"
+    record = json.loads(path.read_text())
+    renamed = {k: v for k, v in record.items() if k != "holdout program"}
+    renamed["holdout_program"] = record["holdout program"]
+    shapes = [record, json.dumps(record), renamed]
+    judge = entail.Judge(workers=1)
+    for rule, held, correct in [(COPIED, 0.5, False), (SHORT_RED, 1.0, True)]:
+        cli = json.loads(run_cli(entail_bin, "judge", "--task", str(path),
+                                 "--hypothesis", rule, "--json"))
+        results = judge.score_batch([rule] * len(shapes), shapes)
+        for result in results:
+            assert without_time(result) == without_time(cli)
+            assert list(without_time(result)) == list(without_time(cli))
+            assert (result["partial_score"], result["holdout_score"],
+                    result["holdout_correct"]) == (1.0, held, correct)
+    # Without its holdout program the task has no holdout fields.
+    del renamed["holdout_program"]
+    alone = judge.score(COPIED, renamed)
+    assert "holdout_score" not in alone and "holdout_correct" not in alone
+    assert alone["partial_score"] == 1.0
+
+
 def test_bad_items_get_an_error_kind_and_the_batch_goes_on():
     program = "eastbound(train0).\nhas_car(train0, car0_1).\nwestbound(train1).\n"
     references = [

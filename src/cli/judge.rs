@@ -21,6 +21,7 @@ Examples:
   entail judge --batch corpora/slr/predictions.jsonl --output results.jsonl --workers 2
   entail judge --batch corpora/slr/predictions.jsonl --format parquet --output results.parquet
   entail judge --task corpora/slr/task_l1.json --hypothesis 'eastbound(T) :- has_car(T, C), car_color(C, red).' --isomorphic both --renamings 8
+  entail judge --task corpora/slr/task_holdout.json --hypothesis 'eastbound(T) :- has_car(T, C), car_color(C, red), car_len(C, short).'
 
 Task constants (train<N>, car<N>_<M>) get opaque names drawn from --seed and the task,
 and the trains' fact blocks a random order, so no label can be read from a name or from
@@ -30,6 +31,9 @@ With --isomorphic both the result also has the score on the original names, and
 
 A task is a JSON object with \"validation program\" (or \"validation_program\"), and
 optionally \"evaluation_config\": {\"positive_predicate\", \"negative_predicate\"} and \"id\".
+A task with a \"holdout program\" (trains the prompt does not show, from gen slr --holdout K)
+also gets holdout_score and holdout_correct: the answer's score on those trains, which a
+rule that memorises the shown trains does not keep.
 Batch lines are task objects with an extra \"prediction\" field; a Parquet file with
 those columns (as SLR-Bench publishes its tasks) is read row by row. Every input line gets
 one output line, in order; a bad line gets error_kind \"input\", is reported on stderr
@@ -175,6 +179,9 @@ fn print_human(result: &JudgeResult) {
     outln!("syntax_valid:  {}", result.syntax_valid);
     outln!("is_correct:    {}", result.is_correct);
     outln!("partial_score: {:.4}", result.partial_score);
+    if let (Some(score), Some(correct)) = (result.holdout_score, result.holdout_correct) {
+        outln!("holdout_score: {score:.4} (is_correct={correct} on the held-out trains)");
+    }
     if let Some(kind) = &result.error_kind {
         let kind = serde_json::to_string(kind).unwrap_or_default();
         outln!(
@@ -283,6 +290,12 @@ impl Summary<'_> {
             s.partial,
             s.syntax
         );
+        if let Some(score) = s.holdout_score {
+            text.push_str(&format!(
+                "\nholdout score {score:.4} over the {} answers whose task has held-out trains",
+                s.holdout_lines
+            ));
+        }
         if let Some(e) = &self.evaluations {
             text.push_str(&format!(
                 "\nevaluations: {} answered natively, {} handed to scryer",

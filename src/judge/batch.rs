@@ -44,6 +44,17 @@ pub struct BatchSummary {
     pub partial: f64,
     /// Fraction of lines with `syntax_valid`.
     pub syntax: f64,
+    /// Lines whose task has a holdout program (the holdout fields are
+    /// absent when there are none).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub holdout_lines: usize,
+    /// Mean `holdout_score` over those lines.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub holdout_score: Option<f64>,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// One input line: what to score, or why it cannot be scored.
@@ -71,6 +82,7 @@ pub fn run_batch(
 ) -> std::io::Result<BatchSummary> {
     let mut summary = BatchSummary::default();
     let (mut correct, mut partial, mut syntax) = (0usize, 0f64, 0usize);
+    let mut held = 0f64;
     let mut buffer = Vec::new();
     let mut chunk = Vec::new();
     let mut chunk_bytes = 0;
@@ -87,6 +99,10 @@ pub fn run_batch(
                 correct += result.is_correct as usize;
                 partial += result.partial_score;
                 syntax += result.syntax_valid as usize;
+                if let Some(score) = result.holdout_score {
+                    summary.holdout_lines += 1;
+                    held += score;
+                }
                 summary.malformed += (result.error_kind == Some(ErrorKind::Input)) as usize;
                 let line = serde_json::to_string(&result).map_err(std::io::Error::other)?;
                 writeln!(output, "{line}")?;
@@ -102,6 +118,9 @@ pub fn run_batch(
         summary.accuracy = correct as f64 / n;
         summary.partial = partial / n;
         summary.syntax = syntax as f64 / n;
+    }
+    if summary.holdout_lines > 0 {
+        summary.holdout_score = Some(held / summary.holdout_lines as f64);
     }
     output.flush()?;
     Ok(summary)
@@ -252,9 +271,12 @@ fn score_chunk(judge: &Judge, lines: Vec<Line>, on_done: &(dyn Fn() + Sync)) -> 
         match line {
             Line::Scorable { record, prediction } => {
                 results.push(None);
-                let key =
-                    serde_json::to_string(&(&record.validation_program, &record.evaluation_config))
-                        .unwrap_or_default();
+                let key = serde_json::to_string(&(
+                    &record.validation_program,
+                    &record.evaluation_config,
+                    &record.holdout_program,
+                ))
+                .unwrap_or_default();
                 let id = record.id.clone();
                 groups
                     .entry(key)

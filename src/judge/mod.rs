@@ -193,6 +193,16 @@ pub struct TaskRecord {
         skip_serializing_if = "Option::is_none"
     )]
     pub ground_truth_rule: Option<String>,
+    /// Labelled trains the prompt does not show, as a program like the
+    /// validation program (`gen slr --holdout K`): answers are also scored
+    /// on them, apart ([`JudgeResult::holdout_score`]).
+    #[serde(
+        rename = "holdout program",
+        alias = "holdout_program",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub holdout_program: Option<String>,
 }
 
 /// The label predicate names of a task.
@@ -267,6 +277,14 @@ pub struct JudgeResult {
     pub is_correct: bool,
     /// Correct examples / all examples (0 on any error).
     pub partial_score: f64,
+    /// With a task's holdout program: the answer's partial score on the
+    /// held-out trains, which a rule that memorises the shown trains fits
+    /// less well than the validation program.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub holdout_score: Option<f64>,
+    /// With a task's holdout program: every held-out train correct.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub holdout_correct: Option<bool>,
     /// Per-example verdicts, in task order (only those evaluated before an error).
     pub examples: Vec<ExampleResult>,
     /// What went wrong, if anything.
@@ -298,6 +316,8 @@ impl JudgeResult {
             syntax_valid,
             is_correct: false,
             partial_score: 0.0,
+            holdout_score: None,
+            holdout_correct: None,
             examples: Vec::new(),
             error_kind: Some(kind),
             error: Some(error),
@@ -361,8 +381,9 @@ impl Judge {
         &self.config
     }
 
-    /// Parses and prepares a task. The background is loaded into a worker on
-    /// first use and kept there while answers to this task follow.
+    /// Parses and prepares a task, and its holdout program if it has one.
+    /// The background is loaded into a worker on first use and kept there
+    /// while answers to this task follow.
     pub fn task(&self, record: &TaskRecord) -> Result<Task<'_>, JudgeError> {
         let config = record.evaluation_config.clone().unwrap_or_default();
         let positive = config
@@ -372,14 +393,25 @@ impl Judge {
             .negative_predicate
             .unwrap_or_else(|| "westbound".into());
         let program = TaskProgram::parse(&record.validation_program, &positive, &negative)?;
+        let holdout = match record.holdout_program.as_deref() {
+            Some(held) if !held.trim().is_empty() => {
+                let program = TaskProgram::parse(held, &positive, &negative).map_err(
+                    |JudgeError::Task(m)| {
+                        JudgeError::Task(m.replacen("validation program", "holdout program", 1))
+                    },
+                )?;
+                Some(Box::new(self.task_from_program(program)))
+            }
+            _ => None,
+        };
         let mut task = self.task_from_program(program);
         task.id = record.id.clone();
+        task.holdout = holdout;
         Ok(task)
     }
 
     /// A task from a program already split into background and examples
-    /// ([`TaskProgram::from_program`]): generators label candidates this
-    /// way without printing and re-reading them.
+    /// ([`TaskProgram::from_readings`]).
     pub fn task_from_program(&self, program: TaskProgram) -> Task<'_> {
         let renamings = (0..self.config.renamings.max(1) as u64)
             .map(|k| Naming::renamed(&program, self.config.seed, k))
@@ -389,6 +421,21 @@ impl Judge {
             id: None,
             program: Arc::new(program),
             renamings,
+            holdout: None,
+        }
+    }
+
+    /// A task scored on its own names only, not renamed: for a generator
+    /// labelling its trains with its own rule, which reads no names, so
+    /// renaming (a sixth of the cost of labelling, measured) would change
+    /// no label. Answers from elsewhere go through [`Judge::task`].
+    pub fn task_on_own_names(&self, program: TaskProgram) -> Task<'_> {
+        Task {
+            judge: self,
+            id: None,
+            renamings: vec![Naming::original(&program)],
+            program: Arc::new(program),
+            holdout: None,
         }
     }
 }
@@ -400,6 +447,8 @@ pub struct Task<'j> {
     program: Arc<TaskProgram>,
     /// The [`JudgeConfig::renamings`] namings answers are scored under.
     renamings: Vec<Naming>,
+    /// The task of the record's holdout program, if it has one.
+    holdout: Option<Box<Task<'j>>>,
 }
 
 impl Task<'_> {
@@ -415,7 +464,8 @@ impl Task<'_> {
 
     /// Scores one answer (raw model output). Never fails: problems with the
     /// answer are reported in the result. With several renamings the
-    /// lowest-scoring one is reported (the first of equals).
+    /// lowest-scoring one is reported (the first of equals). With a holdout
+    /// program, the answer is scored on it too, alike.
     pub fn score(&self, answer: &str) -> JudgeResult {
         let start = Instant::now();
         let mut result: Option<JudgeResult> = None;
@@ -440,6 +490,11 @@ impl Task<'_> {
             original.time_ms = 0.0;
             result.shortcut = Some(original.is_correct && !result.is_correct);
             result.original_names = Some(Box::new(original));
+        }
+        if let Some(holdout) = &self.holdout {
+            let held = holdout.score(answer);
+            result.holdout_score = Some(held.partial_score);
+            result.holdout_correct = Some(held.is_correct);
         }
         result.time_ms = start.elapsed().as_secs_f64() * 1000.0;
         result

@@ -6,7 +6,7 @@ use super::rename::Fnv;
 use super::JudgeError;
 use crate::prolog::native::FastMap;
 use crate::prolog::{Background, Clause, ClausesBuilder};
-use crate::syntax::prolog::{read_program, Program, Reading, Sentence, Term};
+use crate::syntax::prolog::{read_program, Reading, Sentence, Term};
 use std::collections::BTreeSet;
 
 /// Whether an example is labelled positive or negative.
@@ -79,35 +79,41 @@ pub struct TaskProgram {
 impl TaskProgram {
     /// Parses `program` (a validation program) with the given label names.
     pub fn parse(program: &str, positive: &str, negative: &str) -> Result<TaskProgram, JudgeError> {
-        // Background facts take about 25 bytes each.
-        let mut loader = Loader::new(positive, negative, program.len() / 25);
         // The reader goes on to the end, so a syntax error anywhere is
         // reported before any other problem, as when reading first.
+        let mut unreadable = None;
+        // Background facts take about 25 bytes each.
+        let task = TaskProgram::from_readings(positive, negative, program.len() / 25, |add| {
+            unreadable = read_program(program, &mut |reading| add(reading)).err();
+        });
+        match unreadable {
+            Some(e) => Err(JudgeError::Task(format!("validation program: {e}"))),
+            None => task,
+        }
+    }
+
+    /// A validation program handed over sentence by sentence, with the
+    /// given label names: `read` gives each [`Reading`] to its argument in
+    /// order, as the reader does, and about `facts` of them are facts.
+    /// Generators hand over the facts they would print, without printing
+    /// and reading them back.
+    pub fn from_readings(
+        positive: &str,
+        negative: &str,
+        facts: usize,
+        read: impl FnOnce(&mut dyn FnMut(Reading<'_, '_>)),
+    ) -> Result<TaskProgram, JudgeError> {
+        let mut loader = Loader::new(positive, negative, facts);
         let mut problem = None;
-        read_program(program, &mut |reading| {
+        read(&mut |reading| {
             if problem.is_none() {
                 problem = loader.add(reading).err();
             }
-        })
-        .map_err(|e| JudgeError::Task(format!("validation program: {e}")))?;
+        });
         match problem {
             Some(problem) => Err(problem),
             None => loader.finish(),
         }
-    }
-
-    /// A validation program that is already parsed (generators build one
-    /// without printing it), with the given label names.
-    pub fn from_program(
-        parsed: Program,
-        positive: &str,
-        negative: &str,
-    ) -> Result<TaskProgram, JudgeError> {
-        let mut loader = Loader::new(positive, negative, parsed.sentences.len());
-        for sentence in parsed.sentences {
-            loader.add(Reading::Sentence(sentence))?;
-        }
-        loader.finish()
     }
 }
 
@@ -185,19 +191,35 @@ impl<'l> Loader<'l> {
             };
             return self.example(head, label, n);
         }
-        let index = self.group(name, n);
-        let clause = match reading {
-            Reading::Fact { name, args, .. } => self.builder.fact(name, args),
-            Reading::Sentence(Sentence::Clause { term, .. }) => self.builder.term(term),
+        // The predicate's name is interned before its arguments, and once:
+        // a flat fact gives its name's symbol back.
+        let sentence_symbol = match &reading {
+            Reading::Fact { .. } => None,
+            Reading::Sentence(_) => Some(self.builder.symbol(name)),
+        };
+        let (symbol, clause) = match reading {
+            Reading::Fact { name, args, .. } => {
+                let clause = self.builder.fact(name, args);
+                let symbol = match &clause {
+                    Clause::Fact { name: symbol, .. } => *symbol,
+                    Clause::Term(_) => self.builder.symbol(name),
+                };
+                (symbol, clause)
+            }
+            Reading::Sentence(Sentence::Clause { term, .. }) => {
+                let clause = self.builder.term(term);
+                (sentence_symbol.unwrap_or_default(), clause)
+            }
             Reading::Sentence(Sentence::Directive { .. }) => return Ok(()),
         };
+        let index = self.group(symbol, n);
         self.groups[index].push(clause);
         Ok(())
     }
 
-    /// The group of predicate `name/n`, made when first seen.
-    fn group(&mut self, name: &str, n: usize) -> usize {
-        let key = (self.builder.symbol(name), n);
+    /// The group of predicate `name/n` (`name` a symbol), made when first seen.
+    fn group(&mut self, name: u32, n: usize) -> usize {
+        let key = (name, n);
         let groups = &mut self.groups;
         *self.group_of.entry(key).or_insert_with(|| {
             groups.push(Vec::new());
@@ -269,7 +291,7 @@ impl<'l> Loader<'l> {
 mod tests {
     use super::TaskProgram;
     use crate::judge::rename::Fnv;
-    use crate::syntax::prolog::parse_program;
+    use crate::syntax::prolog::{parse_program, Reading};
 
     /// Validation programs of the shipped corpora, plus layouts that take
     /// the general reader (comments, rules, quoted atoms, operators).
@@ -308,8 +330,12 @@ mod tests {
             let via_terms = parse_program(text)
                 .map_err(|e| e.to_string())
                 .and_then(|p| {
-                    TaskProgram::from_program(p, "eastbound", "westbound")
-                        .map_err(|e| e.to_string())
+                    TaskProgram::from_readings("eastbound", "westbound", 0, |add| {
+                        for sentence in p.sentences {
+                            add(Reading::Sentence(sentence));
+                        }
+                    })
+                    .map_err(|e| e.to_string())
                 });
             let (direct, via_terms) = match (direct, via_terms) {
                 (Ok(direct), Ok(via_terms)) => (direct, via_terms),

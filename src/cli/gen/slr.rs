@@ -83,7 +83,8 @@ pub struct Args {
     #[arg(long, default_value_t = 10)]
     validation_tasks: u64,
     /// K labelled trains per task kept out of the prompt, in the record's
-    /// `holdout program`; `score slr` reports answers' `holdout_score` on them.
+    /// `holdout program`; `entail judge` and `score slr` report answers'
+    /// `holdout_score` on them.
     #[arg(long, value_name = "K", default_value_t = 0)]
     holdout: usize,
     /// A task configuration Θ file (JSON, see below) over the level presets.

@@ -217,14 +217,12 @@ impl Language {
 
     /// The name of train `t`.
     pub(crate) fn train_name(&self, train: usize) -> String {
-        self.train_constant.replace("{train}", &train.to_string())
+        fill(&self.train_constant, train, None)
     }
 
     /// The name of car `c` (1-based) of train `t`.
     pub(crate) fn car_name(&self, train: usize, car: usize) -> String {
-        self.car_constant
-            .replace("{train}", &train.to_string())
-            .replace("{car}", &car.to_string())
+        fill(&self.car_constant, train, Some(car))
     }
 
     /// Whether a car's (attribute, value) pairs break no constraint whose
@@ -243,4 +241,30 @@ impl Language {
             }
         })
     }
+}
+
+/// `template` with `{train}` (and, given `car`, `{car}`) replaced by the
+/// numbers, in one pass: what replacing each in turn gives, since numbers
+/// hold no braces, without the searches that made naming a hot spot.
+pub(crate) fn fill(template: &str, train: usize, car: Option<usize>) -> String {
+    use std::fmt::Write;
+    let mut out = String::with_capacity(template.len() + 8);
+    let mut rest = template;
+    while let Some(at) = rest.find('{') {
+        out.push_str(&rest[..at]);
+        rest = &rest[at..];
+        if let Some(after) = rest.strip_prefix("{train}") {
+            let _ = write!(out, "{train}");
+            rest = after;
+        } else if let Some((after, car)) = car.and_then(|c| Some((rest.strip_prefix("{car}")?, c)))
+        {
+            let _ = write!(out, "{car}");
+            rest = after;
+        } else {
+            out.push('{');
+            rest = &rest[1..];
+        }
+    }
+    out.push_str(rest);
+    out
 }

@@ -12,8 +12,7 @@ use crate::gen::item_rng;
 use crate::judge::{
     sanitize, EvaluationConfig, Judge, Label, Task as JudgeTask, TaskProgram, TaskRecord,
 };
-use crate::syntax::prolog::{parse_program, Program, Sentence};
-use crate::syntax::Pos;
+use crate::syntax::prolog::parse_program;
 use rand::seq::SliceRandom;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -141,31 +140,21 @@ impl<'l> LevelContext<'l> {
 
     /// `trains`, all labelled positive, loaded as one judge task: scoring a
     /// rule on it labels every train. The judge keeps a loaded background
-    /// in its worker, so scoring further rules on the same task skips the
-    /// loading that dominates its cost.
+    /// between scorings, so scoring further rules on the same task skips
+    /// the loading that dominates its cost. Our own rules read no names, so
+    /// the task keeps its own (see [`Judge::task_on_own_names`]).
     fn load<'j>(&self, judge: &'j Judge, trains: &[Train]) -> Result<JudgeTask<'j>, String> {
         let language = self.vocabulary.language;
-        let mut terms = Vec::new();
-        for (t, train) in trains.iter().enumerate() {
-            self.vocabulary
-                .example_terms(&language.labels.positive, train, t, &mut terms);
-        }
-        let program = Program {
-            sentences: terms
-                .into_iter()
-                .map(|term| Sentence::Clause {
-                    term,
-                    pos: Pos::default(),
-                })
-                .collect(),
-        };
-        let task = TaskProgram::from_program(
-            program,
-            &language.labels.positive,
-            &language.labels.negative,
-        )
+        let (positive, negative) = (&language.labels.positive, &language.labels.negative);
+        let per_car = 1 + usize::from(self.vocabulary.position) + self.vocabulary.attributes.len();
+        let facts = trains.iter().map(|t| 1 + per_car * t.cars.len()).sum();
+        let task = TaskProgram::from_readings(positive, negative, facts, |add| {
+            for (t, train) in trains.iter().enumerate() {
+                self.vocabulary.example_facts(positive, train, t, add);
+            }
+        })
         .map_err(|e| e.to_string())?;
-        Ok(judge.task_from_program(task))
+        Ok(judge.task_on_own_names(task))
     }
 
     /// A rule of the level that `split` may draw and that is not held out;
@@ -505,34 +494,22 @@ impl<'l> LevelContext<'l> {
             stats.tasks_held_out += 1;
             return Ok(None);
         }
+        let held_out = !task.holdout_program.is_empty();
         let record = TaskRecord {
             validation_program: task.validation_program.clone(),
             evaluation_config: Some(self.labels.clone()),
+            holdout_program: held_out.then(|| task.holdout_program.clone()),
             ..Default::default()
         };
         let check = judge
             .task(&record)
             .map_err(|e| Error::Judge(e.to_string()))?
             .score(&task.ground_truth_rule);
-        stats.judge_calls += 1;
-        let held_check = if task.holdout_program.is_empty() {
-            true
-        } else {
-            let record = TaskRecord {
-                validation_program: task.holdout_program.clone(),
-                ..record
-            };
-            stats.judge_calls += 1;
-            judge
-                .task(&record)
-                .map_err(|e| Error::Judge(e.to_string()))?
-                .score(&task.ground_truth_rule)
-                .is_correct
-        };
-        if !check.is_correct || !held_check {
+        stats.judge_calls += 1 + u64::from(held_out);
+        if !check.is_correct || check.holdout_correct == Some(false) {
             return Err(Error::Judge(format!(
-                "rule {} scores {} on its own task (level {}, item {index})",
-                task.ground_truth_rule, check.partial_score, self.level.level
+                "rule {} scores {} on its own task and {:?} on its held-out trains (level {}, item {index})",
+                task.ground_truth_rule, check.partial_score, check.holdout_score, self.level.level
             )));
         }
         Ok(Some(task))

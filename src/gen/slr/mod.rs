@@ -13,10 +13,12 @@
 //! about its label. Every finished task is scored once more by the judge,
 //! and kept only if the rule scores 1.0.
 //!
-//! Cost: loading facts into the judge's engine dominates (≈14 µs per fact,
-//! plus ≈2 µs for the judge's parse), so each item draws one candidate pool,
-//! loads it once and labels every rule it tries on that pool first; the
-//! judge keeps a loaded background in its worker between scorings.
+//! Cost: loading candidate trains into the judge's engine dominates, so
+//! they reach it as facts, never printed and read back, and keep their own
+//! names (our rules read no names; the final check scores under renaming);
+//! each item draws one candidate pool, loads it once and labels every rule
+//! it tries on that pool first, and the judge keeps a loaded background
+//! between scorings.
 
 mod config;
 mod curriculum;

@@ -156,30 +156,34 @@ pub fn score(
             scope.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(task) = tasks.get(i) else { break };
-                let run = |program: &str, answer: &str| {
-                    let record = TaskRecord {
-                        id: Some(task.id.clone()),
-                        validation_program: program.to_string(),
-                        evaluation_config: task.evaluation_config.clone(),
-                        ground_truth_rule: None,
-                    };
-                    judge.task(&record).ok().map(|loaded| loaded.score(answer))
-                };
-                let holdout = task.holdout_program.as_deref().filter(|p| !p.is_empty());
+                let holdout = task
+                    .holdout_program
+                    .as_ref()
+                    .filter(|p| !p.trim().is_empty());
                 let verdict = match answers.get(&id_key(&task.id)) {
                     None => Verdict {
                         holdout: holdout.map(|_| (0.0, false)),
                         ..missing
                     },
                     Some(answer) => {
-                        let shown = run(&task.validation_program, answer);
+                        // The judge scores the held-out trains too.
+                        let record = TaskRecord {
+                            id: Some(task.id.clone()),
+                            validation_program: task.validation_program.clone(),
+                            evaluation_config: task.evaluation_config.clone(),
+                            ground_truth_rule: None,
+                            holdout_program: holdout.cloned(),
+                        };
+                        let result = judge.task(&record).ok().map(|t| t.score(answer));
                         Verdict {
-                            solved: shown.as_ref().is_some_and(|r| r.is_correct),
-                            syntax_valid: shown.as_ref().is_some_and(|r| r.syntax_valid),
+                            solved: result.as_ref().is_some_and(|r| r.is_correct),
+                            syntax_valid: result.as_ref().is_some_and(|r| r.syntax_valid),
                             missing: false,
-                            holdout: holdout.map(|program| {
-                                run(program, answer)
-                                    .map_or((0.0, false), |r| (r.partial_score, r.is_correct))
+                            holdout: holdout.map(|_| {
+                                let held = result
+                                    .as_ref()
+                                    .and_then(|r| Some((r.holdout_score?, r.holdout_correct?)));
+                                held.unwrap_or((0.0, false))
                             }),
                         }
                     }

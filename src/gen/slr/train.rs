@@ -2,7 +2,8 @@
 //! printing as Prolog facts or English sentences.
 
 use super::language::{Attribute, Language};
-use crate::syntax::prolog::{is_plain_word, parse_term, Term};
+use crate::syntax::prolog::{is_plain_word, parse_term, Atomic, Reading, Sentence, Term};
+use crate::syntax::Pos;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
@@ -19,9 +20,13 @@ pub(crate) struct Vocabulary<'l> {
     pub cars: (usize, usize),
     /// The grammar constraints between active attributes, by index.
     grammar: Vec<IndexedConstraint>,
+    /// Per active attribute, the constraints (indices into `grammar`) that name it.
+    touching: Vec<Vec<usize>>,
     /// Per active attribute, the background PMF's weight of each value;
     /// `None` draws it uniformly.
     weights: Vec<Option<Vec<f64>>>,
+    /// Per active attribute, each value as the reader reads it.
+    constants: Vec<Vec<Term>>,
 }
 
 /// A grammar constraint with attributes and values as indices into the
@@ -33,6 +38,16 @@ struct IndexedConstraint {
     antecedent_values: Vec<bool>,
     consequent: usize,
     consequent_values: Vec<bool>,
+}
+
+impl IndexedConstraint {
+    /// Whether the values assigned so far (`None` where unassigned) keep it.
+    fn holds(&self, partial: &[Option<usize>]) -> bool {
+        match (partial[self.antecedent], partial[self.consequent]) {
+            (Some(a), Some(b)) => !self.antecedent_values[a] || self.consequent_values[b],
+            _ => true,
+        }
+    }
 }
 
 /// One car: the index of its value for each active attribute.
@@ -87,6 +102,16 @@ impl<'l> Vocabulary<'l> {
                     consequent_values: mask(b, &c.consequent.values),
                 })
             })
+            .collect::<Vec<IndexedConstraint>>();
+        let touching = (0..attributes.len())
+            .map(|i| {
+                let names = |c: &IndexedConstraint| c.antecedent == i || c.consequent == i;
+                (0..grammar.len()).filter(|&k| names(&grammar[k])).collect()
+            })
+            .collect();
+        let constants = attributes
+            .iter()
+            .map(|a| a.values.iter().map(|v| constant(v)).collect())
             .collect();
         Vocabulary {
             language,
@@ -94,70 +119,73 @@ impl<'l> Vocabulary<'l> {
             position,
             cars,
             grammar,
+            touching,
             weights,
+            constants,
         }
-    }
-
-    /// The values assigned so far (`None` where unassigned) satisfy the
-    /// grammar ([`Language::consistent`], on indices).
-    fn consistent(&self, partial: &[Option<usize>]) -> bool {
-        self.grammar
-            .iter()
-            .all(|c| match (partial[c.antecedent], partial[c.consequent]) {
-                (Some(a), Some(b)) => !c.antecedent_values[a] || c.consequent_values[b],
-                _ => true,
-            })
     }
 
     /// Draws the attributes marked in `redraw` one after another, each
     /// uniformly among the values consistent with everything assigned so
-    /// far; the others keep their `current` values. `None` if every restart
-    /// hit a dead end.
+    /// far (under [`Language::consistent`], on indices); the others keep
+    /// their `current` values. `None` if every restart hit a dead end.
     fn draw(&self, rng: &mut ChaCha8Rng, current: &[usize], redraw: &[bool]) -> Option<Car> {
+        let kept: Vec<Option<usize>> = current
+            .iter()
+            .zip(redraw)
+            .map(|(&v, &r)| if r { None } else { Some(v) })
+            .collect();
+        // Kept values that break a constraint leave no value allowed to
+        // any attribute drawn. Otherwise every value drawn keeps the
+        // constraints that name its attribute, so the assignment stays
+        // consistent and only those constraints need checking.
+        if redraw.contains(&true) && !self.grammar.iter().all(|c| c.holds(&kept)) {
+            return None;
+        }
+        let mut allowed = Vec::new();
         'restart: for _ in 0..CAR_RESTARTS {
-            let mut partial: Vec<Option<usize>> = current
-                .iter()
-                .zip(redraw)
-                .map(|(&v, &r)| if r { None } else { Some(v) })
-                .collect();
+            let mut partial = kept.clone();
             for i in 0..self.attributes.len() {
                 if !redraw[i] {
                     continue;
                 }
-                let values = self.attributes[i].values.len();
-                let mut allowed = |v: usize| {
+                allowed.clear();
+                for v in 0..self.attributes[i].values.len() {
                     partial[i] = Some(v);
-                    let ok = self.consistent(&partial);
-                    partial[i] = None;
-                    ok
-                };
+                    let holds = |&k: &usize| self.grammar[k].holds(&partial);
+                    allowed.push(self.touching[i].iter().all(holds));
+                }
+                partial[i] = None;
                 let drawn = match &self.weights[i] {
                     None => {
-                        // Counted first and then walked to the drawn one, so
-                        // the hot loop allocates nothing.
-                        let count = (0..values).filter(|&v| allowed(v)).count();
+                        let count = allowed.iter().filter(|&&a| a).count();
                         if count == 0 {
                             continue 'restart;
                         }
                         let k = rng.gen_range(0..count);
-                        (0..values).filter(|&v| allowed(v)).nth(k)
+                        allowed
+                            .iter()
+                            .enumerate()
+                            .filter(|(_, &a)| a)
+                            .nth(k)
+                            .map(|(v, _)| v)
                     }
                     Some(weights) => {
-                        let weight = |v: usize, allowed: &mut dyn FnMut(usize) -> bool| {
-                            if weights[v] > 0.0 && allowed(v) {
+                        let weight = |v: usize| {
+                            if weights[v] > 0.0 && allowed[v] {
                                 weights[v]
                             } else {
                                 0.0
                             }
                         };
-                        let total: f64 = (0..values).map(|v| weight(v, &mut allowed)).sum();
+                        let total: f64 = (0..allowed.len()).map(weight).sum();
                         if total <= 0.0 {
                             continue 'restart;
                         }
                         let mut left = rng.gen::<f64>() * total;
                         let mut drawn = None;
-                        for v in 0..values {
-                            let w = weight(v, &mut allowed);
+                        for v in 0..allowed.len() {
+                            let w = weight(v);
                             if w > 0.0 {
                                 drawn = Some(v);
                                 if left < w {
@@ -231,37 +259,31 @@ impl<'l> Vocabulary<'l> {
         }
     }
 
-    /// The example `label(train_t)` and `train`'s background facts as
-    /// terms, exactly as the Prolog reader reads what
+    /// The example `label(train_t)` and `train`'s background facts, handed
+    /// to `add` exactly as the Prolog reader hands over what
     /// [`Vocabulary::facts`] prints: the judge takes them without a
     /// print-and-read round trip, which would dominate labelling.
-    pub(crate) fn example_terms(&self, label: &str, train: &Train, t: usize, out: &mut Vec<Term>) {
+    pub(crate) fn example_facts(
+        &self,
+        label: &str,
+        train: &Train,
+        t: usize,
+        add: &mut dyn FnMut(Reading<'_, '_>),
+    ) {
         let language = self.language;
-        let fact = |predicate: &str, first: &Term, second: Term| {
-            Term::Compound(predicate.to_string(), vec![first.clone(), second])
-        };
         let train_name = constant(&language.train_name(t));
-        out.push(Term::Compound(label.to_string(), vec![train_name.clone()]));
+        fact(add, label, &[&train_name]);
         for (i, car) in train.cars.iter().enumerate() {
             let car_name = constant(&language.car_name(t, i + 1));
-            out.push(fact(
-                &language.membership.name,
-                &train_name,
-                car_name.clone(),
-            ));
+            fact(add, &language.membership.name, &[&train_name, &car_name]);
             if self.position {
-                out.push(fact(
-                    &language.position.name,
-                    &car_name,
-                    Term::Int(i as i64 + 1),
-                ));
+                let position = Term::Int(i as i64 + 1);
+                fact(add, &language.position.name, &[&car_name, &position]);
             }
-            for (attribute, &v) in self.attributes.iter().zip(&car.values) {
-                out.push(fact(
-                    &attribute.name,
-                    &car_name,
-                    constant(&attribute.values[v]),
-                ));
+            for ((attribute, values), &v) in
+                self.attributes.iter().zip(&self.constants).zip(&car.values)
+            {
+                fact(add, &attribute.name, &[&car_name, &values[v]]);
             }
         }
     }
@@ -289,6 +311,33 @@ impl<'l> Vocabulary<'l> {
                 out.push('\n');
             }
         }
+    }
+}
+
+/// Hands `predicate(args…)` to `add` as the reader would: a flat fact
+/// when every argument is an atom or an integer, else a clause.
+fn fact(add: &mut dyn FnMut(Reading<'_, '_>), predicate: &str, args: &[&Term]) {
+    let mut atomic = [Atomic::Int(0); 2];
+    let flat = args.iter().zip(&mut atomic).all(|(arg, slot)| {
+        *slot = match arg {
+            Term::Atom(a) => Atomic::Atom(a),
+            Term::Int(i) => Atomic::Int(*i),
+            _ => return false,
+        };
+        true
+    });
+    if flat {
+        add(Reading::Fact {
+            name: predicate,
+            args: &atomic[..args.len()],
+            offset: 0,
+        });
+    } else {
+        let args = args.iter().map(|&arg| arg.clone()).collect();
+        add(Reading::Sentence(Sentence::Clause {
+            term: Term::Compound(predicate.to_string(), args),
+            pos: Pos::default(),
+        }));
     }
 }
 
