@@ -20,6 +20,7 @@ mod graph;
 mod prompt;
 mod rewrite;
 mod score;
+mod task3;
 #[cfg(test)]
 mod tests;
 mod text;
@@ -27,9 +28,10 @@ mod text;
 pub use crate::syntax::answer::truth::Truth;
 pub use prompt::PromptStyle;
 pub use score::{
-    score, Accuracy, Answer, Ratio, Rejected, Report, ScoreConfig, Task, Task1Report, Task2Report,
-    Task3Report,
+    score, Accuracy, Answer, GroupsReport, Ratio, Rejected, Report, Samples, ScoreConfig, Task,
+    Task1Report, Task2Report, Task3Report,
 };
+pub use task3::{GenTask, Group, GroupSample, FACTS_PER_GROUP, MAX_GROUPS};
 
 use crate::gen::{item_rng, on_threads, Progress, Shard};
 use crate::syntax::prover9::Formula;
@@ -141,6 +143,15 @@ pub struct Config {
     pub labels: Labels,
     /// The prompt each sample carries, if any.
     pub prompt: Option<PromptStyle>,
+    /// Statement samples (Tasks 1 and 2) or Task 3's groups of facts.
+    pub task: GenTask,
+    /// Task 3: fewest groups per sample; items cycle through
+    /// `groups_min..=groups_max` by index.
+    pub groups_min: usize,
+    /// Task 3: most groups per sample.
+    pub groups_max: usize,
+    /// Task 3: atoms per group.
+    pub group_atoms: usize,
     /// Which part of the run: a block of the item indices (see [`Shard`]).
     pub shard: Shard,
     /// Worker threads; the output does not depend on it.
@@ -162,6 +173,10 @@ impl Default for Config {
             variant: Variant::Plain,
             labels: Labels::Exact,
             prompt: None,
+            task: GenTask::Lists,
+            groups_min: 2,
+            groups_max: 5,
+            group_atoms: 3,
             shard: Shard::WHOLE,
             threads: 1,
         }
@@ -197,6 +212,9 @@ impl Config {
         }
         if self.statement_atoms < 2 {
             return bad("statements need room for at least two atom occurrences".into());
+        }
+        if self.task == GenTask::Generative {
+            return self.validate_generative();
         }
         Ok(())
     }
@@ -678,6 +696,11 @@ pub fn generate(config: &Config, out: &mut dyn Write, progress: Progress) -> Res
             let hi = (lo + per).min(end);
             let mut buf = Vec::new();
             for index in lo..hi {
+                if config.task == GenTask::Generative {
+                    serde_json::to_writer(&mut buf, &task3::sample(config, index)?)?;
+                    buf.push(b'\n');
+                    continue;
+                }
                 let mut sample = sample(config, index)?;
                 if let Some(style) = config.prompt {
                     sample.prompt = Some(prompt::prompt(style, &sample, examples.of(sample.k)));
