@@ -139,7 +139,7 @@ def logicon(
     ``prompt`` ("zero-shot", "3-shot" or "3-shot-path") adds each sample's prompt.
     ``task="generative"`` gives Task 3 samples instead: ``groups`` groups of
     ``group_atoms`` atoms, an assignment, ten facts per group true under it,
-    and the prompt asking for one new statement per group.
+    and the prompt asking for one new statement per group."""
     text = _native.gen_logicon(
         _range("k", k),
         _count("count", count),
