@@ -192,28 +192,32 @@ fn draw_facts(
     rng: &mut impl Rng,
 ) -> Result<Vec<Formula>, Error> {
     let table = TruthTable::with_atoms(atoms.to_vec())?;
+    // One graph over three atoms often holds fewer than ten different
+    // models true under ℓ, so candidates gather over the graphs tried.
+    let mut pool = BTreeSet::new();
     for _ in 0..GROUP_TRIES {
         // A graph grows from its first atom: start from a random one.
         let mut order = atoms.to_vec();
         let start = rng.gen_range(0..order.len());
         order.rotate_left(start);
         let graph = Graph::grow(order, GRAPH_NODES, FACT_ATOMS, rng)?;
-        let mut candidates = BTreeSet::new();
         for node in &graph.nodes {
-            candidates.insert(node.formula.clone());
             // Rewrites bring in `->` and `<->`, which graph nodes lack.
-            for rule in RewriteRule::BY_INPUT {
-                candidates.insert(rule.apply(&node.formula));
+            let rewritten = RewriteRule::BY_INPUT.map(|rule| rule.apply(&node.formula));
+            for f in std::iter::once(node.formula.clone()).chain(rewritten) {
+                if fact_shape(&f) && table.models(&f)?.contains(row) {
+                    pool.insert(f);
+                }
             }
         }
-        let mut candidates: Vec<Formula> = candidates.into_iter().filter(fact_shape).collect();
+        let mut candidates: Vec<&Formula> = pool.iter().collect();
         candidates.shuffle(rng);
         let mut facts: Vec<Formula> = Vec::with_capacity(FACTS_PER_GROUP);
         let mut seen: Vec<Models> = Vec::with_capacity(FACTS_PER_GROUP);
         for f in candidates {
-            let models = table.models(&f)?;
-            if models.contains(row) && !seen.contains(&models) {
-                facts.push(f);
+            let models = table.models(f)?;
+            if !seen.contains(&models) {
+                facts.push(f.clone());
                 seen.push(models);
                 if facts.len() == FACTS_PER_GROUP {
                     break;
