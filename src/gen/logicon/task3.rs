@@ -31,7 +31,7 @@ use crate::truth::{Models, TruthTable};
 use rand::seq::SliceRandom;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::fmt::Write;
 
 /// Facts per group, the paper's ten.
@@ -194,7 +194,7 @@ fn draw_facts(
     let table = TruthTable::with_atoms(atoms.to_vec())?;
     // One graph over three atoms often holds fewer than ten different
     // models true under ℓ, so candidates gather over the graphs tried.
-    let mut pool = BTreeSet::new();
+    let mut pool: BTreeMap<Formula, Models> = BTreeMap::new();
     for _ in 0..GROUP_TRIES {
         // A graph grows from its first atom: start from a random one.
         let mut order = atoms.to_vec();
@@ -202,20 +202,26 @@ fn draw_facts(
         order.rotate_left(start);
         let graph = Graph::grow(order, GRAPH_NODES, FACT_ATOMS, rng)?;
         for node in &graph.nodes {
-            // Rewrites bring in `->` and `<->`, which graph nodes lack.
+            // Rewrites keep the models, so a node false under ℓ gives no
+            // fact; they bring in `->` and `<->`, which nodes lack.
+            if !table.models(&node.formula)?.contains(row) {
+                continue;
+            }
             let rewritten = RewriteRule::BY_INPUT.map(|rule| rule.apply(&node.formula));
             for f in std::iter::once(node.formula.clone()).chain(rewritten) {
-                if fact_shape(&f) && table.models(&f)?.contains(row) {
-                    pool.insert(f);
+                if fact_shape(&f) && !pool.contains_key(&f) {
+                    let models = table.models(&f)?;
+                    if models.contains(row) {
+                        pool.insert(f, models);
+                    }
                 }
             }
         }
-        let mut candidates: Vec<&Formula> = pool.iter().collect();
+        let mut candidates: Vec<(&Formula, &Models)> = pool.iter().collect();
         candidates.shuffle(rng);
         let mut facts: Vec<Formula> = Vec::with_capacity(FACTS_PER_GROUP);
-        let mut seen: Vec<Models> = Vec::with_capacity(FACTS_PER_GROUP);
-        for f in candidates {
-            let models = table.models(f)?;
+        let mut seen: Vec<&Models> = Vec::with_capacity(FACTS_PER_GROUP);
+        for (f, models) in candidates {
             if !seen.contains(&models) {
                 facts.push(f.clone());
                 seen.push(models);
