@@ -7,7 +7,8 @@
 //! statements, each asserted or negated per its label, have a common model.
 //! Samples also carry the reasoning path joining the statements, rewrites of
 //! every statement (each checked equivalent by the engine) and an English
-//! rendering. [`score`] scores model answers to Tasks 1–3.
+//! rendering. With `task: GenTask::Generative` a run makes Task 3's group
+//! samples instead (see `task3`). [`score`] scores model answers to Tasks 1–3.
 //!
 //! Variants: `plain` lists every consistent and inconsistent list in a fixed
 //! order (all-`T` first, `F` counting up from the right). `hard` and

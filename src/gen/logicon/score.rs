@@ -569,10 +569,10 @@ impl CheckedGroup {
     /// true under ℓ.
     fn check(&self, statement: &str) -> Option<bool> {
         let f = parse_formula(statement, &ParseOptions::default()).ok()?;
-        let used = atoms(&f).ok()?;
-        if used.is_empty() || self.facts.contains(&f) {
+        if atoms(&f).ok()?.is_empty() || self.facts.contains(&f) {
             return None;
         }
+        // The group's table refuses atoms of other groups.
         Some(self.table.models(&f).ok()?.contains(self.row))
     }
 }
