@@ -57,6 +57,9 @@ def gen_logicon(
     atoms: Tuple[int, int],
     graph_nodes: int,
     statement_atoms: int,
+    task: str,
+    groups: Tuple[int, int],
+    group_atoms: int,
     threads: int,
     shard: Tuple[int, int],
 ) -> str: ...

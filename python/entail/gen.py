@@ -127,13 +127,19 @@ def logicon(
     atoms: Range = (8, 8),
     graph_nodes: int = 40,
     statement_atoms: int = 9,
+    task: str = "lists",
+    groups: Range = (2, 5),
+    group_atoms: int = 3,
     threads: Optional[int] = None,
     shard: Tuple[int, int] = (0, 1),
 ) -> List[Dict[str, Any]]:
     """LogiConBench consistency samples (``entail gen logicon``), labelled by
     exact truth tables, or with ``labels="paper"`` by the paper's propagation
     along the reasoning path; ``disagreements`` lists where the two differ.
-    ``prompt`` ("zero-shot", "3-shot" or "3-shot-path") adds each sample's prompt."""
+    ``prompt`` ("zero-shot", "3-shot" or "3-shot-path") adds each sample's prompt.
+    ``task="generative"`` gives Task 3 samples instead: ``groups`` groups of
+    ``group_atoms`` atoms, an assignment, ten facts per group true under it,
+    and the prompt asking for one new statement per group."""
     text = _native.gen_logicon(
         _range("k", k),
         _count("count", count),
@@ -145,6 +151,9 @@ def logicon(
         _range("atoms", atoms),
         _count("graph_nodes", graph_nodes),
         _count("statement_atoms", statement_atoms),
+        task,
+        _range("groups", groups),
+        _count("group_atoms", group_atoms),
         _threads(threads),
         _shard(shard),
     )

@@ -166,7 +166,7 @@ fn gen_slr(
 
 /// `entail gen logicon`'s JSONL for the same arguments.
 #[pyfunction]
-#[pyo3(signature = (k, count, seed, variant, labels, prompt, max_distance, atoms, graph_nodes, statement_atoms, threads, shard))]
+#[pyo3(signature = (k, count, seed, variant, labels, prompt, max_distance, atoms, graph_nodes, statement_atoms, task, groups, group_atoms, threads, shard))]
 #[allow(clippy::too_many_arguments)]
 fn gen_logicon(
     py: Python<'_>,
@@ -180,10 +180,13 @@ fn gen_logicon(
     atoms: (usize, usize),
     graph_nodes: usize,
     statement_atoms: usize,
+    task: &str,
+    groups: (usize, usize),
+    group_atoms: usize,
     threads: usize,
     shard: (u64, u64),
 ) -> PyResult<String> {
-    use entail::gen::logicon::{self, Config, Labels, PromptStyle, Variant};
+    use entail::gen::logicon::{self, Config, GenTask, Labels, PromptStyle, Variant};
     let config = Config {
         seed,
         count,
@@ -204,6 +207,11 @@ fn gen_logicon(
                     .ok_or_else(|| PyValueError::new_err(format!("unknown prompt {p:?}")))
             })
             .transpose()?,
+        task: GenTask::from_name(task)
+            .ok_or_else(|| PyValueError::new_err(format!("unknown task {task:?}")))?,
+        groups_min: groups.0,
+        groups_max: groups.1,
+        group_atoms,
         threads: threads.max(1),
         shard: shard_of(shard)?,
         wordnet: None,

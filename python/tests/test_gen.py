@@ -43,6 +43,20 @@ def test_logicon_equals_cli(entail_bin):
     assert all(s["prompt"].count("Example ") == 3 for s in paper)
 
 
+def test_logicon_task3_equals_cli(entail_bin):
+    cli = jsonl(run_cli(entail_bin, "gen", "logicon", "--task", "generative", "--groups", "2..4",
+                        "--count", "6", "--seed", "4", "--threads", "2"))
+    ours = entail.gen.logicon(task="generative", groups="2..4", count=6, seed=4, threads=1)
+    assert ours == cli
+    assert [s["n"] for s in ours] == [2, 3, 4, 2, 3, 4]
+    for s in ours:
+        atoms = [a for g in s["groups"] for a in g["atoms"]]
+        assert sorted(atoms) == sorted(s["assignment"]) and len(set(atoms)) == 3 * s["n"]
+        assert all(len(g["facts"]) == 10 for g in s["groups"])
+        assert s["prompt"].endswith(f"Group {s['n']}: <statement>\nAnswer:")
+    assert entail.gen.logicon(task="generative", groups=5, group_atoms=4, count=1)[0]["n"] == 5
+
+
 def test_divlogic_equals_cli(entail_bin):
     for args, kwargs in [
         (["--type", "mixed", "--count", "30", "--seed", "4"], dict(type="mixed", count=30, seed=4)),
@@ -84,6 +98,9 @@ def test_shards_in_order_are_the_whole_run():
         (lambda: entail.gen.logicon(variant="easy"), ValueError),
         (lambda: entail.gen.logicon(labels="loose"), ValueError),
         (lambda: entail.gen.logicon(prompt="5-shot"), ValueError),
+        (lambda: entail.gen.logicon(task="creative"), ValueError),
+        (lambda: entail.gen.logicon(task="generative", groups=(1, 3)), ValueError),
+        (lambda: entail.gen.logicon(task="generative", variant="hard"), ValueError),
         (lambda: entail.gen.divlogic(type="4c"), ValueError),
         (lambda: entail.gen.slr(level=21), ValueError),
         (lambda: entail.gen.slr(split="dev"), ValueError),

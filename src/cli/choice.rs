@@ -125,6 +125,24 @@ impl From<LogiconPrompt> for logicon::PromptStyle {
     }
 }
 
+/// `gen logicon --task`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum LogiconGenTask {
+    /// Statements with labelled lists, for Tasks 1 and 2.
+    Lists,
+    /// Task 3: groups of facts for the model to extend.
+    Generative,
+}
+
+impl From<LogiconGenTask> for logicon::GenTask {
+    fn from(choice: LogiconGenTask) -> logicon::GenTask {
+        match choice {
+            LogiconGenTask::Lists => logicon::GenTask::Lists,
+            LogiconGenTask::Generative => logicon::GenTask::Generative,
+        }
+    }
+}
+
 /// `gen logicon --labels`.
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum Labels {

@@ -43,14 +43,35 @@ Variants:
 
 With --k 2..5, item i has k = 2 + (i mod 4), so 280000 items give 70000 per k.
 
+Task 3 (--task generative, the paper's generative task): each sample partitions
+--groups n x --group-atoms atoms into n disjoint groups, draws a truth assignment
+(assignment) and gives each group ten facts over its own atoms (groups [{atoms,
+facts [{symbolic, text}]}]): formulas from a logical graph over the group's atoms or
+their rewrites, each with at least two kinds of connective and checked true under the
+assignment by truth tables; together a group's facts have the assignment as their
+only model. The prompt (always present, zero-shot as the paper's Table 4) asks for n
+new statements, one per group; `entail score logicon --task 3` scores the answers.
+With --groups 2..5, item i has n = 2 + (i mod 4).
+
 Examples:
   entail gen logicon --k 2..5 --count 1000 --seed 7 --output logicon.jsonl
   entail gen logicon --k 3 --count 5 --variant hard --output -
   entail gen logicon --k 2 --count 5 --variant completion --prompt 3-shot-path -o -
   entail gen logicon --k 4 --count 100 --max-distance 3 --atoms 3..4 -o close.jsonl
+  entail gen logicon --task generative --groups 2..5 --count 1000 --seed 7 -o task3.jsonl
   entail gen logicon --count 280000 --seed 7 --shard 0/4 -o logicon.0.jsonl
       (shards 0/4 .. 3/4, concatenated in order, equal the unsharded file)")]
 pub struct Args {
+    /// lists (statements with labelled lists, for Tasks 1 and 2) or
+    /// generative (Task 3's groups of facts).
+    #[arg(long, value_enum, default_value_t = choice::LogiconGenTask::Lists)]
+    task: choice::LogiconGenTask,
+    /// Task 3: groups per sample, one number or a range such as 2..5.
+    #[arg(long, default_value = "2..5", value_parser = crate::cli::parse_range)]
+    groups: (usize, usize),
+    /// Task 3: atoms per group.
+    #[arg(long, default_value_t = 3)]
+    group_atoms: usize,
     /// Statements per sample: one number or a range such as 2..5.
     #[arg(long, default_value = "2..5", value_parser = crate::cli::parse_range)]
     k: (usize, usize),
@@ -107,6 +128,10 @@ impl Args {
             variant: self.variant.into(),
             labels: self.labels.into(),
             prompt: self.prompt.map(Into::into),
+            task: self.task.into(),
+            groups_min: self.groups.0,
+            groups_max: self.groups.1,
+            group_atoms: self.group_atoms,
             shard: self.run.shard,
             threads: crate::cli::threads(self.threads),
             wordnet: self.wordnet.clone(),

@@ -1,7 +1,7 @@
 //! `entail score logicon`.
 
-use super::super::{choice, json_line, read_jsonl, Outcome};
-use entail::gen::logicon::{self, Answer, Report, Sample, ScoreConfig};
+use super::super::{choice, json_line, read_jsonl, Failure, Outcome};
+use entail::gen::logicon::{self, Answer, GroupSample, Report, Sample, Samples, ScoreConfig};
 use std::path::PathBuf;
 
 /// Arguments of `entail score logicon`.
@@ -18,11 +18,16 @@ Task 1 (discriminative): add \"labels\": [\"T\",\"F\",...], the list the model j
 Task 2 (enumerative): the answer lists every consistent assignment, e.g.
   [[\"T\",\"F\"],[\"F\",\"F\"]]. Reports format and exact accuracy and mean
   precision, recall and F1 over the 2^k lists (unlisted lists count as inconsistent).
-Task 3 (generative): optional \"group\": a consistent list whose premises (statements
-  asserted or negated) the model extends, default the sample's first consistent list.
-  The answer holds new statements in Prover9 syntax, one per line (or a JSON array).
-  Reports the execution rate (a statement parses over the sample's atoms) and the
-  consistency rate (premises plus statements satisfiable, by truth tables).
+Task 3 (generative), against `gen logicon --task generative` samples: the answer holds
+  one new statement per group in Prover9 syntax, as `Group N: formula` lines (or one
+  line per group in order, or a JSON array of strings). It is executed (the paper's
+  format correctness) when there are exactly n statements, the i-th over atoms of
+  group i only and not a copy of one of its facts. As the paper defines it, every
+  cross-group combination of facts (one per group, 10^n of them), with the n
+  statements added, is consistent iff every formula in it is true under the sample's
+  assignment; each group's facts have that assignment as their only model, so this
+  is also plain satisfiability. Reports execution rate and consistency (the mean
+  share of consistent combinations, 0 for answers not executed), overall and per n.
 
 The report is printed as `name value` lines (nested names joined by dots), or as JSON
 with --json. A bad line in either file is reported on stderr as FILE:LINE: message,
@@ -30,12 +35,13 @@ left out, and counted (bad_lines).
 
 Examples:
   entail score logicon --task 1 --samples corpora/score/logicon_samples.jsonl --answers corpora/score/logicon_task1.jsonl
-  entail score logicon --task 2 --samples corpora/score/logicon_samples.jsonl --answers corpora/score/logicon_task2.jsonl --json")]
+  entail score logicon --task 2 --samples corpora/score/logicon_samples.jsonl --answers corpora/score/logicon_task2.jsonl --json
+  entail score logicon --task 3 --samples corpora/score/logicon_groups.jsonl --answers corpora/score/logicon_task3.jsonl")]
 pub struct Args {
     /// 1 (discriminative), 2 (enumerative) or 3 (generative).
     #[arg(long, value_enum)]
     task: choice::LogiconTask,
-    /// Samples from `entail gen logicon`.
+    /// Samples from `entail gen logicon` (for Task 3, `--task generative`).
     #[arg(long)]
     samples: PathBuf,
     /// The model's answers (JSONL).
@@ -48,17 +54,28 @@ pub struct Args {
 
 /// Runs `entail score logicon`.
 pub fn run(args: Args) -> Outcome {
-    let samples = read_jsonl(&args.samples, json_line::<Sample>)?;
     let answers = read_jsonl(&args.answers, json_line::<Answer>)?;
-    let bad_lines = samples.bad + answers.bad;
     let config = ScoreConfig {
         task: args.task.into(),
     };
-    let report = logicon::score(
-        &samples.into_items(),
-        &answers.into_items(),
-        &config,
-        &|_| {},
-    );
+    let (report, bad_lines) = match args.task {
+        choice::LogiconTask::Generative => {
+            let samples = read_jsonl(&args.samples, json_line::<GroupSample>)?;
+            let bad = samples.bad + answers.bad;
+            let samples = samples.into_items();
+            let answers = answers.into_items();
+            let report = logicon::score(Samples::Groups(&samples), &answers, &config, &|_| {});
+            (report, bad)
+        }
+        _ => {
+            let samples = read_jsonl(&args.samples, json_line::<Sample>)?;
+            let bad = samples.bad + answers.bad;
+            let samples = samples.into_items();
+            let answers = answers.into_items();
+            let report = logicon::score(Samples::Statements(&samples), &answers, &config, &|_| {});
+            (report, bad)
+        }
+    };
+    let report = report.map_err(|e| Failure::new(e.to_string()))?;
     super::print_report(args.json, &report, bad_lines, Report::to_text)
 }

@@ -7,7 +7,8 @@
 //! statements, each asserted or negated per its label, have a common model.
 //! Samples also carry the reasoning path joining the statements, rewrites of
 //! every statement (each checked equivalent by the engine) and an English
-//! rendering. [`score`] scores model answers to Tasks 1–3.
+//! rendering. With `task: GenTask::Generative` a run makes Task 3's group
+//! samples instead (see `task3`). [`score`] scores model answers to Tasks 1–3.
 //!
 //! Variants: `plain` lists every consistent and inconsistent list in a fixed
 //! order (all-`T` first, `F` counting up from the right). `hard` and
@@ -20,6 +21,7 @@ mod graph;
 mod prompt;
 mod rewrite;
 mod score;
+mod task3;
 #[cfg(test)]
 mod tests;
 mod text;
@@ -27,9 +29,10 @@ mod text;
 pub use crate::syntax::answer::truth::Truth;
 pub use prompt::PromptStyle;
 pub use score::{
-    score, Accuracy, Answer, Ratio, Rejected, Report, ScoreConfig, Task, Task1Report, Task2Report,
-    Task3Report,
+    score, Accuracy, Answer, GroupsReport, Ratio, Rejected, Report, Samples, ScoreConfig, Task,
+    Task1Report, Task2Report, Task3Report,
 };
+pub use task3::{GenTask, Group, GroupSample, FACTS_PER_GROUP, MAX_GROUPS};
 
 use crate::gen::{item_rng, write_in_order, Progress, Shard};
 use crate::syntax::prover9::Formula;
@@ -142,6 +145,15 @@ pub struct Config {
     pub labels: Labels,
     /// The prompt each sample carries, if any.
     pub prompt: Option<PromptStyle>,
+    /// Statement samples (Tasks 1 and 2) or Task 3's groups of facts.
+    pub task: GenTask,
+    /// Task 3: fewest groups per sample; items cycle through
+    /// `groups_min..=groups_max` by index.
+    pub groups_min: usize,
+    /// Task 3: most groups per sample.
+    pub groups_max: usize,
+    /// Task 3: atoms per group.
+    pub group_atoms: usize,
     /// Which part of the run: a block of the item indices (see [`Shard`]).
     pub shard: Shard,
     /// Worker threads; the output does not depend on it.
@@ -166,6 +178,10 @@ impl Default for Config {
             variant: Variant::Plain,
             labels: Labels::Exact,
             prompt: None,
+            task: GenTask::Lists,
+            groups_min: 2,
+            groups_max: 5,
+            group_atoms: 3,
             shard: Shard::WHOLE,
             threads: 1,
             wordnet: None,
@@ -202,6 +218,9 @@ impl Config {
         }
         if self.statement_atoms < 2 {
             return bad("statements need room for at least two atom occurrences".into());
+        }
+        if self.task == GenTask::Generative {
+            return self.validate_generative();
         }
         Ok(())
     }
@@ -689,6 +708,11 @@ pub fn generate(config: &Config, out: &mut dyn Write, progress: Progress) -> Res
         out,
         progress,
         |index, buf| {
+            if config.task == GenTask::Generative {
+                serde_json::to_writer(&mut *buf, &task3::sample(config, index)?)?;
+                buf.push(b'\n');
+                return Ok(());
+            }
             let mut sample = sample(config, index)?;
             if let Some(style) = config.prompt {
                 sample.prompt = Some(prompt::prompt(style, &sample, examples.of(sample.k)));

@@ -1,19 +1,19 @@
 //! Scoring model answers to the three LogiConBench tasks.
 //!
-//! Answers are JSONL records `{"id": …, "answer": …}` plus, per task, the
-//! list the model was asked about (`labels`, Task 1 plain and hard items) or
-//! the premise group it had to stay consistent with (`group`, Task 3). The
+//! Answers are JSONL records `{"id": …, "answer": …}` plus, for Task 1
+//! plain and hard items, the list the model was asked about (`labels`). The
 //! `answer` is the model's raw text (or a JSON value, read as its text);
 //! parsing tolerates code fences, an `Answer:` marker and surrounding prose.
 //!
-//! Gold labels come from the samples, whose labels the generator decided
-//! exactly; Task 3 answers are checked with the truth-table engine.
+//! Gold labels of Tasks 1 and 2 come from the samples, whose labels the
+//! generator decided exactly; Task 3 answers are checked against their
+//! group samples with the truth-table engine.
 
-use super::{Sample, Truth, Variant};
+use super::{Error, GroupSample, Sample, Truth, Variant};
 use crate::gen::Progress;
 use crate::syntax::answer::truth;
 use crate::syntax::prover9::{parse_formula, Formula, ParseOptions};
-use crate::truth::TruthTable;
+use crate::truth::{atoms, TruthTable};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -25,12 +25,8 @@ pub struct Answer {
     /// Task 1 (plain and hard): the label list the model judged.
     #[serde(default)]
     pub labels: Option<Vec<Truth>>,
-    /// Task 3: the consistent label list whose premises the model extended
-    /// (default: the sample's first consistent list).
-    #[serde(default)]
-    pub group: Option<Vec<Truth>>,
     /// The model's answer: text, or any JSON value (read as its JSON text;
-    /// for Task 3 an array of strings is a list of statements).
+    /// for Task 3 an array of strings is the statements, group by group).
     pub answer: serde_json::Value,
 }
 
@@ -97,8 +93,17 @@ pub enum Task {
     Discriminative,
     /// Task 2: list every consistent label list.
     Enumerative,
-    /// Task 3: write new statements consistent with a group.
+    /// Task 3: write one new statement per group that keeps the facts consistent.
     Generative,
+}
+
+/// The samples answers are scored against.
+#[derive(Debug, Clone, Copy)]
+pub enum Samples<'a> {
+    /// `gen logicon` statement samples, for Tasks 1 and 2.
+    Statements(&'a [Sample]),
+    /// `gen logicon --task generative` group samples, for Task 3.
+    Groups(&'a [GroupSample]),
 }
 
 /// The report of one task; it serialises as that task's report.
@@ -122,20 +127,33 @@ pub struct ScoreConfig {
 
 /// Scores `answers` to `config.task` on `samples`, calling `progress` once
 /// with the number of answers. A sample may have several answers (Task 1
-/// asks about each of its lists).
+/// asks about each of its lists). Tasks 1 and 2 need statement samples,
+/// Task 3 group samples; the other kind is an error.
 pub fn score(
-    samples: &[Sample],
+    samples: Samples<'_>,
     answers: &[Answer],
     config: &ScoreConfig,
     progress: Progress,
-) -> Report {
-    let report = match config.task {
-        Task::Discriminative => Report::Discriminative(score_task1(samples, answers)),
-        Task::Enumerative => Report::Enumerative(score_task2(samples, answers)),
-        Task::Generative => Report::Generative(score_task3(samples, answers)),
+) -> Result<Report, Error> {
+    let report = match (config.task, samples) {
+        (Task::Discriminative, Samples::Statements(s)) => {
+            Report::Discriminative(score_task1(s, answers))
+        }
+        (Task::Enumerative, Samples::Statements(s)) => Report::Enumerative(score_task2(s, answers)),
+        (Task::Generative, Samples::Groups(s)) => Report::Generative(score_task3(s, answers)),
+        (Task::Generative, Samples::Statements(_)) => {
+            return Err(Error::Config(
+                "Task 3 answers are scored against `gen logicon --task generative` samples".into(),
+            ))
+        }
+        (_, Samples::Groups(_)) => {
+            return Err(Error::Config(
+                "Tasks 1 and 2 are scored against statement samples, not Task 3 groups".into(),
+            ))
+        }
     };
     progress(answers.len() as u64);
-    report
+    Ok(report)
 }
 
 impl Report {
@@ -210,20 +228,62 @@ pub struct Task2Report {
     pub rejected: Rejected,
 }
 
-/// Task 3 (generative) scores.
+/// Task 3 (generative) scores, the paper's Table 4 metrics.
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
 pub struct Task3Report {
-    /// Answers scored.
-    pub answers: usize,
-    /// Answers with at least one statement that parses as a propositional
-    /// formula over the sample's atoms.
-    pub execution_rate: f64,
-    /// Answers whose statements are jointly consistent with the premise group.
-    pub consistency_rate: f64,
-    /// The same, among executed answers.
-    pub consistency_given_execution: f64,
+    /// Over all answers scored.
+    pub all: GroupsReport,
+    /// The same per number of groups `n` (the columns of Table 4).
+    pub by_groups: BTreeMap<usize, GroupsReport>,
     /// Answers not scored.
     pub rejected: Rejected,
+}
+
+/// Task 3 scores over a set of answers.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct GroupsReport {
+    /// Answers scored.
+    pub answers: usize,
+    /// Answers in the format asked: exactly `n` statements, the `i`-th a
+    /// propositional formula over atoms of group `i` only, none a copy of
+    /// one of its group's facts.
+    pub executed: usize,
+    /// `executed / answers`: the paper's execution rate.
+    pub execution_rate: f64,
+    /// The mean, over all answers, of the share of cross-group combinations
+    /// that stay consistent with the answer's statements added (0 for an
+    /// answer not executed): the paper's consistency.
+    pub consistency: f64,
+    /// The same mean over executed answers only.
+    pub consistency_given_execution: f64,
+    /// Combinations checked, `10^n` per executed answer.
+    pub combinations: u64,
+    /// Those consistent with the answer's statements added.
+    pub consistent_combinations: u64,
+    /// The sum of the shares, for the means.
+    #[serde(skip)]
+    shares: f64,
+}
+
+impl GroupsReport {
+    /// Adds one answer: `None` if not executed, else its consistent and
+    /// total combinations.
+    fn add(&mut self, scored: Option<(u64, u64)>) {
+        self.answers += 1;
+        if let Some((consistent, total)) = scored {
+            self.executed += 1;
+            self.combinations = self.combinations.saturating_add(total);
+            self.consistent_combinations = self.consistent_combinations.saturating_add(consistent);
+            if total > 0 {
+                self.shares += consistent as f64 / total as f64;
+            }
+        }
+        self.execution_rate = self.executed as f64 / self.answers as f64;
+        self.consistency = self.shares / self.answers as f64;
+        if self.executed > 0 {
+            self.consistency_given_execution = self.shares / self.executed as f64;
+        }
+    }
 }
 
 /// Removes code-fence lines and keeps what follows the last `Answer:`
@@ -402,16 +462,6 @@ pub(crate) fn score_task2(samples: &[Sample], answers: &[Answer]) -> Task2Report
     report
 }
 
-fn statement_lines(value: &serde_json::Value) -> Vec<String> {
-    match value {
-        serde_json::Value::Array(items) => items.iter().map(answer_text).collect(),
-        other => answer_focus(&answer_text(other))
-            .lines()
-            .map(|l| l.to_string())
-            .collect(),
-    }
-}
-
 /// Strips list numbering and inline code marks around a statement line.
 /// A leading `-` is kept: in Prover9 syntax it is negation, not a bullet.
 fn clean_statement(line: &str) -> &str {
@@ -428,69 +478,150 @@ fn clean_statement(line: &str) -> &str {
     s.trim_matches('`').trim()
 }
 
-/// Scores Task 3 answers: new statements that must be consistent with a premise group.
-pub(crate) fn score_task3(samples: &[Sample], answers: &[Answer]) -> Task3Report {
-    let by_id = index(samples);
+/// A `Group N: statement` line (case-insensitive, bold marks allowed) as
+/// `(N, statement)`.
+fn group_label(line: &str) -> Option<(usize, &str)> {
+    let s = line.trim().trim_start_matches('*');
+    let rest = s.get(..5)?.eq_ignore_ascii_case("group").then(|| &s[5..])?;
+    let rest = rest.trim_start();
+    let digits = rest.chars().take_while(|c| c.is_ascii_digit()).count();
+    let number = rest[..digits].parse().ok()?;
+    let rest = rest[digits..].trim_start().strip_prefix(':')?;
+    Some((number, rest.trim_start_matches('*')))
+}
+
+/// The answer's statements, group by group: `None` unless there are
+/// exactly `n`. In text, `Group N:` lines when there are any (each `N` of
+/// `1..=n` once; other lines are prose), else every non-empty line; a JSON
+/// array gives them in order.
+fn group_statements(value: &serde_json::Value, n: usize) -> Option<Vec<String>> {
+    let lines: Vec<String> = match value {
+        serde_json::Value::Array(items) => items.iter().map(answer_text).collect(),
+        other => answer_focus(&answer_text(other))
+            .lines()
+            .map(str::to_string)
+            .collect(),
+    };
+    let labelled: Vec<(usize, &str)> = lines.iter().filter_map(|l| group_label(l)).collect();
+    let statements: Vec<String> =
+        if labelled.is_empty() || matches!(value, serde_json::Value::Array(_)) {
+            lines
+                .iter()
+                .map(|l| group_label(l).map_or(l.as_str(), |(_, s)| s))
+                .map(|l| clean_statement(l).to_string())
+                .filter(|l| !l.is_empty())
+                .collect()
+        } else {
+            let mut slots: Vec<Option<String>> = vec![None; n];
+            for (number, statement) in labelled {
+                let slot = slots.get_mut(number.checked_sub(1)?)?;
+                if slot.is_some() {
+                    return None;
+                }
+                *slot = Some(clean_statement(statement).to_string());
+            }
+            slots.into_iter().collect::<Option<Vec<_>>>()?
+        };
+    (statements.len() == n).then_some(statements)
+}
+
+/// A group of a sample, ready to check statements against: its atoms'
+/// table, the row that is ℓ on them, its facts, and how many of those are
+/// true under ℓ.
+struct CheckedGroup {
+    table: TruthTable,
+    row: usize,
+    facts: Vec<Formula>,
+    true_facts: u64,
+}
+
+impl CheckedGroup {
+    /// `None` if a fact does not parse or leaves the group's atoms, or ℓ
+    /// misses an atom.
+    fn new(sample: &GroupSample, group: &super::Group) -> Option<CheckedGroup> {
+        let options = ParseOptions::default();
+        let table = TruthTable::with_atoms(group.atoms.clone()).ok()?;
+        let mut row = 0;
+        for (i, atom) in group.atoms.iter().enumerate() {
+            if *sample.assignment.get(atom)? == Truth::T {
+                row |= 1 << i;
+            }
+        }
+        let facts: Vec<Formula> = group
+            .facts
+            .iter()
+            .map(|f| parse_formula(&f.symbolic, &options).ok())
+            .collect::<Option<_>>()?;
+        let mut true_facts = 0;
+        for f in &facts {
+            true_facts += u64::from(table.models(f).ok()?.contains(row));
+        }
+        Some(CheckedGroup {
+            table,
+            row,
+            facts,
+            true_facts,
+        })
+    }
+
+    /// Whether `statement` is in the format asked (a formula over some of
+    /// the group's atoms and no copy of a fact), and then whether it is
+    /// true under ℓ.
+    fn check(&self, statement: &str) -> Option<bool> {
+        let f = parse_formula(statement, &ParseOptions::default()).ok()?;
+        if atoms(&f).ok()?.is_empty() || self.facts.contains(&f) {
+            return None;
+        }
+        // The group's table refuses atoms of other groups.
+        Some(self.table.models(&f).ok()?.contains(self.row))
+    }
+}
+
+/// Scores Task 3 answers by the paper's rule: every cross-group
+/// combination of facts, one fact per group, with the answer's `n`
+/// statements added, is consistent iff every formula in it is true under
+/// the sample's assignment ℓ. The count factorises: with every statement
+/// true, the consistent combinations are the products of each group's
+/// facts true under ℓ (all ten, in generated samples); with one false,
+/// none.
+pub(crate) fn score_task3(samples: &[GroupSample], answers: &[Answer]) -> Task3Report {
+    let by_id: BTreeMap<&str, &GroupSample> = samples.iter().map(|s| (s.id.as_str(), s)).collect();
     let mut report = Task3Report::default();
-    let (mut executed, mut consistent) = (0usize, 0usize);
-    let options = ParseOptions::default();
     for a in answers {
         let Some(sample) = by_id.get(a.id.as_str()) else {
             report.rejected.unknown_id += 1;
             continue;
         };
-        let group = match &a.group {
-            Some(g) => g.clone(),
-            None => match sample.consistent_lists.first() {
-                Some(g) => g.clone(),
-                None => {
-                    report.rejected.malformed += 1;
-                    continue;
-                }
-            },
-        };
-        let statements: Option<Vec<Formula>> = sample
-            .statements
+        let groups: Option<Vec<CheckedGroup>> = sample
+            .groups
             .iter()
-            .map(|s| parse_formula(&s.symbolic, &options).ok())
+            .map(|g| CheckedGroup::new(sample, g))
             .collect();
-        let (Some(statements), true) = (statements, sample.consistent_lists.contains(&group))
-        else {
+        let Some(groups) = groups.filter(|g| g.len() == sample.n && !g.is_empty()) else {
             report.rejected.malformed += 1;
             continue;
         };
-        let premises: Vec<Formula> = statements
-            .into_iter()
-            .zip(&group)
-            .map(|(f, l)| if *l == Truth::T { f } else { Formula::not(f) })
-            .collect();
-        let Ok(table) = TruthTable::new(&premises) else {
-            report.rejected.malformed += 1;
-            continue;
-        };
-        report.answers += 1;
-        // A line counts as a statement if it parses and the engine can
-        // evaluate it over the sample's atoms; other lines are prose.
-        let new: Vec<_> = statement_lines(&a.answer)
-            .iter()
-            .filter_map(|l| parse_formula(clean_statement(l), &options).ok())
-            .filter_map(|f| table.models(&f).ok())
-            .collect();
-        if new.is_empty() {
-            continue;
-        }
-        executed += 1;
-        let joint = new.iter().fold(table.models_of_all(&premises), |acc, m| {
-            acc.map(|acc| acc.and(m))
+        let checked: Option<Vec<bool>> = group_statements(&a.answer, sample.n).and_then(|s| {
+            s.iter()
+                .zip(&groups)
+                .map(|(statement, group)| group.check(statement))
+                .collect()
         });
-        consistent += usize::from(joint.is_ok_and(|m| !m.is_empty()));
-    }
-    if report.answers > 0 {
-        report.execution_rate = executed as f64 / report.answers as f64;
-        report.consistency_rate = consistent as f64 / report.answers as f64;
-    }
-    if executed > 0 {
-        report.consistency_given_execution = consistent as f64 / executed as f64;
+        let scored = checked.map(|truths| {
+            let total = groups
+                .iter()
+                .fold(1u64, |acc, g| acc.saturating_mul(g.facts.len() as u64));
+            let consistent = if truths.iter().all(|&t| t) {
+                groups
+                    .iter()
+                    .fold(1u64, |acc, g| acc.saturating_mul(g.true_facts))
+            } else {
+                0
+            };
+            (consistent, total)
+        });
+        report.all.add(scored);
+        report.by_groups.entry(sample.n).or_default().add(scored);
     }
     report
 }

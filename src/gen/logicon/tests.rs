@@ -1,7 +1,8 @@
 //! `entail gen logicon` and `entail score logicon`: every label and rewrite
 //! re-checked by a truth-table evaluator written here (independent of
 //! `entail::truth`), structural checks of the path and the variants,
-//! byte-identical reruns, and the three scorers on hand-computed examples.
+//! byte-identical reruns, and the scorers on hand-computed examples; Task 3
+//! in [`task3`].
 
 use super::graph::{paper_consistency, Reading, Traversed};
 use super::rewrite::RewriteRule;
@@ -10,6 +11,8 @@ use super::{Config, Labels, PromptStyle, Sample, Statement, Truth, Variant};
 use crate::gen::Shard;
 use crate::syntax::prover9::{parse_formula, Formula, ParseOptions, Term};
 use std::collections::{BTreeMap, BTreeSet};
+
+mod task3;
 
 // ---------------------------------------------------------------------------
 // An independent evaluator: one assignment at a time, by recursion.
@@ -888,7 +891,6 @@ fn answer(id: &str, list: Option<&str>, text: &str) -> Answer {
     Answer {
         id: id.to_string(),
         labels: list.map(labels),
-        group: None,
         answer: serde_json::Value::String(text.to_string()),
     }
 }
@@ -1030,37 +1032,6 @@ fn task2_scores_by_hand() {
     assert!(close(r.f1, (1.0 + 2.0 / 3.0 + 0.4 + 0.0) / 4.0), "{r:?}");
 }
 
-#[test]
-fn task3_scores_by_hand() {
-    // Premises for group TT: p and p -> q, which force q.
-    let samples = vec![sample("c", &["p", "p -> q"], &["TT", "FT", "FF"], &["TF"])];
-    let mut with_group = answer("c", None, "-p");
-    with_group.group = Some(labels("FT"));
-    let mut bad_group = answer("c", None, "q");
-    bad_group.group = Some(labels("TF"));
-    let answers = vec![
-        answer("c", None, "Here is one:\n```\nq | r\n```"), // r is not an atom of the sample: not executed
-        answer("c", None, "Answer:\n```prover9\nq\n```"),   // consistent
-        answer("c", None, "1. -q"),                         // executed, inconsistent
-        answer("c", None, "I would rather not."),           // not executed
-        Answer {
-            id: "c".into(),
-            labels: None,
-            group: None,
-            answer: serde_json::json!(["p & q", "q -> p"]),
-        }, // consistent
-        with_group,                                         // premises -p, p -> q: -p is consistent
-        bad_group, // TF is not a consistent group: rejected
-    ];
-    let r = score::score_task3(&samples, &answers);
-    assert_eq!(r.answers, 6);
-    assert_eq!(r.rejected.malformed, 1);
-    let close = |a: f64, b: f64| (a - b).abs() < 1e-12;
-    assert!(close(r.execution_rate, 4.0 / 6.0), "{r:?}");
-    assert!(close(r.consistency_rate, 3.0 / 6.0), "{r:?}");
-    assert!(close(r.consistency_given_execution, 3.0 / 4.0), "{r:?}");
-}
-
 /// Gold samples answered perfectly score 1 everywhere (a round trip through the scorers).
 #[test]
 fn perfect_answers_to_generated_samples_score_one() {
@@ -1077,7 +1048,6 @@ fn perfect_answers_to_generated_samples_score_one() {
             t1.push(Answer {
                 id: s.id.clone(),
                 labels: Some(l.clone()),
-                group: None,
                 answer: "Answer: consistent".into(),
             });
         }
@@ -1085,14 +1055,12 @@ fn perfect_answers_to_generated_samples_score_one() {
             t1.push(Answer {
                 id: s.id.clone(),
                 labels: Some(l.clone()),
-                group: None,
                 answer: "Answer: inconsistent".into(),
             });
         }
         t2.push(Answer {
             id: s.id.clone(),
             labels: None,
-            group: None,
             answer: serde_json::to_value(&s.consistent_lists).expect("json"),
         });
     }
