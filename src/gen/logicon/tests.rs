@@ -387,6 +387,36 @@ fn every_rewrite_is_equivalent_and_has_its_rules_shape() {
     assert_eq!(names, expected, "{per_rule:?}");
 }
 
+/// `may_change` is a safe filter: a rule it rules out leaves the formula as
+/// it is, and each rule it lets through changes one of these.
+#[test]
+fn rules_ruled_out_by_may_change_leave_the_formula_alone() {
+    let formulas = [
+        "p",
+        "-p",
+        "p & -q",
+        "--(p | q)",
+        "p -> q",
+        "q <- p",
+        "p <-> -q",
+        "-(p & (q | -r)) | r",
+        "(p -> q) & (q -> p)",
+        "-(p <-> q) & (r | -p)",
+    ]
+    .map(parse);
+    for rule in RewriteRule::BY_INPUT {
+        let mut changed = 0;
+        for f in &formulas {
+            if rule.may_change(f) {
+                changed += usize::from(rule.apply(f) != *f);
+            } else {
+                assert_eq!(rule.apply(f), *f, "{} of `{f}`", rule.name());
+            }
+        }
+        assert!(changed > 0, "{} changed none", rule.name());
+    }
+}
+
 /// Hand-computed results of each rule.
 #[test]
 fn rewrite_rules_on_known_formulas() {
