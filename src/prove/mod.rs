@@ -44,6 +44,12 @@ use z3::ast::Bool;
 /// The per-check timeout when neither the caller nor the file gives one.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// The most atoms a propositional check (a step, a pool's consistency, a
+/// support) is decided with by truth table instead of Z3. At 2^16 rows a set
+/// of models is 1,024 words, and a check still costs a few microseconds
+/// against some 30 for a Z3 call.
+const TABLE_ATOMS: usize = 16;
+
 /// How checks are run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProveOptions {
@@ -170,6 +176,11 @@ impl Prover {
     ) -> Result<Entailment, ProveError> {
         let signature = Signature::of(premises.iter().copied().chain(goal))
             .map_err(|e| ProveError::new(None, e.message))?;
+        if signature.is_propositional() {
+            if let Some(result) = quick::by_table(premises, goal, TABLE_ATOMS, model) {
+                return Ok(result);
+            }
+        }
         self.engine()
             .set_watchdog(watch || !signature.is_propositional());
         let mut encoded = Vec::with_capacity(premises.len() + 1);
@@ -330,8 +341,9 @@ impl Prover {
         // Ground problems (the projection says `None` to others) get every
         // support by elimination; MARCO below is for the rest.
         if let Some(found) = projection::minimal_supports(&formulas, goal) {
-            // Re-check every support with Z3: it entails the goal and no
-            // premise can be dropped. Only a confirmed list is returned.
+            // Re-check every support (by truth table or Z3, both independent
+            // of the elimination): it entails the goal and no premise can be
+            // dropped. Only a confirmed list is returned.
             let confirmed = found.iter().all(|s| {
                 guarded.check(s) == Sat::Unsat
                     && (0..s.len()).all(|k| {
@@ -384,7 +396,7 @@ impl Prover {
                 Sat::Unknown => {
                     stopped = Some(format!(
                         "a check was unknown: {}",
-                        guarded.prover.engine().reason_unknown()
+                        guarded.reason_unknown()
                     ));
                     break;
                 }
@@ -656,13 +668,22 @@ fn lints(problem: &StepProblem) -> Vec<crate::prove::Lint> {
     out
 }
 
-/// Premises asserted behind indicator literals (`ind_i -> P_i`, plus `¬goal`
-/// when there is one) in one solver scope, so that any subset can be checked
-/// by assumptions without re-asserting anything.
+/// Checks of any subset of some premises (with the goal negated when there
+/// is one). Small propositional problems are decided by truth table; the rest
+/// go to Z3 with the premises asserted behind indicator literals
+/// (`ind_i -> P_i`) in one solver scope, so that any subset is checked by
+/// assumptions without re-asserting anything.
 struct Guarded<'p> {
     prover: &'p mut Prover,
-    indicators: Vec<Bool>,
-    names: BTreeMap<String, usize>,
+    backend: Backend,
+}
+
+enum Backend {
+    Table(quick::TableCheck),
+    Z3 {
+        indicators: Vec<Bool>,
+        names: BTreeMap<String, usize>,
+    },
 }
 
 impl<'p> Guarded<'p> {
@@ -673,6 +694,14 @@ impl<'p> Guarded<'p> {
     ) -> Result<Guarded<'p>, ProveError> {
         let signature = Signature::of(formulas.iter().copied().chain(goal))
             .map_err(|e| ProveError::new(None, e.message))?;
+        if signature.is_propositional() {
+            if let Some(table) = quick::TableCheck::new(formulas, goal, TABLE_ATOMS) {
+                return Ok(Guarded {
+                    prover,
+                    backend: Backend::Table(table),
+                });
+            }
+        }
         prover.engine().set_watchdog(!signature.is_propositional());
         let mut encoded = Vec::new();
         for f in formulas {
@@ -707,24 +736,39 @@ impl<'p> Guarded<'p> {
         }
         Ok(Guarded {
             prover,
-            indicators,
-            names,
+            backend: Backend::Z3 { indicators, names },
         })
     }
 
     fn check(&mut self, subset: &[usize]) -> Sat {
-        let assumptions: Vec<Bool> = subset.iter().map(|&i| self.indicators[i].clone()).collect();
-        self.prover.engine().check(&assumptions)
+        match &self.backend {
+            Backend::Table(table) => {
+                if table.counter_rows(subset.iter().copied()).is_empty() {
+                    Sat::Unsat
+                } else {
+                    Sat::Sat
+                }
+            }
+            Backend::Z3 { indicators, .. } => {
+                let assumptions: Vec<Bool> =
+                    subset.iter().map(|&i| indicators[i].clone()).collect();
+                self.prover.engine().check(&assumptions)
+            }
+        }
     }
 
-    /// After an unsat check of `subset`: the part of it in Z3's core.
+    /// After an unsat check of `subset`: the part of it in Z3's core (all of
+    /// it for a truth table, which has no cores).
     fn core(&self, subset: &[usize]) -> Vec<usize> {
+        let Backend::Z3 { names, .. } = &self.backend else {
+            return subset.to_vec();
+        };
         // The engine exists: a check made this core.
         let found = self.prover.engine.as_ref().map(Z3Session::unsat_core);
         let mut core: Vec<usize> = found
             .unwrap_or_default()
             .iter()
-            .filter_map(|b| self.names.get(&b.to_string()).copied())
+            .filter_map(|b| names.get(&b.to_string()).copied())
             .filter(|i| subset.contains(i))
             .collect();
         core.sort_unstable();
@@ -759,8 +803,18 @@ impl<'p> Guarded<'p> {
         Some(set)
     }
 
+    /// The reason Z3 gave for its last `unknown` (a truth table has none).
+    fn reason_unknown(&mut self) -> String {
+        match self.backend {
+            Backend::Table(_) => String::new(),
+            Backend::Z3 { .. } => self.prover.engine().reason_unknown(),
+        }
+    }
+
     fn finish(self) {
-        self.prover.engine().pop();
+        if let Backend::Z3 { .. } = self.backend {
+            self.prover.engine().pop();
+        }
     }
 }
 

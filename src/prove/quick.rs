@@ -18,7 +18,7 @@ use super::portfolio::confirms;
 use super::Entailment;
 use crate::smt::{universal_closure, Countermodel, Signature, SymbolKind, Table};
 use crate::syntax::prover9::{Formula, Quantifier, Term};
-use crate::truth::{TruthTable, MAX_ATOMS};
+use crate::truth::{Models, TruthTable, MAX_ATOMS};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The most ground instances the proof attempt builds.
@@ -35,8 +35,11 @@ pub(crate) fn settle(
     premises: &[&Formula],
     goal: Option<&Formula>,
 ) -> Option<(Entailment, &'static str)> {
-    if let Some(settled) = by_instances(premises, goal) {
-        return Some(settled);
+    if let Some(result) = by_table(premises, goal, MAX_ATOMS, true) {
+        return Some((result, "truth-table"));
+    }
+    if by_instances(premises, goal) {
+        return Some((Entailment::Proved, "truth-table"));
     }
     let countermodel = small_model(premises, goal)?;
     Some((
@@ -45,6 +48,105 @@ pub(crate) fn settle(
         },
         "model-search",
     ))
+}
+
+/// The verdict of a [`TableCheck`] (see there for `None`), its countermodel,
+/// if asked for, re-checked by our evaluator.
+pub(crate) fn by_table(
+    premises: &[&Formula],
+    goal: Option<&Formula>,
+    max_atoms: usize,
+    model: bool,
+) -> Option<Entailment> {
+    let result = TableCheck::new(premises, goal, max_atoms)?.decide(model);
+    match &result {
+        Entailment::NotProved {
+            countermodel: Some(cm),
+        } if !confirms(cm, premises, goal) => None,
+        _ => Some(result),
+    }
+}
+
+/// A propositional check decided by truth table: the rows where each premise
+/// holds, and those where the goal fails. Exact, with no solver and no
+/// timeout, and for the few atoms of a step check far cheaper than a Z3 call
+/// (and than creating Z3's first context, which a step file then never pays).
+pub(crate) struct TableCheck {
+    table: TruthTable,
+    premises: Vec<Models>,
+    /// Every row without a goal: then a check asks for satisfiability.
+    goal_fails: Models,
+}
+
+impl TableCheck {
+    /// `None` unless every formula is propositional (no quantifier, variable,
+    /// equality or argument) and they have at most `max_atoms` atoms together.
+    pub(crate) fn new(
+        premises: &[&Formula],
+        goal: Option<&Formula>,
+        max_atoms: usize,
+    ) -> Option<TableCheck> {
+        let mut atoms = BTreeSet::new();
+        for f in premises.iter().copied().chain(goal) {
+            atoms.extend(crate::truth::atoms(f).ok()?);
+            if atoms.len() > max_atoms {
+                return None;
+            }
+        }
+        let table = TruthTable::with_atoms(atoms.into_iter().collect()).ok()?;
+        let premises = premises
+            .iter()
+            .map(|p| table.models(p))
+            .collect::<Result<Vec<_>, _>>()
+            .ok()?;
+        let goal_fails = match goal {
+            Some(g) => table.models(g).ok()?.not(),
+            None => table.all(),
+        };
+        Some(TableCheck {
+            table,
+            premises,
+            goal_fails,
+        })
+    }
+
+    /// The rows where the premises in `subset` hold and the goal fails.
+    pub(crate) fn counter_rows(&self, subset: impl IntoIterator<Item = usize>) -> Models {
+        subset
+            .into_iter()
+            .fold(self.goal_fails.clone(), |rows, i| rows.and(&self.premises[i]))
+    }
+
+    /// The verdict on all premises, with the first failing row as the
+    /// countermodel when `model` asks for one.
+    pub(crate) fn decide(&self, model: bool) -> Entailment {
+        match self.counter_rows(0..self.premises.len()).first() {
+            None => Entailment::Proved,
+            Some(row) => Entailment::NotProved {
+                countermodel: model.then(|| self.countermodel(row)),
+            },
+        }
+    }
+
+    /// Row `row` in Mace4's notation: one element, each atom a 0-ary relation.
+    fn countermodel(&self, row: usize) -> Countermodel {
+        let relations = self
+            .table
+            .assignment(row)
+            .into_iter()
+            .map(|(symbol, on)| Table {
+                symbol,
+                arity: 0,
+                values: vec![usize::from(on)],
+            })
+            .collect();
+        Countermodel {
+            domain_size: 1,
+            functions: Vec::new(),
+            relations,
+            truncated: false,
+        }
+    }
 }
 
 /// The variables of a leading run of `all` and the body under them.
@@ -191,13 +293,14 @@ fn tuples<T: Clone>(values: &[T], k: usize) -> Vec<Vec<T>> {
     out
 }
 
-/// The proof by ground instances, and for a propositional problem the
-/// countermodel from a failing row.
-fn by_instances(
-    premises: &[&Formula],
-    goal: Option<&Formula>,
-) -> Option<(Entailment, &'static str)> {
-    let original_goal = goal;
+/// Whether the ground instances prove the goal (propositional problems are
+/// decided by [`TableCheck`] before this).
+fn by_instances(premises: &[&Formula], goal: Option<&Formula>) -> bool {
+    instances_prove(premises, goal).unwrap_or(false)
+}
+
+/// `None` when the problem does not fit the attempt.
+fn instances_prove(premises: &[&Formula], goal: Option<&Formula>) -> Option<bool> {
     let mut clauses = Vec::new();
     for p in premises {
         let (vars, body) = universal_prefix(universal_closure(p));
@@ -258,47 +361,7 @@ fn by_instances(
     if let Some(g) = &goal {
         counter = counter.and(&table.models(g).ok()?.not());
     }
-    let Some(row) = counter.first() else {
-        return Some((Entailment::Proved, "truth-table"));
-    };
-    // Only a propositional problem's row is an interpretation of it.
-    let signature = Signature::of(premises.iter().copied().chain(original_goal)).ok()?;
-    if !signature.is_propositional() {
-        return None;
-    }
-    let value: BTreeMap<String, bool> = table.assignment(row).into_iter().collect();
-    let relations = signature
-        .symbols()
-        .map(|(name, _, _)| {
-            let atom = Term::App(name.to_string(), vec![]);
-            let on = propositions
-                .atoms
-                .get(&atom)
-                .and_then(|p| value.get(p))
-                .copied()
-                .unwrap_or(false);
-            Table {
-                symbol: name.to_string(),
-                arity: 0,
-                values: vec![usize::from(on)],
-            }
-        })
-        .collect();
-    let cm = Countermodel {
-        domain_size: 1,
-        functions: Vec::new(),
-        relations,
-        truncated: false,
-    };
-    if !confirms(&cm, premises, original_goal) {
-        return None;
-    }
-    Some((
-        Entailment::NotProved {
-            countermodel: Some(cm),
-        },
-        "truth-table",
-    ))
+    Some(counter.is_empty())
 }
 
 /// The lexicographically first interpretation (constants and tables in
