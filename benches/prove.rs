@@ -1,6 +1,8 @@
 //! `cargo bench --bench prove` (release). Measures, on the 20 shared
 //! LogicGraph instances:
-//! 1. per-step checks per second in-process (one reused `Prover`);
+//! 1. per-step checks per second in-process (one reused `Prover`, which
+//!    decides these small propositional steps by truth table), beside the
+//!    same checks on one reused Z3 solver (how `Prover` checked them before);
 //! 2. the same checks as a pipeline runs Prover9: one `entail prove` process
 //!    per step on a one-step file (needs `target/release/entail`: run
 //!    `cargo build --release` first; the path can be set with ENTAIL_BIN);
@@ -12,11 +14,16 @@
 //!    names the directory of a Prover9 build (skipped otherwise).
 
 use entail::gen::logicgraph;
+use entail::smt::{Sat, Z3Session};
 use entail::prove::{tptp, Premise, ProveOptions, Prover, SupportOptions};
 use entail::syntax::prover9::Formula;
 use std::path::PathBuf;
 use std::process::Command;
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+/// The binary's allocator, so that the figures are the binary's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn instances() -> Vec<PathBuf> {
     // As the tests: ENTAIL_LOGICGRAPH_CORPUS, else ../shared next to the crate.
@@ -91,6 +98,12 @@ fn main() {
         checks.len(),
         1e6 / per_sec
     );
+    let z3_per_sec = z3_step_checks(&checks, passes);
+    println!(
+        "  the same on one reused Z3 solver: {z3_per_sec:.0} checks/s ({:.1} us/check); ratio {:.1}x",
+        1e6 / z3_per_sec,
+        per_sec / z3_per_sec
+    );
 
     let bin = std::env::var("ENTAIL_BIN")
         .map(PathBuf::from)
@@ -158,6 +171,31 @@ fn main() {
     );
 
     first_order(&bin);
+}
+
+/// Checks per second of `checks` on one Z3 solver, push/assert/check/pop
+/// each, after one warming pass (its encodings are cached).
+fn z3_step_checks(checks: &[(Vec<Formula>, Formula)], passes: usize) -> f64 {
+    let mut z3 = Z3Session::new(Duration::from_secs(10));
+    let mut check = |cited: &[Formula], goal: &Formula| {
+        let mut encoded: Vec<_> = cited.iter().map(|c| z3.closed(c).expect("encodes")).collect();
+        encoded.push(z3.closed(goal).expect("encodes").not());
+        z3.push();
+        encoded.iter().for_each(|e| z3.assert(e));
+        let sat = z3.check(&[]);
+        z3.pop();
+        sat
+    };
+    for (c, g) in checks {
+        check(c, g);
+    }
+    let t = Instant::now();
+    for _ in 0..passes {
+        for (c, g) in checks {
+            assert_eq!(check(c, g), Sat::Unsat);
+        }
+    }
+    (checks.len() * passes) as f64 / t.elapsed().as_secs_f64()
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
