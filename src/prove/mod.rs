@@ -1,10 +1,12 @@
-//! Checking proofs with Z3: entailment, step problems (step files, and the
+//! Checking proofs: entailment, step problems (step files, and the
 //! LogicGraph instances that `gen::logicgraph` loads into them), global
 //! derivability, consistency and minimal supports.
 //!
-//! A [`Prover`] owns one Z3 [`Z3Session`], made on first use, and reuses its
+//! Propositional checks over at most `TABLE_ATOMS` (16) atoms, most steps among
+//! them, are decided by truth table (see `quick::TableCheck`). For the rest a
+//! [`Prover`] owns one Z3 [`Z3Session`], made on first use, and reuses its
 //! solver for every check (scoped with push/pop, or switched by indicator
-//! literals), which is what makes thousands of step checks per second
+//! literals), which is what makes thousands of Z3 checks per second
 //! possible. Z3 state is thread-local, so a `Prover` stays on the thread
 //! that made it; use one per worker thread.
 //!
@@ -17,7 +19,7 @@
 //! A plain problem ([`Prover::prove_input`]) is first tried without any
 //! engine (see `quick`); if that does not settle it, a first-order one is
 //! raced by Z3, E prover and a finite model search under one deadline (see
-//! `portfolio`). Step checks stay on Z3 alone.
+//! `portfolio`). Step checks that need Z3 get Z3 alone, no race.
 
 mod portfolio;
 mod problem;
@@ -88,7 +90,9 @@ impl Default for SupportOptions {
     }
 }
 
-/// The Z3-backed checker. See the module documentation.
+/// The checker: truth tables for small propositional checks (`TABLE_ATOMS`),
+/// Z3 for the rest, and the engine race for plain problems. See the module
+/// documentation.
 pub struct Prover {
     /// Made on first use: creating Z3's context costs milliseconds, which
     /// problems settled without Z3 (see `quick`) do not pay.

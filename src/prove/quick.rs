@@ -1,14 +1,16 @@
 //! Settles easy problems before any engine starts. Creating Z3's first
 //! context costs some 10 ms of CPU (it fills two 8 MB tables) and E's
 //! `--auto` about as much, where Prover9 answers a trivial problem in 3-7 ms.
-//! Two exact checks with counted limits run first, without Z3 or E:
+//! Three exact checks with counted limits run first, without Z3 or E:
 //!
+//! - a propositional problem is decided by truth table ([`TableCheck`], also
+//!   what `Prover` uses for small propositional steps); a failing row is the
+//!   countermodel;
 //! - a proof by ground instances: the universal premises instantiated with
 //!   the problem's constants (the goal's variables become fresh constants)
 //!   entail the goal by truth table, every atom read as an opaque
 //!   proposition. Instances of premises are consequences of them, so this is
-//!   sound; for a propositional problem it is also complete, and a failing
-//!   row is the countermodel;
+//!   sound;
 //! - a countermodel by exhaustive search over tiny interpretations (a few
 //!   hundred at most), each checked by our evaluator.
 //!
@@ -38,7 +40,7 @@ pub(crate) fn settle(
     if let Some(result) = by_table(premises, goal, MAX_ATOMS, true) {
         return Some((result, "truth-table"));
     }
-    if by_instances(premises, goal) {
+    if by_instances(premises, goal) == Some(true) {
         return Some((Entailment::Proved, "truth-table"));
     }
     let countermodel = small_model(premises, goal)?;
@@ -293,14 +295,9 @@ fn tuples<T: Clone>(values: &[T], k: usize) -> Vec<Vec<T>> {
     out
 }
 
-/// Whether the ground instances prove the goal (propositional problems are
-/// decided by [`TableCheck`] before this).
-fn by_instances(premises: &[&Formula], goal: Option<&Formula>) -> bool {
-    instances_prove(premises, goal).unwrap_or(false)
-}
-
-/// `None` when the problem does not fit the attempt.
-fn instances_prove(premises: &[&Formula], goal: Option<&Formula>) -> Option<bool> {
+/// Whether the ground instances prove the goal; `None` when the problem does
+/// not fit the attempt.
+fn by_instances(premises: &[&Formula], goal: Option<&Formula>) -> Option<bool> {
     let mut clauses = Vec::new();
     for p in premises {
         let (vars, body) = universal_prefix(universal_closure(p));
