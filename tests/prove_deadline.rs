@@ -74,25 +74,28 @@ fn running(pid: u32) -> bool {
 
 #[test]
 #[cfg(target_os = "linux")]
-fn no_eprover_outlives_the_process() {
+fn no_prover_child_outlives_the_process() {
     use std::os::unix::fs::PermissionsExt;
-    // A stand-in `eprover`, first on the PATH, records its pid and sleeps.
-    // Every one started must be gone once `entail prove` has exited: the
-    // ones running at the deadline, and the ones started just as the race
-    // ended (E starts 50 ms in, and only with 100 ms left: timeouts near
-    // 0.17 s). Before, 1 in 20 runs at 0.07-0.3 s left one running.
-    let dir = common::scratch("prove_deadline", "fake_eprover");
+    // Stand-ins for `eprover` and `prover9`, first on the PATH, record their
+    // pids and sleep. Every one started must be gone once `entail prove` has
+    // exited: the ones running at the deadline, and the ones started just
+    // as the race ended (Prover9 starts at once, E 50 ms in, and only with
+    // 100 ms left: timeouts near 0.17 s). Before, 1 in 20 runs at 0.07-0.3 s
+    // left an eprover running.
+    let dir = common::scratch("prove_deadline", "fake_provers");
     let pids = dir.join("pids");
-    let script = dir.join("eprover");
-    std::fs::write(
-        &script,
-        format!(
-            "#!/bin/sh\necho $$ >> '{}'\nexec sleep 60\n",
-            pids.display()
-        ),
-    )
-    .expect("write the stand-in");
-    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    for program in ["eprover", "prover9"] {
+        let script = dir.join(program);
+        std::fs::write(
+            &script,
+            format!(
+                "#!/bin/sh\necho {program} $$ >> '{}'\nexec sleep 60\n",
+                pids.display()
+            ),
+        )
+        .expect("write the stand-in");
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    }
     let path = format!(
         "{}:{}",
         dir.display(),
@@ -109,12 +112,15 @@ fn no_eprover_outlives_the_process() {
             .expect("runs");
         assert_eq!(out.status.code(), Some(4), "--timeout {timeout}");
     }
-    let started: Vec<u32> = std::fs::read_to_string(&pids)
-        .unwrap_or_default()
+    let log = std::fs::read_to_string(&pids).unwrap_or_default();
+    for program in ["eprover", "prover9"] {
+        assert!(log.contains(program), "the stand-in {program} never ran");
+    }
+    let started: Vec<u32> = log
         .lines()
-        .map(|l| l.trim().parse().expect("a pid"))
+        .filter_map(|l| l.split_whitespace().nth(1))
+        .map(|pid| pid.parse().expect("a pid"))
         .collect();
-    assert!(!started.is_empty(), "the stand-in eprover never ran");
     // A killed child is reaped by init; give the kernel a moment.
     let mut alive = started.clone();
     for _ in 0..100 {
@@ -132,7 +138,7 @@ fn no_eprover_outlives_the_process() {
     }
     assert!(
         alive.is_empty(),
-        "{} of {} eprover processes outlived entail: {alive:?}",
+        "{} of {} prover processes outlived entail: {alive:?}",
         alive.len(),
         started.len()
     );

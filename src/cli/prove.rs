@@ -202,7 +202,7 @@ fn hard_deadline(started: Instant, at: Duration, limit: Duration, as_json: bool)
 /// neither Z3's contexts nor its static state are torn down (`_exit`), which
 /// can take long after a hard search.
 fn exit_now(exit: Exit) -> ! {
-    entail::prove::tptp::kill_children();
+    entail::prove::kill_children();
     let _ = std::io::Write::flush(&mut std::io::stdout());
     let _ = std::io::Write::flush(&mut std::io::stderr());
     // SAFETY: _exit(2) ends the process; every output was flushed above.

@@ -18,9 +18,11 @@
 //!
 //! A plain problem ([`Prover::prove_input`]) is first tried without any
 //! engine (see `quick`); if that does not settle it, a first-order one is
-//! raced by Z3, E prover and a finite model search under one deadline (see
-//! `portfolio`). Step checks that need Z3 get Z3 alone, no race.
+//! raced by Z3, E prover, Prover9 (when installed) and a finite model search
+//! under one deadline (see `portfolio`). Step checks that need Z3 get Z3 alone, no race.
 
+mod child;
+pub mod ladr;
 mod portfolio;
 mod problem;
 mod projection;
@@ -29,6 +31,7 @@ mod report;
 pub mod rules;
 pub mod tptp;
 
+pub use child::kill_children;
 pub use problem::{
     combined_goal, is_step_file, Premise, Solution, Step, StepProblem, ASSUMPTION_LISTS,
 };
@@ -38,7 +41,7 @@ pub use report::{
 };
 
 use crate::smt::{free_variables, Sat, Signature, SubsetMap, Z3Session};
-use crate::syntax::prover9::{Formula, Input};
+use crate::syntax::prover9::{Formula, Input, Item};
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 use z3::ast::Bool;
@@ -101,6 +104,8 @@ pub struct Prover {
     timeout: Duration,
     /// The first domain size the model search tries (the file's Mace4 hint).
     first_model_size: usize,
+    /// The file's directives for Prover9's search (see `ladr`).
+    search_directives: Vec<Item>,
     options: ProveOptions,
 }
 
@@ -111,6 +116,7 @@ impl Prover {
             engine: None,
             timeout: options.timeout.unwrap_or(DEFAULT_TIMEOUT),
             first_model_size: 1,
+            search_directives: Vec::new(),
             options,
         }
     }
@@ -260,6 +266,7 @@ impl Prover {
         let goal = combined_goal(&goals)?;
         self.use_timeout(problem::max_seconds(input));
         self.first_model_size = problem::first_model_size(input);
+        self.search_directives = ladr::search_directives(input);
         let premises: Vec<&Formula> = assumptions.iter().map(|e| &e.formula).collect();
         let timeout = self.timeout;
         let first_order = !signature.is_propositional();

@@ -1,15 +1,17 @@
-//! A plain first-order problem is raced by three engines under one
-//! deadline: Z3, E prover on a TPTP translation, and
-//! a finite model search. The first definite answer wins and stops the
-//! others. Helpers start only if Z3 has not settled within [`HELPER_DELAY`],
-//! so easy problems never pay for them.
+//! A plain first-order problem is raced by the engines under one deadline:
+//! Z3, E prover on a TPTP translation, Prover9 (when installed) with the
+//! file's search directives, and a finite model search. The first definite
+//! answer wins and stops the others. Prover9 starts at once: it answers the
+//! problems written for it in milliseconds, sooner than Z3 makes its
+//! context. E and the model search start only if no engine has settled
+//! within [`HELPER_DELAY`], so easy problems never pay for them.
 //!
-//! Trust: `proved` comes from Z3, or from E on a translation that read back
-//! to the input; `not_proved` only with a countermodel that
+//! Trust: `proved` comes from Z3, or from E or Prover9 on a text that read
+//! back to the input; `not_proved` only with a countermodel that
 //! [`Countermodel::satisfies`] confirms on every assumption and the goal.
 
-use super::quick;
 use super::tptp::{self, EOutcome};
+use super::{ladr, quick};
 use super::{Entailment, ProveError, ProveOptions, Prover};
 use crate::smt::{finite, universal_closure, Countermodel};
 use crate::syntax::prover9::Formula;
@@ -52,6 +54,8 @@ pub(crate) fn confirms(
 enum Helper {
     Z3(Result<Entailment, ProveError>),
     E(EOutcome),
+    /// `Some(true)`: Prover9 found a proof.
+    Prover9(Option<bool>),
     Model(Option<Countermodel>),
 }
 
@@ -134,6 +138,18 @@ impl Prover {
         } else {
             None
         };
+        let prover9 = if portfolio && ladr::prover9_installed() {
+            let seconds = timeout.as_secs() + 1;
+            match ladr::translate(&self.search_directives, premises, goal, seconds) {
+                Ok(t) => Some(t),
+                Err(e) => {
+                    notes.push(format!("Prover9 not used: {e}"));
+                    None
+                }
+            }
+        } else {
+            None
+        };
         let first_size = self.first_model_size;
         let premises: Arc<Vec<Formula>> = Arc::new(premises.iter().map(|p| (*p).clone()).collect());
         let goal: Option<Arc<Formula>> = goal.map(|g| Arc::new(g.clone()));
@@ -168,6 +184,15 @@ impl Prover {
                         r => r,
                     });
                 let _ = tx.send(Helper::Z3(r));
+            });
+        }
+        if let Some(t) = prover9 {
+            let (tx, stop) = (tx.clone(), stop.clone());
+            std::thread::spawn(move || {
+                // `Err`: it was on the PATH but is gone; nothing to report.
+                if let Ok(answer) = ladr::run_prover9(&t, deadline, &stop) {
+                    let _ = tx.send(Helper::Prover9(answer));
+                }
             });
         }
         if portfolio {
@@ -243,6 +268,7 @@ fn decide(
             }
             Helper::Z3(Ok(Entailment::Unknown { reason })) => reasons.push(reason),
             Helper::E(EOutcome::Proved) => return Ok((Entailment::Proved, Some("eprover"))),
+            Helper::Prover9(Some(true)) => return Ok((Entailment::Proved, Some("prover9"))),
             Helper::Model(Some(cm)) => {
                 let countermodel = Some(cm);
                 return Ok((Entailment::NotProved { countermodel }, Some("model-search")));
@@ -250,7 +276,9 @@ fn decide(
             Helper::E(EOutcome::Refuted) => {
                 reasons.push("E: no proof exists, but no finite countermodel was found".into())
             }
-            Helper::E(EOutcome::Unknown(_) | EOutcome::Absent) | Helper::Model(None) => {}
+            Helper::E(EOutcome::Unknown(_) | EOutcome::Absent)
+            | Helper::Prover9(_)
+            | Helper::Model(None) => {}
         }
     }
     reasons.dedup();

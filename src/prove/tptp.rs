@@ -9,12 +9,10 @@
 
 use crate::smt::universal_closure;
 use crate::syntax::prover9::{Formula, Quantifier, Term};
+use super::child::{self, Ended};
 use std::collections::BTreeMap;
-use std::io::{Read, Write};
-use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
 
 /// A TPTP problem and the names it gave our symbols.
 #[derive(Debug, Clone)]
@@ -494,141 +492,30 @@ fn read_back(
 
 /// Whether an `eprover` executable is on the PATH (looked up once).
 pub fn eprover_installed() -> bool {
-    static FOUND: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *FOUND.get_or_init(|| {
-        std::env::var_os("PATH").is_some_and(|path| {
-            std::env::split_paths(&path).any(|dir| dir.join("eprover").is_file())
-        })
-    })
-}
-
-/// The running `eprover` children, the ones being started, and whether
-/// [`kill_children`] has run.
-struct Children {
-    pids: Vec<u32>,
-    starting: usize,
-    closed: bool,
-}
-
-static CHILDREN: Mutex<Children> = Mutex::new(Children {
-    pids: Vec::new(),
-    starting: 0,
-    closed: false,
-});
-
-/// E is not started with less time than this left: it could hardly answer,
-/// and starting a process takes up to tens of milliseconds on a loaded
-/// machine, which [`kill_children`] would have to wait for.
-const MIN_E_TIME: Duration = Duration::from_millis(100);
-
-/// The longest [`kill_children`] waits for a child being started.
-const MAX_START_WAIT: Duration = Duration::from_millis(50);
-
-/// Kills every `eprover` this process started that is still running, and
-/// starts no more; for a process that is about to exit. A child being
-/// started is waited for (up to [`MAX_START_WAIT`]) and killed by its starter.
-pub fn kill_children() {
-    let until = Instant::now() + MAX_START_WAIT;
-    loop {
-        let Ok(mut children) = CHILDREN.lock() else {
-            return;
-        };
-        children.closed = true;
-        for &pid in children.pids.iter() {
-            // SAFETY: kill(2) on a pid we spawned and have not yet reaped.
-            unsafe {
-                libc::kill(pid as libc::pid_t, libc::SIGKILL);
-            }
-        }
-        children.pids.clear();
-        if children.starting == 0 || Instant::now() >= until {
-            return;
-        }
-        drop(children);
-        std::thread::sleep(Duration::from_millis(1));
-    }
+    child::on_path("eprover")
 }
 
 /// Runs `eprover` on `problem` until it answers, `deadline` passes or `stop`
 /// is raised (then it is killed).
 pub fn run_eprover(problem: &Translation, deadline: Instant, stop: &AtomicBool) -> EOutcome {
     let left = deadline.saturating_duration_since(Instant::now());
-    if left < MIN_E_TIME {
-        return EOutcome::Unknown("too little time left to start eprover".into());
-    }
     let cpu = left.as_secs().max(1) + 1;
     // `--auto`, not `--auto-schedule`: the schedule proves some equational
     // problems `--auto` misses (LADR's basax/dn1), but it cuts its time into
     // slices by the CPU limit, so a long limit delays what `--auto` finds at
     // once (corpora/prove/fo/set_union.in: 2 s with `--auto`, 19 s as a
     // schedule of 20 s).
-    let mut command = Command::new("eprover");
-    command
-        .args(["--auto", "-s", "--memory-limit=2048"])
-        .arg(format!("--cpu-limit={cpu}"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null());
-    match CHILDREN.lock() {
-        Ok(mut c) if !c.closed && !stop.load(Ordering::Relaxed) => c.starting += 1,
-        _ => return EOutcome::Unknown("stopped".into()),
-    }
-    let spawned = command.spawn();
-    let Ok(mut children) = CHILDREN.lock() else {
-        return EOutcome::Unknown("eprover: a lock was poisoned".into());
+    let args = [
+        "--auto".to_string(),
+        "-s".to_string(),
+        "--memory-limit=2048".to_string(),
+        format!("--cpu-limit={cpu}"),
+    ];
+    let out = match child::run("eprover", &args, &problem.text, deadline, stop) {
+        Ended::Exited(out) => out,
+        Ended::Absent => return EOutcome::Absent,
+        Ended::Unknown(why) => return EOutcome::Unknown(why),
     };
-    children.starting -= 1;
-    let mut child = match spawned {
-        Ok(c) => c,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return EOutcome::Absent,
-        Err(e) => return EOutcome::Unknown(format!("cannot start eprover: {e}")),
-    };
-    if children.closed {
-        // The process is exiting: kill it before `kill_children` returns.
-        let _ = child.kill();
-        drop(children);
-        let _ = child.wait();
-        return EOutcome::Unknown("stopped".into());
-    }
-    let pid = child.id();
-    children.pids.push(pid);
-    drop(children);
-    // The problem is small; E reads all of stdin before it starts.
-    let wrote = child
-        .stdin
-        .take()
-        .map(|mut s| s.write_all(problem.text.as_bytes()));
-    let outcome = loop {
-        match child.try_wait() {
-            Ok(Some(_)) => break None,
-            Ok(None) => {}
-            Err(e) => break Some(EOutcome::Unknown(format!("eprover: {e}"))),
-        }
-        if stop.load(Ordering::Relaxed) {
-            break Some(EOutcome::Unknown("stopped".into()));
-        }
-        if Instant::now() >= deadline {
-            break Some(EOutcome::Unknown("timeout".into()));
-        }
-        std::thread::sleep(Duration::from_millis(2));
-    };
-    if outcome.is_some() {
-        let _ = child.kill();
-    }
-    let _ = child.wait();
-    if let Ok(mut c) = CHILDREN.lock() {
-        c.pids.retain(|&p| p != pid);
-    }
-    if let Some(o) = outcome {
-        return o;
-    }
-    if let Some(Err(e)) = wrote {
-        return EOutcome::Unknown(format!("cannot write to eprover: {e}"));
-    }
-    let mut out = String::new();
-    if let Some(mut s) = child.stdout.take() {
-        let _ = s.read_to_string(&mut out);
-    }
     let status = out
         .lines()
         .find_map(|l| l.strip_prefix("# SZS status "))
