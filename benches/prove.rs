@@ -10,8 +10,9 @@
 //! 4. on the proved problems of `corpora/prove/fo/`, the median wall time of
 //!    one `entail prove` process per problem against one `eprover` process
 //!    per problem on our TPTP translation of it (the Prover9-style baseline),
-//!    and against one `prover9` process per problem when ENTAIL_LADR_BIN
-//!    names the directory of a Prover9 build (skipped otherwise).
+//!    and against one `prover9` process per problem when ENTAIL_LADR_BIN or
+//!    PATH has one (skipped otherwise); with Prover9 present, entail is also
+//!    timed without it in its race.
 
 use entail::gen::logicgraph;
 use entail::smt::{Sat, Z3Session};
@@ -203,7 +204,18 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
-/// Section 4: per-problem processes, entail against E, same problems, one run.
+/// `PATH` without the directories that hold a `prover9`: entail's race
+/// without Prover9, to show what it adds.
+fn path_without_prover9() -> std::ffi::OsString {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let kept: Vec<PathBuf> = std::env::split_paths(&path)
+        .filter(|d| !d.join("prover9").is_file())
+        .collect();
+    std::env::join_paths(kept).unwrap_or_default()
+}
+
+/// Section 4: per-problem processes, entail (with and without Prover9 in
+/// its race) against E and Prover9, same problems, one run.
 fn first_order(bin: &std::path::Path) {
     if !bin.is_file() || !tptp::eprover_installed() {
         println!("first-order: skipped (needs {} and eprover)", bin.display());
@@ -220,9 +232,13 @@ fn first_order(bin: &std::path::Path) {
         })
         .collect();
     let prover9 = std::env::var_os("ENTAIL_LADR_BIN")
-        .map(|d| PathBuf::from(d).join("prover9"))
-        .filter(|p| p.is_file());
-    let (mut ours, mut theirs, mut ladr) = (Vec::new(), Vec::new(), Vec::new());
+        .into_iter()
+        .chain(std::env::var_os("PATH"))
+        .flat_map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
+        .map(|d| d.join("prover9"))
+        .find(|p| p.is_file());
+    let (mut ours, mut ours_alone, mut theirs, mut ladr) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for name in &proved {
         let path = dir.join(name);
         let input = entail::syntax::prover9::parse(&std::fs::read_to_string(&path).expect("read"))
@@ -248,6 +264,17 @@ fn first_order(bin: &std::path::Path) {
                 .expect("spawn");
             ours.push(t.elapsed().as_secs_f64());
             assert_eq!(out.status.code(), Some(0), "{name}");
+            if prover9.is_some() {
+                let t = Instant::now();
+                let out = Command::new(bin)
+                    .args(["prove", "--no-countermodels", "--timeout", "30"])
+                    .arg(&path)
+                    .env("PATH", path_without_prover9())
+                    .output()
+                    .expect("spawn");
+                ours_alone.push(t.elapsed().as_secs_f64());
+                assert_eq!(out.status.code(), Some(0), "{name}");
+            }
             let t = Instant::now();
             let out = Command::new("eprover")
                 .args(["--auto", "-s", "--cpu-limit=30"])
@@ -283,12 +310,15 @@ fn first_order(bin: &std::path::Path) {
         a / b
     );
     if !ladr.is_empty() {
+        let c = median(ladr.clone());
         println!(
-            "first-order: one prover9 process, median over the {} runs it proves: {:.1} ms",
+            "first-order: one prover9 process, median over the {} runs it proves: {:.1} ms (entail/prover9 {:.2}x); entail without Prover9 in its race: {:.1} ms",
             ladr.len(),
-            median(ladr) * 1e3
+            c * 1e3,
+            a / c,
+            median(ours_alone) * 1e3
         );
     } else if prover9.is_none() {
-        println!("first-order: prover9 skipped (set ENTAIL_LADR_BIN to a Prover9 build)");
+        println!("first-order: prover9 skipped (not on PATH; see scripts/install-deps)");
     }
 }

@@ -1,5 +1,5 @@
 //! `entail prove`: a plain Prover9 problem, a step file, a LogicGraph
-//! instance directory, or a whole tree of instances, checked with Z3.
+//! instance directory, or a whole tree of instances (see `entail::prove`).
 
 use super::{Exit, Failure, Outcome};
 use entail::prove::{
@@ -17,6 +17,12 @@ mod tree;
 #[command(after_help = "\
 Exit status: 0 proved, or everything valid; 2 not proved, or something refuted;
 4 unknown (a timeout or Z3 `unknown`) with nothing refuted; 1 an input error.
+
+Engines: propositional checks go to truth tables or Z3. A first-order problem is raced
+by Z3, E prover (eprover on PATH), Prover9 (prover9 on PATH, run with the file's search
+settings such as max_weight and hints) and a finite model search; the first definite
+answer wins, and every countermodel is re-checked by our own evaluator. The report's
+engine field names the winner.
 
 A directory without complete.json is a tree: every instance directory under it is
 checked in one process on --workers threads, and each gets one line (with --json, one
@@ -176,7 +182,7 @@ fn claim_report() -> bool {
 
 /// Z3 4.8.12 can ignore interrupts in some phases on quantified problems;
 /// a plain problem is one check, so at `at` (after the engines' stop, before
-/// `limit`) the process answers `unknown` itself, kills its E prover children
+/// `limit`) the process answers `unknown` itself, kills its prover children
 /// and exits, as Prover9 does at max_seconds. Only one of this and the normal report
 /// prints (see [`claim_report`]).
 fn hard_deadline(started: Instant, at: Duration, limit: Duration, as_json: bool) {

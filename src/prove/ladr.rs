@@ -25,8 +25,9 @@ const SEMANTIC_FLAGS: [&str; 3] = ["production", "arithmetic", "eval_rewrite"];
 /// Parameters we set ourselves, after the file's.
 const OWN_PARAMETERS: [&str; 2] = ["max_seconds", "max_proofs"];
 
-/// Lists of search guidance that Prover9 reads besides the problem.
-const GUIDANCE_LISTS: [&str; 4] = ["hints", "weights", "kbo_weights", "actions"];
+/// Lists of search guidance that Prover9 reads besides the problem. Not
+/// `actions`: they can set any flag mid-search, `production` among them.
+const GUIDANCE_LISTS: [&str; 3] = ["hints", "weights", "kbo_weights"];
 
 /// Commands that only order symbols for the search.
 const ORDER_COMMANDS: [&str; 3] = ["lex", "function_order", "predicate_order"];

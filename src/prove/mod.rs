@@ -257,7 +257,7 @@ impl Prover {
                         goals: goals.len(),
                         timeout_seconds: self.timeout.as_secs_f64(),
                         engine: None,
-                        notes: problem::ignored_features(input),
+                        notes: problem::ignored_features(input, false),
                     });
                 }
                 return Err(ProveError::new(Some(e.pos), err.message));
@@ -283,7 +283,7 @@ impl Prover {
                 *countermodel = None;
             }
         }
-        let mut notes = problem::ignored_features(input);
+        let mut notes = problem::ignored_features(input, first_order && ladr::prover9_installed());
         notes.extend(decided.notes);
         Ok(ProblemReport {
             result,

@@ -274,8 +274,9 @@ impl StepProblem {
 
 /// What a plain problem's file asks of Prover9 that does not change the
 /// question and is not used here, said once per kind: search guidance
-/// (`hints`, `weights`, other lists), and `set(production)`.
-pub(crate) fn ignored_features(input: &Input) -> Vec<String> {
+/// (`hints`, `weights`, other lists), and `set(production)`. With
+/// `prover9_in_race`, hints and weights go to Prover9 (see `ladr`).
+pub(crate) fn ignored_features(input: &Input, prover9_in_race: bool) -> Vec<String> {
     let mut lists = BTreeSet::new();
     for item in input.prover9_items() {
         match item {
@@ -289,13 +290,17 @@ pub(crate) fn ignored_features(input: &Input) -> Vec<String> {
     }
     let mut notes: Vec<String> = lists
         .into_iter()
-        .map(|name| {
-            let why = match name {
-                "hints" => "hints guide Prover9's search",
-                "weights" | "kbo_weights" => "weights guide Prover9's search",
-                _ => "only assumptions, sos, usable, demodulators and goals state the problem",
-            };
-            format!("list `{name}` is ignored: {why}")
+        .map(|name| match name {
+            "hints" | "weights" | "kbo_weights" if prover9_in_race => {
+                format!("list `{name}` guides only Prover9's search: the other engines ignore it")
+            }
+            "hints" => format!("list `{name}` is ignored: hints guide Prover9's search"),
+            "weights" | "kbo_weights" => {
+                format!("list `{name}` is ignored: weights guide Prover9's search")
+            }
+            _ => format!(
+                "list `{name}` is ignored: only assumptions, sos, usable, demodulators and goals state the problem"
+            ),
         })
         .collect();
     if input.flag("production") {
@@ -304,4 +309,32 @@ pub(crate) fn ignored_features(input: &Input) -> Vec<String> {
         );
     }
     notes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hints_are_said_to_guide_prover9_only_when_it_runs() {
+        let input = crate::syntax::prover9::parse(
+            "set(production).\n\
+             formulas(sos). p. end_of_list.\n\
+             formulas(hints). q. end_of_list.\n\
+             formulas(candidates). r. end_of_list.\n",
+        )
+        .expect("parses");
+        assert_eq!(
+            ignored_features(&input, false),
+            [
+                "list `candidates` is ignored: only assumptions, sos, usable, demodulators and goals state the problem",
+                "list `hints` is ignored: hints guide Prover9's search",
+                "set(production) is not honoured: a failed proof is reported as unknown",
+            ]
+        );
+        assert_eq!(
+            ignored_features(&input, true)[1],
+            "list `hints` guides only Prover9's search: the other engines ignore it"
+        );
+    }
 }
