@@ -127,17 +127,35 @@ pub(crate) fn run(
     let pid = child.id();
     children.pids.push(pid);
     drop(children);
-    let reader = child.stdout.take().map(|mut out| {
+    // The reader hands over the whole output at end of file, which comes
+    // when the child exits: the race hears of an answer at once, not at the
+    // next poll.
+    let (text_tx, text_rx) = std::sync::mpsc::channel::<String>();
+    if let Some(mut out) = child.stdout.take() {
         std::thread::spawn(move || {
             let mut text = String::new();
             let _ = out.read_to_string(&mut text);
-            text
-        })
+            let _ = text_tx.send(text);
+        });
+    }
+    // On a thread of its own, so that a child that stops reading cannot
+    // hold the race past its deadline; closing stdin ends the input.
+    let writer = child.stdin.take().map(|mut stdin| {
+        let input = input.to_string();
+        std::thread::spawn(move || stdin.write_all(input.as_bytes()))
     });
-    // Both provers read all of stdin before they start; closing it ends
-    // their input.
-    let wrote = child.stdin.take().map(|mut s| s.write_all(input.as_bytes()));
+    let mut text = None;
     let cut_short = loop {
+        if text.is_none() {
+            match text_rx.recv_timeout(Duration::from_millis(2)) {
+                Ok(t) => text = Some(t),
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+                // No reader (no stdout): wait for the exit alone.
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => text = Some(String::new()),
+            }
+        } else {
+            std::thread::sleep(Duration::from_micros(200));
+        }
         match child.try_wait() {
             Ok(Some(_)) => break None,
             Ok(None) => {}
@@ -149,7 +167,6 @@ pub(crate) fn run(
         if Instant::now() >= deadline {
             break Some("timeout".to_string());
         }
-        std::thread::sleep(Duration::from_millis(2));
     };
     if cut_short.is_some() {
         let _ = child.kill();
@@ -158,12 +175,13 @@ pub(crate) fn run(
     if let Ok(mut c) = CHILDREN.lock() {
         c.pids.retain(|&p| p != pid);
     }
-    // The child is gone, so its stdout is closed and the reader ends.
-    let text = reader.and_then(|r| r.join().ok()).unwrap_or_default();
     if let Some(why) = cut_short {
         return Ended::Unknown(why);
     }
-    if let Some(Err(e)) = wrote {
+    // The child is gone, so its stdout is closed and the reader ends.
+    let text = text.or_else(|| text_rx.recv().ok()).unwrap_or_default();
+    // The child is gone, so a blocked write has failed and the writer ends.
+    if let Some(Ok(Err(e))) = writer.map(|w| w.join()) {
         return Ended::Unknown(format!("cannot write to {program}: {e}"));
     }
     Ended::Exited(text)
