@@ -12,14 +12,24 @@ def corpus(root):
     return sorted((root / "corpora/prove").glob("*.in"))
 
 
+# A proof is reported by whichever prover finishes first (a race): any of
+# them stands for the golden one, as in tests/prove_corpus.rs.
+PROVERS = {"z3", "eprover", "prover9"}
+
+
+def without_race_winner(report, golden):
+    if report.get("status") == "proved" and {report.get("engine"), golden.get("engine")} <= PROVERS:
+        return {**report, "engine": golden.get("engine")}
+    return report
+
+
 def test_corpus_matches_golden_reports(root):
     files = corpus(root)
     assert len(files) >= 3
     for path in files:
         golden = json.loads(path.with_suffix(".expected.json").read_text())
-        assert entail.prove(path) == golden, path.name
-        assert entail.prove(str(path)) == golden, path.name
-        assert entail.prove(path.read_text()) == golden, path.name
+        for source in (path, str(path), path.read_text()):
+            assert without_race_winner(entail.prove(source), golden) == golden, path.name
 
 
 def test_logicgraph_instance_directory(root, entail_bin):
