@@ -4,6 +4,8 @@
 //! verdicts on `corpora/prove/fo/` are those of Prover9 and Mace4
 //! (recorded in `corpora/prove/fo/verdicts.txt`).
 
+mod common;
+
 use entail::prove::tptp::{self, EOutcome};
 use entail::prove::{combined_goal, ladr, Entailment, ProveOptions, Prover, ASSUMPTION_LISTS};
 use entail::smt::finite::find_model;
@@ -509,4 +511,54 @@ fn prover9_answers_our_text_as_it_answers_the_file() {
     );
     assert!(differ.is_empty(), "{differ:#?}");
     assert!(both >= 15, "only {both} proofs compared");
+}
+
+/// The race's wiring to Prover9, with stand-ins first on the PATH: a
+/// `prover9` that records the text it is given and answers THEOREM PROVED,
+/// and an `eprover` that only sleeps. On `set_union.in` (which Z3 does not
+/// prove and which has no model) the answer can only be the stand-in's, and
+/// the text it got carries the file's `max_weight` and reads back to the
+/// problem.
+#[test]
+#[cfg(target_os = "linux")]
+fn the_race_takes_prover9s_proof_of_the_text_with_the_files_directives() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = common::scratch("prove_portfolio", "fake_prover9");
+    let seen = dir.join("seen.in");
+    for (program, body) in [
+        ("prover9", format!("cat > '{}'\necho 'THEOREM PROVED'\n", seen.display())),
+        ("eprover", "exec sleep 60\n".to_string()),
+    ] {
+        let script = dir.join(program);
+        std::fs::write(&script, format!("#!/bin/sh\n{body}")).expect("write the stand-in");
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    }
+    let source = std::fs::read_to_string(fo_dir().join("set_union.in")).expect("corpus");
+    let problem = dir.join("set_union_weighted.in");
+    std::fs::write(&problem, format!("assign(max_weight, 17).\n{source}")).expect("write");
+    let path = format!("{}:{}", dir.display(), std::env::var("PATH").unwrap_or_default());
+    let out = Command::new(env!("CARGO_BIN_EXE_entail"))
+        .args(["prove", "--json", "--timeout", "2"])
+        .arg(&problem)
+        .env("PATH", &path)
+        .output()
+        .expect("runs");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON");
+    assert_eq!(report["status"], "proved", "{report}");
+    assert_eq!(report["engine"], "prover9", "{report}");
+    let text = std::fs::read_to_string(&seen).expect("the stand-in got the problem");
+    assert!(text.starts_with("assign(max_weight, 17).\nset(prolog_style_variables).\n"), "{text}");
+    let back = prover9::parse(&text).expect("the text parses");
+    let original = prover9::parse(&source).expect("parses");
+    let closed = |input: &prover9::Input, list: &str| -> Vec<Formula> {
+        input.entries(list).iter().map(|e| universal_closure(&e.formula)).collect()
+    };
+    assert_eq!(
+        back.entries("assumptions").iter().map(|e| e.formula.clone()).collect::<Vec<_>>(),
+        closed(&original, "assumptions")
+    );
+    assert_eq!(
+        back.entries("goals").iter().map(|e| e.formula.clone()).collect::<Vec<_>>(),
+        closed(&original, "goals")
+    );
 }

@@ -112,21 +112,13 @@ pub fn translate(
     Ok(Translation { text })
 }
 
-/// What Prover9 said: `Some(true)` for a proof, `None` for no answer (its
-/// search failed, was stopped or ran out of time; with its search limits an
-/// empty set of support proves nothing), `Err` when it is not installed.
-pub fn run_prover9(
-    problem: &Translation,
-    deadline: Instant,
-    stop: &AtomicBool,
-) -> Result<Option<bool>, ()> {
+/// Whether Prover9 found a proof. Anything else (its search failed, was
+/// stopped or ran out of time, or the program is gone) is no answer: with
+/// its search limits, not even an empty set of support refutes the goal.
+pub fn run_prover9(problem: &Translation, deadline: Instant, stop: &AtomicBool) -> bool {
     match child::run("prover9", &[], &problem.text, deadline, stop) {
-        Ended::Exited(out) => Ok(out
-            .lines()
-            .any(|l| l.trim() == "THEOREM PROVED")
-            .then_some(true)),
-        Ended::Absent => Err(()),
-        Ended::Unknown(_) => Ok(None),
+        Ended::Exited(out) => out.lines().any(|l| l.trim() == "THEOREM PROVED"),
+        Ended::Absent | Ended::Unknown(_) => false,
     }
 }
 

@@ -54,8 +54,8 @@ pub(crate) fn confirms(
 enum Helper {
     Z3(Result<Entailment, ProveError>),
     E(EOutcome),
-    /// `Some(true)`: Prover9 found a proof.
-    Prover9(Option<bool>),
+    /// Whether Prover9 found a proof.
+    Prover9(bool),
     Model(Option<Countermodel>),
 }
 
@@ -189,10 +189,7 @@ impl Prover {
         if let Some(t) = prover9 {
             let (tx, stop) = (tx.clone(), stop.clone());
             std::thread::spawn(move || {
-                // `Err`: it was on the PATH but is gone; nothing to report.
-                if let Ok(answer) = ladr::run_prover9(&t, deadline, &stop) {
-                    let _ = tx.send(Helper::Prover9(answer));
-                }
+                let _ = tx.send(Helper::Prover9(ladr::run_prover9(&t, deadline, &stop)));
             });
         }
         if portfolio {
@@ -268,7 +265,7 @@ fn decide(
             }
             Helper::Z3(Ok(Entailment::Unknown { reason })) => reasons.push(reason),
             Helper::E(EOutcome::Proved) => return Ok((Entailment::Proved, Some("eprover"))),
-            Helper::Prover9(Some(true)) => return Ok((Entailment::Proved, Some("prover9"))),
+            Helper::Prover9(true) => return Ok((Entailment::Proved, Some("prover9"))),
             Helper::Model(Some(cm)) => {
                 let countermodel = Some(cm);
                 return Ok((Entailment::NotProved { countermodel }, Some("model-search")));
@@ -277,7 +274,7 @@ fn decide(
                 reasons.push("E: no proof exists, but no finite countermodel was found".into())
             }
             Helper::E(EOutcome::Unknown(_) | EOutcome::Absent)
-            | Helper::Prover9(_)
+            | Helper::Prover9(false)
             | Helper::Model(None) => {}
         }
     }
