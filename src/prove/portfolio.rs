@@ -11,8 +11,7 @@
 //! [`Countermodel::satisfies`] confirms on every assumption and the goal.
 
 use super::tptp::{self, EOutcome};
-use super::{ladr, quick};
-use super::{Entailment, ProveError, ProveOptions, Prover};
+use super::{ladr, quick, Entailment, ProveError, ProveOptions, Prover};
 use crate::smt::{finite, universal_closure, Countermodel};
 use crate::syntax::prover9::Formula;
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
