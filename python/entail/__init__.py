@@ -2,7 +2,8 @@
 
 - `compute`, `Judge`: score Prolog rules proposed for SLR tasks, sandboxed.
 - `rewards`: the judge as a reward function for TRL, verl and OpenRLHF.
-- `prove`: check Prover9 problems, step files and LogicGraph instances with Z3.
+- `prove`: check Prover9 problems, step files and LogicGraph instances (truth
+  tables, Z3, and for first-order problems E and Prover9 when installed).
 - `gen`: benchmark generators with engine-verified labels.
 """
 

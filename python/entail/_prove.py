@@ -19,7 +19,12 @@ def prove(
     instantiated: bool = False,
     countermodels: bool = True,
 ) -> Dict[str, Any]:
-    """Checks a Prover9 problem, a step file or a LogicGraph instance with Z3.
+    """Checks a Prover9 problem, a step file or a LogicGraph instance.
+
+    Small propositional checks go to truth tables, the rest to Z3; a
+    first-order problem is raced by Z3, ``eprover`` and ``prover9`` (each
+    when on ``PATH``) and a finite model search, and the report's
+    ``engine`` names the winner.
 
     ``source`` is Prover9 text, or the path of a file or of a LogicGraph
     instance directory (``complete.json``, ``solutions.json``). Returns the
