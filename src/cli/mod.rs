@@ -122,7 +122,7 @@ enum Command {
     Parse(parse::ParseArgs),
     /// Score a Prolog rule proposed for an inductive (SLR) task, sandboxed
     Judge(judge::Args),
-    /// Check a Prover9 problem, a step file or a LogicGraph instance with Z3
+    /// Check a Prover9 problem, a step file or a LogicGraph instance (truth tables, Z3, E, Prover9)
     Prove(prove::Args),
     /// Generate benchmark tasks with verified labels: slr, logicgraph, logicon, divlogic
     Gen(gen::Args),
