@@ -15,8 +15,8 @@
 //!    timed without it in its race.
 
 use entail::gen::logicgraph;
-use entail::smt::{Sat, Z3Session};
 use entail::prove::{tptp, Premise, ProveOptions, Prover, SupportOptions};
+use entail::smt::{Sat, Z3Session};
 use entail::syntax::prover9::Formula;
 use std::path::PathBuf;
 use std::process::Command;
@@ -179,7 +179,10 @@ fn main() {
 fn z3_step_checks(checks: &[(Vec<Formula>, Formula)], passes: usize) -> f64 {
     let mut z3 = Z3Session::new(Duration::from_secs(10));
     let mut check = |cited: &[Formula], goal: &Formula| {
-        let mut encoded: Vec<_> = cited.iter().map(|c| z3.closed(c).expect("encodes")).collect();
+        let mut encoded: Vec<_> = cited
+            .iter()
+            .map(|c| z3.closed(c).expect("encodes"))
+            .collect();
         encoded.push(z3.closed(goal).expect("encodes").not());
         z3.push();
         encoded.iter().for_each(|e| z3.assert(e));

@@ -368,7 +368,11 @@ fn verdicts_agree_with_live_prover9_and_mace4() {
         let status = report["status"].as_str().unwrap_or("").to_string();
         println!("{name}: entail {status}, prover9 proved {proved_by_prover9}, mace4 model {model_by_mace4:?}");
         match status.as_str() {
-            "proved" => assert_ne!(model_by_mace4, Some(true), "{name}: proved, but Mace4 has a model"),
+            "proved" => assert_ne!(
+                model_by_mace4,
+                Some(true),
+                "{name}: proved, but Mace4 has a model"
+            ),
             "not_proved" => assert!(!proved_by_prover9, "{name}: refuted, but Prover9 proves it"),
             _ => {}
         }
@@ -443,7 +447,11 @@ fn prover9_answers_our_text_as_it_answers_the_file() {
     }
     let (mut cases, mut skipped) = (Vec::new(), Vec::new());
     for file in &files {
-        let name = file.file_name().unwrap_or_default().to_string_lossy().to_string();
+        let name = file
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .to_string();
         let src = std::fs::read_to_string(file).expect("reads");
         let Ok(input) = prover9::parse(&src) else {
             skipped.push(format!("{name} (does not parse)"));
@@ -526,7 +534,10 @@ fn the_race_takes_prover9s_proof_of_the_text_with_the_files_directives() {
     let dir = common::scratch("prove_portfolio", "fake_prover9");
     let seen = dir.join("seen.in");
     for (program, body) in [
-        ("prover9", format!("cat > '{}'\necho 'THEOREM PROVED'\n", seen.display())),
+        (
+            "prover9",
+            format!("cat > '{}'\necho 'THEOREM PROVED'\n", seen.display()),
+        ),
         ("eprover", "exec sleep 60\n".to_string()),
     ] {
         let script = dir.join(program);
@@ -536,7 +547,11 @@ fn the_race_takes_prover9s_proof_of_the_text_with_the_files_directives() {
     let source = std::fs::read_to_string(fo_dir().join("set_union.in")).expect("corpus");
     let problem = dir.join("set_union_weighted.in");
     std::fs::write(&problem, format!("assign(max_weight, 17).\n{source}")).expect("write");
-    let path = format!("{}:{}", dir.display(), std::env::var("PATH").unwrap_or_default());
+    let path = format!(
+        "{}:{}",
+        dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
     let out = Command::new(env!("CARGO_BIN_EXE_entail"))
         .args(["prove", "--json", "--timeout", "2"])
         .arg(&problem)
@@ -547,18 +562,31 @@ fn the_race_takes_prover9s_proof_of_the_text_with_the_files_directives() {
     assert_eq!(report["status"], "proved", "{report}");
     assert_eq!(report["engine"], "prover9", "{report}");
     let text = std::fs::read_to_string(&seen).expect("the stand-in got the problem");
-    assert!(text.starts_with("assign(max_weight, 17).\nset(prolog_style_variables).\n"), "{text}");
+    assert!(
+        text.starts_with("assign(max_weight, 17).\nset(prolog_style_variables).\n"),
+        "{text}"
+    );
     let back = prover9::parse(&text).expect("the text parses");
     let original = prover9::parse(&source).expect("parses");
     let closed = |input: &prover9::Input, list: &str| -> Vec<Formula> {
-        input.entries(list).iter().map(|e| universal_closure(&e.formula)).collect()
+        input
+            .entries(list)
+            .iter()
+            .map(|e| universal_closure(&e.formula))
+            .collect()
     };
     assert_eq!(
-        back.entries("assumptions").iter().map(|e| e.formula.clone()).collect::<Vec<_>>(),
+        back.entries("assumptions")
+            .iter()
+            .map(|e| e.formula.clone())
+            .collect::<Vec<_>>(),
         closed(&original, "assumptions")
     );
     assert_eq!(
-        back.entries("goals").iter().map(|e| e.formula.clone()).collect::<Vec<_>>(),
+        back.entries("goals")
+            .iter()
+            .map(|e| e.formula.clone())
+            .collect::<Vec<_>>(),
         closed(&original, "goals")
     );
 }

@@ -115,7 +115,10 @@ fn z3_checks_past_the_table_limit_agree_with_truth_tables() {
             refuted += 1;
         }
     }
-    assert!(proved > 5 && refuted > 5, "proved {proved}, refuted {refuted}");
+    assert!(
+        proved > 5 && refuted > 5,
+        "proved {proved}, refuted {refuted}"
+    );
 }
 
 /// Pools over 4 atoms (truth table) and 18 atoms (Z3): `consistent` is
@@ -165,10 +168,16 @@ fn conflicts_are_unsatisfiable_and_minimal_on_both_backends() {
             }
             conflicts[backend] += 1;
         } else {
-            assert!(expected, "an inconsistent pool without its conflict: {formulas:?}");
+            assert!(
+                expected,
+                "an inconsistent pool without its conflict: {formulas:?}"
+            );
         }
     }
-    assert!(conflicts[0] > 10 && conflicts[1] > 5, "conflicts {conflicts:?}");
+    assert!(
+        conflicts[0] > 10 && conflicts[1] > 5,
+        "conflicts {conflicts:?}"
+    );
 }
 
 /// First-order problems go through MARCO; the result must be exactly the

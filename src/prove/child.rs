@@ -52,9 +52,8 @@ pub(crate) fn on_path(program: &'static str) -> bool {
     if let Some(&(_, yes)) = found.iter().find(|(p, _)| *p == program) {
         return yes;
     }
-    let yes = std::env::var_os("PATH").is_some_and(|path| {
-        std::env::split_paths(&path).any(|dir| dir.join(program).is_file())
-    });
+    let yes = std::env::var_os("PATH")
+        .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(program).is_file()));
     found.push((program, yes));
     yes
 }

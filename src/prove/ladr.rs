@@ -105,7 +105,8 @@ pub fn translate(
     items.push(list("assumptions", closed.clone()));
     items.push(list("goals", goal.clone()));
     let text = Input { items }.to_string();
-    let back = prover9::parse(&text).map_err(|e| format!("the Prover9 text does not parse: {e}"))?;
+    let back =
+        prover9::parse(&text).map_err(|e| format!("the Prover9 text does not parse: {e}"))?;
     if formulas_of(&back, "assumptions") != closed || formulas_of(&back, "goals") != goal {
         return Err("the Prover9 text does not read back to the input".into());
     }
@@ -188,10 +189,16 @@ mod tests {
 
     #[test]
     fn prolog_style_variables_survive_the_round_trip() {
-        let file = input("set(prolog_style_variables).\nformulas(assumptions). p(X) | q(a). end_of_list.\n");
+        let file = input(
+            "set(prolog_style_variables).\nformulas(assumptions). p(X) | q(a). end_of_list.\n",
+        );
         let premise = formulas_of(&file, "assumptions").remove(0);
         let t = translate(&search_directives(&file), &[&premise], None, 1).expect("reads back");
-        assert!(t.text.starts_with("set(prolog_style_variables).\n"), "{}", t.text);
+        assert!(
+            t.text.starts_with("set(prolog_style_variables).\n"),
+            "{}",
+            t.text
+        );
         assert!(t.text.contains("all X"), "{}", t.text);
     }
 }

@@ -405,10 +405,7 @@ impl Prover {
                     }
                 }
                 Sat::Unknown => {
-                    stopped = Some(format!(
-                        "a check was unknown: {}",
-                        guarded.reason_unknown()
-                    ));
+                    stopped = Some(format!("a check was unknown: {}", guarded.reason_unknown()));
                     break;
                 }
             }

@@ -114,9 +114,9 @@ impl TableCheck {
 
     /// The rows where the premises in `subset` hold and the goal fails.
     pub(crate) fn counter_rows(&self, subset: impl IntoIterator<Item = usize>) -> Models {
-        subset
-            .into_iter()
-            .fold(self.goal_fails.clone(), |rows, i| rows.and(&self.premises[i]))
+        subset.into_iter().fold(self.goal_fails.clone(), |rows, i| {
+            rows.and(&self.premises[i])
+        })
     }
 
     /// The verdict on all premises, with the first failing row as the

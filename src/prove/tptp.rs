@@ -7,9 +7,9 @@
 //! after [`translate`] has parsed its own text back, mapped the names back,
 //! and found exactly the universally closed input formulas.
 
+use super::child::{self, Ended};
 use crate::smt::universal_closure;
 use crate::syntax::prover9::{Formula, Quantifier, Term};
-use super::child::{self, Ended};
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
