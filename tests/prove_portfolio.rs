@@ -521,22 +521,23 @@ fn prover9_answers_our_text_as_it_answers_the_file() {
     assert!(both >= 15, "only {both} proofs compared");
 }
 
-/// The race's wiring to Prover9, with stand-ins first on the PATH: a
-/// `prover9` that records the text it is given and answers THEOREM PROVED,
-/// and an `eprover` that only sleeps. On `set_union.in` (which Z3 does not
-/// prove and which has no model) the answer can only be the stand-in's, and
-/// the text it got carries the file's `max_weight` and reads back to the
-/// problem.
-#[test]
+/// Runs `entail prove --json --timeout SECS` on `set_union.in` with
+/// `assign(max_weight, 17)` added (Z3 does not prove it and it has no
+/// model), with stand-ins first on the PATH: an `eprover` that only sleeps
+/// and a `prover9` that records the text it is given, says THEOREM PROVED
+/// and exits with `prover9_exit`. The report, and the text Prover9 got.
 #[cfg(target_os = "linux")]
-fn the_race_takes_prover9s_proof_of_the_text_with_the_files_directives() {
+fn race_with_stand_in_prover9(prover9_exit: i32, seconds: &str) -> (serde_json::Value, String) {
     use std::os::unix::fs::PermissionsExt;
-    let dir = common::scratch("prove_portfolio", "fake_prover9");
+    let dir = common::scratch("prove_portfolio", &format!("fake_prover9_{prover9_exit}"));
     let seen = dir.join("seen.in");
     for (program, body) in [
         (
             "prover9",
-            format!("cat > '{}'\necho 'THEOREM PROVED'\n", seen.display()),
+            format!(
+                "cat > '{}'\necho 'THEOREM PROVED'\nexit {prover9_exit}\n",
+                seen.display()
+            ),
         ),
         ("eprover", "exec sleep 60\n".to_string()),
     ] {
@@ -553,40 +554,54 @@ fn the_race_takes_prover9s_proof_of_the_text_with_the_files_directives() {
         std::env::var("PATH").unwrap_or_default()
     );
     let out = Command::new(env!("CARGO_BIN_EXE_entail"))
-        .args(["prove", "--json", "--timeout", "2"])
+        .args(["prove", "--json", "--timeout", seconds])
         .arg(&problem)
         .env("PATH", &path)
         .output()
         .expect("runs");
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON");
+    let text = std::fs::read_to_string(&seen).expect("the stand-in got the problem");
+    (report, text)
+}
+
+/// The race takes Prover9's proof, and the text Prover9 got carries the
+/// file's `max_weight` and reads back to the problem.
+#[test]
+#[cfg(target_os = "linux")]
+fn the_race_takes_prover9s_proof_of_the_text_with_the_files_directives() {
+    let (report, text) = race_with_stand_in_prover9(0, "2");
     assert_eq!(report["status"], "proved", "{report}");
     assert_eq!(report["engine"], "prover9", "{report}");
-    let text = std::fs::read_to_string(&seen).expect("the stand-in got the problem");
     assert!(
         text.starts_with("assign(max_weight, 17).\nset(prolog_style_variables).\n"),
         "{text}"
     );
     let back = prover9::parse(&text).expect("the text parses");
+    let source = std::fs::read_to_string(fo_dir().join("set_union.in")).expect("corpus");
     let original = prover9::parse(&source).expect("parses");
-    let closed = |input: &prover9::Input, list: &str| -> Vec<Formula> {
-        input
-            .entries(list)
-            .iter()
-            .map(|e| universal_closure(&e.formula))
-            .collect()
+    let formulas = |input: &prover9::Input, list: &str, close: bool| -> Vec<Formula> {
+        let entries = input.entries(list);
+        let formulas = entries.iter().map(|e| &e.formula);
+        if close {
+            formulas.map(universal_closure).collect()
+        } else {
+            formulas.cloned().collect()
+        }
     };
-    assert_eq!(
-        back.entries("assumptions")
-            .iter()
-            .map(|e| e.formula.clone())
-            .collect::<Vec<_>>(),
-        closed(&original, "assumptions")
-    );
-    assert_eq!(
-        back.entries("goals")
-            .iter()
-            .map(|e| e.formula.clone())
-            .collect::<Vec<_>>(),
-        closed(&original, "goals")
-    );
+    for list in ["assumptions", "goals"] {
+        assert_eq!(
+            formulas(&back, list, false),
+            formulas(&original, list, true),
+            "{list}"
+        );
+    }
+}
+
+/// Prover9 echoes its input: a THEOREM PROVED line without its exit code
+/// for a proof (0) is no proof.
+#[test]
+#[cfg(target_os = "linux")]
+fn a_proof_line_without_prover9s_proof_exit_is_not_taken() {
+    let (report, _) = race_with_stand_in_prover9(2, "1");
+    assert_eq!(report["status"], "unknown", "{report}");
 }

@@ -11,8 +11,9 @@ use std::time::{Duration, Instant};
 /// How a child run ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Ended {
-    /// It exited by itself; what it printed on stdout.
-    Exited(String),
+    /// It exited by itself: its exit code (`None` if a signal ended it)
+    /// and what it printed on stdout.
+    Exited(Option<i32>, String),
     /// The program is not installed.
     Absent,
     /// Stopped, out of time, or it could not be run: why.
@@ -144,6 +145,7 @@ pub(crate) fn run(
         std::thread::spawn(move || stdin.write_all(input.as_bytes()))
     });
     let mut text = None;
+    let mut code = None;
     let cut_short = loop {
         if text.is_none() {
             match text_rx.recv_timeout(Duration::from_millis(2)) {
@@ -156,7 +158,10 @@ pub(crate) fn run(
             std::thread::sleep(Duration::from_micros(200));
         }
         match child.try_wait() {
-            Ok(Some(_)) => break None,
+            Ok(Some(status)) => {
+                code = status.code();
+                break None;
+            }
             Ok(None) => {}
             Err(e) => break Some(format!("{program}: {e}")),
         }
@@ -183,7 +188,7 @@ pub(crate) fn run(
     if let Some(Ok(Err(e))) = writer.map(|w| w.join()) {
         return Ended::Unknown(format!("cannot write to {program}: {e}"));
     }
-    Ended::Exited(text)
+    Ended::Exited(code, text)
 }
 
 #[cfg(all(test, unix))]
@@ -200,7 +205,10 @@ mod tests {
         let input = "x".repeat(1 << 20);
         let stop = AtomicBool::new(false);
         match run("cat", &[], &input, far(), &stop) {
-            Ended::Exited(text) => assert_eq!(text.len(), input.len()),
+            Ended::Exited(code, text) => {
+                assert_eq!(code, Some(0));
+                assert_eq!(text.len(), input.len());
+            }
             other => panic!("{other:?}"),
         }
     }

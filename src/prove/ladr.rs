@@ -3,8 +3,9 @@
 //! `scripts/install-deps`).
 //!
 //! Prover9 gets the problem as we read it, printed back in its own syntax:
-//! the universally closed assumptions and goal, after the file's own search
-//! directives (`max_weight`, `lex`, hints, weights, …). Those guide its
+//! the universally closed assumptions and goal, with Prover9's built-in
+//! operators, after the file's own search directives (`max_weight`, `lex`,
+//! hints, weights, …). Those guide its
 //! search and do not change the question, and they are what makes Prover9
 //! fast on the equational problems written for it. Its `proved` is trusted
 //! only if that text parses back, by our parser, to exactly those formulas.
@@ -37,8 +38,8 @@ pub fn prover9_installed() -> bool {
     child::on_path("prover9")
 }
 
-/// The file's items that guide Prover9's search or shape its syntax, in
-/// file order (`if(Prover9)` blocks flattened), without the problem itself.
+/// The file's items that guide Prover9's search, in file order
+/// (`if(Prover9)` blocks flattened), without the problem itself.
 pub fn search_directives(input: &Input) -> Vec<Item> {
     input
         .prover9_items()
@@ -46,7 +47,10 @@ pub fn search_directives(input: &Input) -> Vec<Item> {
         .filter(|item| match item {
             Item::Set(flag) | Item::Clear(flag) => !SEMANTIC_FLAGS.contains(&flag.as_str()),
             Item::Assign(param, _) => !OWN_PARAMETERS.contains(&param.as_str()),
-            Item::Op { .. } | Item::Redeclare(..) => true,
+            // The text is printed with Prover9's built-in operators, which
+            // our parser is checked against; with the file's own, Prover9's
+            // reading of it would rest on our model of `op` and `redeclare`.
+            Item::Op { .. } | Item::Redeclare(..) => false,
             Item::Formulas { name, .. } | Item::Terms { name, .. } => {
                 GUIDANCE_LISTS.contains(&name.as_str())
             }
@@ -113,13 +117,15 @@ pub fn translate(
     Ok(Translation { text })
 }
 
-/// Whether Prover9 found a proof. Anything else (its search failed, was
+/// Whether Prover9 found a proof: it exits with 0 (`max_proofs` reached)
+/// and says THEOREM PROVED. The line alone is not enough, since Prover9
+/// echoes its input, hints and all. Anything else (its search failed, was
 /// stopped or ran out of time, or the program is gone) is no answer: with
 /// its search limits, not even an empty set of support refutes the goal.
 pub fn run_prover9(problem: &Translation, deadline: Instant, stop: &AtomicBool) -> bool {
     match child::run("prover9", &[], &problem.text, deadline, stop) {
-        Ended::Exited(out) => out.lines().any(|l| l.trim() == "THEOREM PROVED"),
-        Ended::Absent | Ended::Unknown(_) => false,
+        Ended::Exited(Some(0), out) => out.lines().any(|l| l.trim() == "THEOREM PROVED"),
+        Ended::Exited(..) | Ended::Absent | Ended::Unknown(_) => false,
     }
 }
 
@@ -152,7 +158,6 @@ mod tests {
         assert_eq!(
             kept,
             [
-                "op(450, infix, \"@\").",
                 "assign(max_weight, 25).",
                 "lex([a,b,@]).",
                 "clear(auto_denials).",
@@ -171,10 +176,10 @@ mod tests {
         let comm = formulas_of(&file, "sos").remove(0);
         let goal = formulas_of(&file, "goals").remove(0);
         let t = translate(&search_directives(&file), &[&comm], Some(&goal), 7).expect("reads back");
+        // `@` is printed at its built-in precedence, not the file's.
         assert_eq!(
             t.text,
-            "op(450, infix, \"@\").\n\
-             assign(max_weight, 25).\n\
+            "assign(max_weight, 25).\n\
              assign(max_seconds, 7).\n\
              assign(max_proofs, 1).\n\
              clear(print_given).\n\

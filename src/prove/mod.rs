@@ -283,7 +283,7 @@ impl Prover {
                 *countermodel = None;
             }
         }
-        let mut notes = problem::ignored_features(input, first_order && ladr::prover9_installed());
+        let mut notes = problem::ignored_features(input, decided.prover9_ran);
         notes.extend(decided.notes);
         Ok(ProblemReport {
             result,

@@ -37,6 +37,15 @@ pub(crate) struct Decided {
     pub(crate) result: Entailment,
     pub(crate) engine: Option<&'static str>,
     pub(crate) notes: Vec<String>,
+    /// Whether Prover9 was in the race (it reads the file's hints and weights).
+    pub(crate) prover9_ran: bool,
+}
+
+/// A translation for an external prover, or `None` with a note saying why
+/// `prover` was left out.
+fn translated<T>(prover: &str, t: Result<T, String>, notes: &mut Vec<String>) -> Option<T> {
+    t.map_err(|e| notes.push(format!("{prover} not used: {e}")))
+        .ok()
 }
 
 /// Whether `model` makes every premise true and the goal (if any) false,
@@ -119,6 +128,7 @@ impl Prover {
                 result,
                 engine: Some(engine),
                 notes: Vec::new(),
+                prover9_ran: false,
             });
         }
         let stop = Arc::new(AtomicBool::new(false));
@@ -127,28 +137,18 @@ impl Prover {
             notes.push("eprover is not installed: Z3 and the model search ran without it".into());
             None
         } else if portfolio {
-            match tptp::translate(premises, goal) {
-                Ok(t) => Some(t),
-                Err(e) => {
-                    notes.push(format!("E prover not used: {e}"));
-                    None
-                }
-            }
+            translated("E prover", tptp::translate(premises, goal), &mut notes)
         } else {
             None
         };
         let prover9 = if portfolio && ladr::prover9_installed() {
             let seconds = timeout.as_secs() + 1;
-            match ladr::translate(&self.search_directives, premises, goal, seconds) {
-                Ok(t) => Some(t),
-                Err(e) => {
-                    notes.push(format!("Prover9 not used: {e}"));
-                    None
-                }
-            }
+            let t = ladr::translate(&self.search_directives, premises, goal, seconds);
+            translated("Prover9", t, &mut notes)
         } else {
             None
         };
+        let prover9_ran = prover9.is_some();
         let first_size = self.first_model_size;
         let premises: Arc<Vec<Formula>> = Arc::new(premises.iter().map(|p| (*p).clone()).collect());
         let goal: Option<Arc<Formula>> = goal.map(|g| Arc::new(g.clone()));
@@ -227,6 +227,7 @@ impl Prover {
             result,
             engine,
             notes,
+            prover9_ran,
         })
     }
 }

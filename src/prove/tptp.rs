@@ -512,7 +512,7 @@ pub fn run_eprover(problem: &Translation, deadline: Instant, stop: &AtomicBool) 
         format!("--cpu-limit={cpu}"),
     ];
     let out = match child::run("eprover", &args, &problem.text, deadline, stop) {
-        Ended::Exited(out) => out,
+        Ended::Exited(_, out) => out,
         Ended::Absent => return EOutcome::Absent,
         Ended::Unknown(why) => return EOutcome::Unknown(why),
     };
