@@ -30,6 +30,9 @@ fn slr_config(levels: Vec<u32>, count: u64, threads: usize, shard: Shard) -> slr
         threads,
         shard,
         judge,
+        // Held out at every level by each run: small, so the runs stay quick.
+        test_tasks: 2,
+        validation_tasks: 1,
         ..slr::Config::default()
     }
 }

@@ -80,8 +80,8 @@ def slr(
     language: Union[None, str, "os.PathLike[str]", Dict[str, Any]] = None,
     threads: Optional[int] = None,
     shard: Tuple[int, int] = (0, 1),
-    test_tasks: int = 50,
-    validation_tasks: int = 10,
+    test_tasks: Optional[int] = None,
+    validation_tasks: Optional[int] = None,
     theta: Optional[Dict[str, Any]] = None,
 ) -> List[Dict[str, Any]]:
     """SLR tasks (``entail gen slr``): ``count`` per level, each labelled by
@@ -90,10 +90,16 @@ def slr(
     a task configuration over the level presets, as ``--theta FILE`` reads
     it, e.g. ``{"kappa_pos": 5, "kappa_neg": 3, "rule_length": [2, 3]}``.
 
-    Splits of one seed share no rule and no prompt: a ``train`` or
-    ``validation`` run holds out the first ``test_tasks`` test tasks (and
-    ``validation_tasks`` validation tasks) per level, so pass the same sizes
-    to every run, and ask a held-out split for at most its size."""
+    Splits of one seed share no rule and no problem up to renaming: a
+    ``train`` or ``validation`` run holds out the ``test_tasks`` test tasks
+    (and ``validation_tasks`` validation tasks) per level of every level, so
+    pass the same sizes to every run. A held-out split's size defaults to
+    ``count`` in its own run (else 50 and 10), and such a run must ask for
+    exactly its size."""
+    if test_tasks is None:
+        test_tasks = count if split == "test" else 50
+    if validation_tasks is None:
+        validation_tasks = count if split == "validation" else 10
     low_high = _range("level", level) if level is not None else _range("levels", levels)
     if isinstance(language, dict):
         language = json.dumps(language)
@@ -192,7 +198,7 @@ def logicgraph(
     *,
     tier: str = "small",
     paths: Optional[Range] = None,
-    depth: Range = (2, 12),
+    depth: Range = (2, 14),
     forms: Union[str, Sequence[str]] = "MP,MT,HS,DS,CD,RAA,DE",
     distractors: int = 0,
     max_atoms: int = 120,

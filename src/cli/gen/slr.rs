@@ -11,8 +11,11 @@ use std::path::PathBuf;
 Each task is a hidden rule eastbound(T) :- ..., a validation program (labelled trains
 with their background facts) and a prompt asking for the rule. Trains are labelled by
 the judge (the same sandboxed engine `entail judge` uses); every task is re-scored and
-kept only if its ground-truth rule scores 1.0. Tasks are deduplicated by (rule,
-validation program).
+kept only if its ground-truth rule scores 1.0. Tasks are distinct up to renaming: splits
+share no rule (up to variable renaming and literal order) and no problem (labelled trains
+up to order and renaming) at any level, and within a split no problem repeats across
+levels; a level's tasks depend on the earlier levels of its split, never on which levels
+a run asks for.
 
 Curriculum (SLR Table 2): levels 1-5 basic, 6-10 easy, 11-15 medium, 16-20 hard.
 Cars per train, active predicates, problem size and rule length grow with the level;
@@ -44,7 +47,9 @@ Examples:
   entail gen slr --level 3 --count 10 --seed 1 --output -
   entail gen slr --levels 1-20 --count 50 --seed 7 --split test -o slr_test.jsonl
   entail gen slr --levels 1-20 --count 1000 --seed 7 -o slr_train.jsonl
-      (disjoint from that test split: no rule or prompt in common)
+      (disjoint from that test split, up to renaming: no rule, problem or prompt in common;
+      a test run writes --test-tasks per level, by default its --count, and every run of
+      the seed must be given that size)
   entail gen slr --levels 1-5 --count 20 --seed 7 --format parquet -o slr_train.parquet
   entail gen slr --level 8 --kappa-pos 5 --kappa-neg 3 --cars 3-5 --rule-length 2-3 -o custom.jsonl
   entail gen slr --level 10 --background '{\"car_color\": {\"red\": 4, \"blue\": 1, \"green\": 1}}' -o skewed.jsonl
@@ -61,9 +66,9 @@ pub struct Args {
     /// Tasks per level.
     #[arg(long, default_value_t = 10)]
     count: u64,
-    /// train, validation or test. Splits are disjoint by rule and by prompt:
-    /// train and validation runs hold out the test (and validation) tasks
-    /// of the same seed, generated first.
+    /// train, validation or test. Splits are disjoint up to renaming, by
+    /// rule and by problem: train and validation runs hold out the test
+    /// (and validation) tasks of the same seed at every level, computed first.
     #[arg(long, value_enum, default_value_t = choice::Split::Train)]
     split: choice::Split,
     /// prolog (facts) or nl (English sentences).
@@ -76,12 +81,14 @@ pub struct Args {
     #[arg(long)]
     threads: Option<usize>,
     /// Test tasks per level, the test split's size, which train and
-    /// validation runs of the same seed hold out.
-    #[arg(long, default_value_t = 50)]
-    test_tasks: u64,
-    /// Validation tasks per level, which train runs of the same seed hold out.
-    #[arg(long, default_value_t = 10)]
-    validation_tasks: u64,
+    /// validation runs of the same seed hold out [default: --count in a
+    /// test run, else 50]. A test run writes exactly this many per level.
+    #[arg(long)]
+    test_tasks: Option<u64>,
+    /// Validation tasks per level, which train runs of the same seed hold
+    /// out [default: --count in a validation run, else 10].
+    #[arg(long)]
+    validation_tasks: Option<u64>,
     /// K labelled trains per task kept out of the prompt, in the record's
     /// `holdout program`; `entail judge` and `score slr` report answers'
     /// `holdout_score` on them.
@@ -197,8 +204,14 @@ pub fn run(args: Args) -> Outcome {
             workers: threads.max(1),
             ..JudgeConfig::default()
         },
-        test_tasks: args.test_tasks,
-        validation_tasks: args.validation_tasks,
+        test_tasks: args.test_tasks.unwrap_or(match args.split {
+            choice::Split::Test => args.count,
+            _ => 50,
+        }),
+        validation_tasks: args.validation_tasks.unwrap_or(match args.split {
+            choice::Split::Validation => args.count,
+            _ => 10,
+        }),
         holdout: args.holdout,
     };
     let positions = config.count * config.levels.len() as u64;

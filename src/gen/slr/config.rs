@@ -7,16 +7,16 @@ use crate::gen::Shard;
 use crate::judge::JudgeConfig;
 
 /// Which split a run belongs to. Splits draw from their own random streams,
-/// and are disjoint as the paper's are: test comes first, validation
-/// excludes test's rules and validation programs, and train excludes both.
-/// A train or validation run therefore first regenerates (without writing)
-/// the held-out splits' tasks of its seed, [`Config::test_tasks`] and
-/// [`Config::validation_tasks`] per level, at each level it makes and at the
-/// levels whose prompts could equal that level's, and never uses their
-/// rules there or repeats their validation programs (so never their
-/// prompts either). A held-out rule may still appear at an unrelated level.
-/// Test and validation draw rules from fixed shares of the rule space (see
-/// `Split::may_draw`), so train keeps some rules even on small levels.
+/// and are disjoint as the paper's are, up to renaming: test comes first,
+/// validation takes no rule and no problem of test's, and train none of
+/// either's, at any level; within a split no problem repeats (a rule is the same up to variable renaming and
+/// literal order, a problem is its labelled trains up to order and
+/// renaming). A train or validation run therefore first computes (without
+/// writing) the held-out splits' tasks of its seed at every level,
+/// [`Config::test_tasks`] and [`Config::validation_tasks`] per level, as
+/// their own runs compute them. Test and validation draw rules from fixed
+/// shares of the rule space (see `Split::may_draw`), so train keeps some
+/// rules even on small levels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Split {
     /// Training tasks.
@@ -48,12 +48,13 @@ impl Split {
         }
     }
 
-    /// Whether this split may draw `rule`. The held-out splits draw from
-    /// fixed shares of the rule space, by a hash of the rule's text (test
-    /// 3/8, validation 1/8), so that they cannot take every rule of a small
-    /// level; train may draw any rule they did not use.
-    pub(super) fn may_draw(self, rule: &str) -> bool {
-        let share = crate::gen::stable_hash(rule.as_bytes()) % 8;
+    /// Whether this split may draw the rule of canonical form `key` (see
+    /// `identity::rule_key`). The held-out splits draw from fixed shares of
+    /// the rule space, by a hash of the key (test 3/8, validation 1/8), so
+    /// that they cannot take every rule of a small level; train may draw
+    /// any rule they did not use.
+    pub(super) fn may_draw(self, key: &str) -> bool {
+        let share = crate::gen::stable_hash(key.as_bytes()) % 8;
         match self {
             Split::Test => share < 3,
             Split::Validation => share == 3,
@@ -114,9 +115,10 @@ impl Config {
         }
     }
 
-    /// Refuses a level whose Θ cannot work, and a held-out split asked
-    /// for more tasks than the other splits hold out: the extra ones could
-    /// appear in them.
+    /// Refuses a level whose Θ cannot work, and a held-out split asked for
+    /// another number of tasks than the other splits hold out: each level
+    /// of a split depends on all tasks of its earlier levels, so only a run
+    /// of exactly that size is the one train and validation runs exclude.
     pub(super) fn validate(&self) -> Result<(), Error> {
         if self.holdout > 1000 {
             return Err(Error::Config(format!(
@@ -129,12 +131,14 @@ impl Config {
             super::level::check(&level, &self.language)?;
         }
         match self.held_out_tasks(self.split) {
-            Some(size) if self.count > size => {
+            Some(size) if self.count != size => {
                 let (count, split) = (self.count, self.split.name());
                 Err(Error::Config(format!(
-                    "{count} tasks per level asked of the {split} split, which train runs hold out \
-                     only {size} of; raise the {split} split's size (CLI: --{split}-tasks) to at \
-                     least {count} for every run of this seed"
+                    "{count} tasks per level asked of the {split} split, whose size (CLI: \
+                     --{split}-tasks) is {size}: train and validation runs of this seed hold out \
+                     {size} per level, computed as a {split} run of that size computes them, so a \
+                     {split} run must ask for exactly its size; give --count and --{split}-tasks \
+                     the same number, and that --{split}-tasks to every run of this seed"
                 )))
             }
             _ => Ok(()),

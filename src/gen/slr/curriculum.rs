@@ -209,24 +209,6 @@ impl Theta {
     }
 }
 
-/// The levels whose tasks could have the same prompt as `level`'s (`level`
-/// included), each under `theta`: the same active predicates and problem
-/// sizes, and car counts that overlap. (Levels 1 and 2 differ only in rule
-/// length, as do 5 and 6 in their background policy.)
-pub(crate) fn siblings(level: &Level, theta: &Theta) -> Vec<u32> {
-    (1..=20)
-        .filter(|&l| {
-            theta.level(l).is_some_and(|other| {
-                other.predicates == level.predicates
-                    && other.kappa_pos == level.kappa_pos
-                    && other.kappa_neg == level.kappa_neg
-                    && other.cars.0 <= level.cars.1
-                    && level.cars.0 <= other.cars.1
-            })
-        })
-        .collect()
-}
-
 /// The tier name of `level` (basic 1–5, easy 6–10, medium 11–15, hard 16–20).
 pub(crate) fn tier(level: u32) -> &'static str {
     TIERS[((level.clamp(1, 20) - 1) / 5) as usize]

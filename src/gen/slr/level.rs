@@ -3,6 +3,7 @@
 
 use super::curriculum::{BackgroundSampling, Level, Theta};
 use super::language::Attribute;
+use super::identity::{problem_key, rule_key, Identity};
 use super::language::Language;
 use super::prompt::PromptStyle;
 use super::rule::{Rule, CONSTRUCTS};
@@ -34,10 +35,9 @@ pub(crate) struct LevelContext<'l> {
     /// A one-train task over the vocabulary: what the safety check runs against.
     probe: TaskProgram,
     labels: EvaluationConfig,
-    /// Rules this split may not use: the held-out splits' (see [`Split`]).
-    pub(crate) held_out_rules: BTreeSet<String>,
-    /// Validation programs this split may not repeat, likewise.
-    pub(crate) held_out_programs: BTreeSet<String>,
+    /// Rules (their [`rule_key`]s) this level may not use: the held-out
+    /// splits' (see [`Split`]).
+    pub(crate) excluded_rules: BTreeSet<String>,
 }
 
 impl<'l> LevelContext<'l> {
@@ -88,8 +88,7 @@ impl<'l> LevelContext<'l> {
             vocabulary,
             probe,
             labels,
-            held_out_rules: BTreeSet::new(),
-            held_out_programs: BTreeSet::new(),
+            excluded_rules: BTreeSet::new(),
         })
     }
 
@@ -157,8 +156,8 @@ impl<'l> LevelContext<'l> {
         Ok(judge.task_on_own_names(task))
     }
 
-    /// A rule of the level that `split` may draw and that is not held out;
-    /// `None` if 100 draws found none.
+    /// A rule of the level that `split` may draw and that is not excluded
+    /// (up to renaming and literal order); `None` if 100 draws found none.
     pub(crate) fn sample_rule(&self, rng: &mut ChaCha8Rng, split: Split) -> Option<Rule> {
         let (lo, hi) = self.level.rule_length;
         for _ in 0..100 {
@@ -169,11 +168,11 @@ impl<'l> LevelContext<'l> {
             } else {
                 rule::uniform(rng, &self.vocabulary, length)
             };
-            match rule {
-                Some(rule)
-                    if self.held_out_rules.contains(&rule.text) || !split.may_draw(&rule.text) => {}
-                Some(rule) => return Some(rule),
-                None => {}
+            if let Some(rule) = rule {
+                let key = rule_key(&rule.text);
+                if split.may_draw(&key) && !self.excluded_rules.contains(&key) {
+                    return Some(rule);
+                }
             }
         }
         None
@@ -454,7 +453,8 @@ impl<'l> LevelContext<'l> {
 
     /// Item `index` of level `self.level` in `split` for run `seed`, with
     /// `holdout` held-out trains: the task, checked by the judge to score
-    /// its rule 1.0 (on the held-out trains too), or `None`.
+    /// its rule 1.0 (on the held-out trains too), with its identity, or
+    /// `None`.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn item(
         &self,
@@ -465,7 +465,7 @@ impl<'l> LevelContext<'l> {
         style: PromptStyle,
         holdout: usize,
         stats: &mut Stats,
-    ) -> Result<Option<SlrTask>, Error> {
+    ) -> Result<Option<(SlrTask, Identity)>, Error> {
         let stream = (split.code() << 40) | (u64::from(self.level.level) << 32) | index;
         let mut rng = item_rng(seed, stream);
         let Some((rule, mut examples)) = self.sample_task(judge, &mut rng, split, stats) else {
@@ -490,10 +490,10 @@ impl<'l> LevelContext<'l> {
             held.shuffle(&mut rng);
         }
         let task = self.record(seed, &rule, &examples, &held, style);
-        if self.held_out_programs.contains(&task.validation_program) {
-            stats.tasks_held_out += 1;
-            return Ok(None);
-        }
+        let identity = Identity {
+            rule: rule_key(&rule.text),
+            problem: problem_key(&self.vocabulary, &examples),
+        };
         let held_out = !task.holdout_program.is_empty();
         let record = TaskRecord {
             validation_program: task.validation_program.clone(),
@@ -512,7 +512,7 @@ impl<'l> LevelContext<'l> {
                 task.ground_truth_rule, check.partial_score, check.holdout_score, self.level.level
             )));
         }
-        Ok(Some(task))
+        Ok(Some((task, identity)))
     }
 }
 

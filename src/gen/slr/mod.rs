@@ -22,6 +22,7 @@
 
 mod config;
 mod curriculum;
+mod identity;
 mod language;
 mod level;
 mod prompt;

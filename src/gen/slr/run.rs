@@ -1,11 +1,12 @@
 //! A whole run: items on worker threads, deduplicated, written in order.
 
+use super::identity::Identity;
 use super::level::LevelContext;
-use super::{curriculum, Config, Error, SlrTask, Split};
+use super::{Config, Error, SlrTask, Split};
 use crate::gen::{on_threads, Progress, Shard};
 use crate::judge::Judge;
 use serde::Serialize;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -26,9 +27,11 @@ pub struct Stats {
     pub candidates_labelled: u64,
     /// Calls to the judge (labelling batches and final checks).
     pub judge_calls: u64,
-    /// Tasks dropped as duplicates of an earlier (rule, validation program).
+    /// Tasks dropped because an earlier task of their split (at their level
+    /// or an earlier one) has their problem, up to renaming.
     pub duplicates: u64,
-    /// Tasks dropped because a held-out split has their validation program.
+    /// Tasks dropped because a held-out split's task has their rule or
+    /// problem, up to renaming.
     pub tasks_held_out: u64,
     /// Items that failed to produce a task within every bound.
     pub items_failed: u64,
@@ -64,10 +67,61 @@ impl Stats {
 /// are replaced by further items, up to this many per requested task.
 const ITEMS_PER_TASK: u64 = 8;
 
-/// Generates `config.count` tasks per level, deduplicated by (rule,
-/// validation program), on `config.threads` threads, and writes them as
-/// JSONL in level then index order. Output depends only on the config, not
-/// on the thread count. `progress(1)` is called once per item computed.
+/// The rules and problems (their canonical forms) some tasks have taken.
+#[derive(Debug, Clone, Default)]
+struct Taken {
+    rules: BTreeSet<String>,
+    problems: BTreeSet<String>,
+}
+
+impl Taken {
+    fn add(&mut self, identity: &Identity) {
+        self.rules.insert(identity.rule.clone());
+        self.problems.insert(identity.problem.clone());
+    }
+
+    /// Whether a task of this identity would repeat a rule or a problem
+    /// (of a held-out split).
+    fn has(&self, identity: &Identity) -> bool {
+        self.rules.contains(&identity.rule) || self.problems.contains(&identity.problem)
+    }
+
+    fn extend(&mut self, other: &Taken) {
+        self.rules.extend(other.rules.iter().cloned());
+        self.problems.extend(other.problems.iter().cloned());
+    }
+}
+
+/// The levels every split runs through, in order: each level of the
+/// curriculum that Θ and the language can make. A split's tasks at a level
+/// depend on its tasks at the levels before it, never on the levels a run
+/// asks for.
+fn curriculum_levels(config: &Config) -> Vec<u32> {
+    (1..=20)
+        .filter(|&l| {
+            config
+                .theta
+                .level(l)
+                .is_some_and(|level| super::level::check(&level, &config.language).is_ok())
+        })
+        .collect()
+}
+
+/// Generates `config.count` tasks per level on `config.threads` threads,
+/// and writes them as JSONL in level then index order. Output depends only
+/// on the config, not on the thread count. `progress(1)` is called once per
+/// item computed for a written level.
+///
+/// Tasks are distinct up to renaming across the run's levels and splits: a
+/// task is dropped if its rule (up to variable renaming and literal order)
+/// or its problem (its labelled trains up to order and renaming) is that of
+/// a task of a held-out split (see [`Split`]) at any level, or if its
+/// problem is that of an earlier task of its own split: at an earlier level
+/// of the curriculum ([`curriculum_levels`], whether the run asks for those
+/// levels or not), or earlier in its level. (A split may use one rule for
+/// several problems, as the paper's levels 1-3 do.) So a run computes, without writing them, the
+/// held-out splits' tasks at every level and its own split's at the levels
+/// before each one it writes.
 ///
 /// Sharding: the run's positions are the requested `(level, slot)` pairs,
 /// `count` per level in level order, and the shard writes the tasks of its
@@ -75,9 +129,8 @@ const ITEMS_PER_TASK: u64 = 8;
 /// because its level ran out of distinct tasks is written by nobody. Within
 /// a level, slot `s` holds the `s`-th distinct task in item-index order, so
 /// a shard that starts inside a level first computes that level's earlier
-/// items (only their keys, for deduplication; they are not written). Each
-/// item's statistics count for the slot it was trying to fill, so the
-/// shards' statistics add up to the unsharded run's.
+/// items (not written). Each item's statistics count for the slot it was
+/// trying to fill, so the shards' statistics add up to the unsharded run's.
 pub fn generate(
     config: &Config,
     output: &mut dyn std::io::Write,
@@ -85,9 +138,13 @@ pub fn generate(
 ) -> Result<Stats, Error> {
     config.validate()?;
     let judge = &Judge::new(config.judge.clone());
+    let order = curriculum_levels(config);
     let block = config
         .shard
         .range(config.count.saturating_mul(config.levels.len() as u64));
+    let mut held: Option<Taken> = None;
+    // This split's taken identities per level, for levels computed in full.
+    let mut done: BTreeMap<u32, Taken> = BTreeMap::new();
     let mut stats = Stats::default();
     for (position, &level) in config.levels.iter().enumerate() {
         let first = config.count.saturating_mul(position as u64);
@@ -96,88 +153,103 @@ pub fn generate(
         if slots.is_empty() {
             continue;
         }
-        let mut context = LevelContext::new(&config.language, level, &config.theta)?;
-        hold_out(judge, &mut context, config)?;
+        if held.is_none() {
+            held = Some(held_out(judge, config, &order)?);
+        }
+        let Some(held) = &held else { continue };
+        let mut earlier = Taken::default();
+        for &before in order.iter().take_while(|&&l| l < level) {
+            if !done.contains_key(&before) {
+                let taken = level_tasks(judge, config, before, held, &earlier, None)?;
+                done.insert(before, taken);
+            }
+            earlier.extend(&done[&before]);
+        }
         let mut write = |task: &SlrTask| -> Result<(), Error> {
             let line =
                 serde_json::to_string(task).map_err(|e| Error::Io(std::io::Error::other(e)))?;
             Ok(writeln!(output, "{line}")?)
         };
-        generate_level(
-            judge, &context, config, first, slots, &mut write, progress, &mut stats,
-        )?;
+        let written = Written {
+            first,
+            slots: slots.clone(),
+            emit: &mut write,
+            progress,
+            stats: &mut stats,
+        };
+        let taken = level_tasks(judge, config, level, held, &earlier, Some(written))?;
+        if slots.end == config.count {
+            done.insert(level, taken);
+        }
     }
     output.flush()?;
     Ok(stats)
 }
 
-/// Gives `context` the rules and validation programs its split may not
-/// use: those of the splits held out from it, at its level and at every
-/// level whose prompts could equal its own ([`curriculum::siblings`]), each
-/// generated (not written) as its own run of the same seed would, test
-/// first (see [`Split`]).
-fn hold_out(judge: &Judge, context: &mut LevelContext, config: &Config) -> Result<(), Error> {
-    let held_out: &[Split] = match config.split {
+/// The identities of the tasks of the splits held out from `config`'s, at
+/// every level of `order`, each computed (not written) as its own run of the
+/// same seed computes them, test first (see [`Split`]).
+fn held_out(judge: &Judge, config: &Config, order: &[u32]) -> Result<Taken, Error> {
+    let splits: &[Split] = match config.split {
         Split::Test => &[],
         Split::Validation => &[Split::Test],
         Split::Train => &[Split::Test, Split::Validation],
     };
-    for &split in held_out {
-        let count = config.held_out_tasks(split).unwrap_or(0);
+    let mut held = Taken::default();
+    for &split in splits {
         let run = Config {
             split,
-            count,
+            count: config.held_out_tasks(split).unwrap_or(0),
             shard: Shard::WHOLE,
             ..config.clone()
         };
-        let mut tasks = Vec::new();
-        for level in curriculum::siblings(&context.level, &config.theta) {
-            let mut sibling = LevelContext::new(&config.language, level, &config.theta)?;
-            sibling.held_out_rules = context.held_out_rules.clone();
-            sibling.held_out_programs = context.held_out_programs.clone();
-            let mut keep = |task: &SlrTask| -> Result<(), Error> {
-                tasks.push((
-                    task.ground_truth_rule.clone(),
-                    task.validation_program.clone(),
-                ));
-                Ok(())
-            };
-            let mut ignored = Stats::default();
-            generate_level(
-                judge,
-                &sibling,
-                &run,
-                0,
-                0..count,
-                &mut keep,
-                &|_| {},
-                &mut ignored,
-            )?;
+        let mut own = Taken::default();
+        for &level in order {
+            let taken = level_tasks(judge, &run, level, &held, &own, None)?;
+            own.extend(&taken);
         }
-        for (rule, program) in tasks {
-            context.held_out_rules.insert(rule);
-            context.held_out_programs.insert(program);
-        }
+        held.extend(&own);
     }
-    Ok(())
+    Ok(held)
 }
 
-/// Emits the tasks of slots `slots` of one level: the level's distinct
-/// tasks in item-index order, skipping those before `slots.start`. Slot
-/// `s` gets the id `first + s`.
-#[allow(clippy::too_many_arguments)]
-fn generate_level(
-    judge: &Judge,
-    context: &LevelContext,
-    config: &Config,
+/// Where a level's tasks go when they are written: slots `slots` of it, slot
+/// `s` with id `first + s`.
+struct Written<'w> {
     first: u64,
     slots: Range<u64>,
-    emit: &mut dyn FnMut(&SlrTask) -> Result<(), Error>,
-    progress: Progress,
-    stats: &mut Stats,
-) -> Result<(), Error> {
+    emit: &'w mut dyn FnMut(&SlrTask) -> Result<(), Error>,
+    progress: Progress<'w>,
+    stats: &'w mut Stats,
+}
+
+/// The tasks of `level` in `config`'s split, none taking a rule or problem
+/// of `held` (held-out splits) or a problem of `earlier` (its split's
+/// earlier levels) or of another task of the level:
+/// all `config.count` of them, or with `written` those up to its last slot,
+/// its slots emitted. Returns the identities of the tasks found.
+fn level_tasks(
+    judge: &Judge,
+    config: &Config,
+    level: u32,
+    held: &Taken,
+    earlier: &Taken,
+    written: Option<Written>,
+) -> Result<Taken, Error> {
+    let mut context = LevelContext::new(&config.language, level, &config.theta)?;
+    context.excluded_rules = held.rules.clone();
+    let mut ignored = Stats::default();
+    let (need, mut written) = match written {
+        Some(w) => (w.slots.end, Some(w)),
+        None => (config.count, None),
+    };
+    let progress: Progress = match &written {
+        Some(w) => w.progress,
+        None => &|_| {},
+    };
     let on_done = &|| progress(1);
-    let mut seen: BTreeSet<(String, String)> = BTreeSet::new();
+    let mut seen = earlier.clone();
+    let mut taken = Taken::default();
     // Distinct tasks found so far: the slot the next item tries to fill.
     let mut found = 0u64;
     let mut next_index = 0u64;
@@ -186,10 +258,10 @@ fn generate_level(
         .saturating_mul(ITEMS_PER_TASK)
         .saturating_add(16);
     // Items since the last new task: a long run of duplicates means the
-    // level's combinatorics are exhausted (levels 1-2 hold a few hundred
+    // level's combinatorics are exhausted (levels 1-2 hold a few dozen
     // distinct tasks), so stop before the hard limit.
     let mut since_new = 0u64;
-    while found < slots.end && next_index < limit && since_new < 4 * found.max(64) {
+    while found < need && next_index < limit && since_new < 4 * found.max(64) {
         // After the first chunk, missing tasks come from duplicates or
         // failed items: ask for a margin so exhausted levels end soon. The
         // chunks depend on the config only, so every shard sees the same.
@@ -203,49 +275,54 @@ fn generate_level(
         // The chunk's items are computed in batches of at most as many as
         // could still be needed, so a shard that ends early in the level
         // computes no more of the chunk than it reads.
-        while next_index < chunk_end && found < slots.end {
-            let batch = (slots.end - found).max(16).min(chunk_end - next_index);
-            let results = run_items(judge, context, config, next_index, batch, on_done);
+        while next_index < chunk_end && found < need {
+            let batch = (need - found).max(16).min(chunk_end - next_index);
+            let results = run_items(judge, &context, config, next_index, batch, on_done);
             next_index += batch;
             for result in results {
-                if found >= slots.end {
+                if found >= need {
                     break;
                 }
-                let (task, item_stats) = result?;
-                let ours = slots.contains(&found);
-                if ours {
-                    stats.merge(&item_stats);
-                }
+                let (item, item_stats) = result?;
+                let stats = match &mut written {
+                    Some(w) if w.slots.contains(&found) => &mut *w.stats,
+                    _ => &mut ignored,
+                };
+                stats.merge(&item_stats);
                 since_new += 1;
-                let Some(mut task) = task else { continue };
-                let key = (
-                    task.ground_truth_rule.clone(),
-                    task.validation_program.clone(),
-                );
-                if !seen.insert(key) {
-                    if ours {
-                        stats.duplicates += 1;
-                    }
+                let Some((mut task, identity)) = item else { continue };
+                if held.has(&identity) {
+                    stats.tasks_held_out += 1;
                     continue;
                 }
-                if ours {
-                    task.id = first + found;
-                    emit(&task)?;
-                    stats.tasks += 1;
+                if seen.problems.contains(&identity.problem) {
+                    stats.duplicates += 1;
+                    continue;
+                }
+                seen.add(&identity);
+                taken.add(&identity);
+                if let Some(w) = &mut written {
+                    if w.slots.contains(&found) {
+                        task.id = w.first + found;
+                        (w.emit)(&task)?;
+                        w.stats.tasks += 1;
+                    }
                 }
                 found += 1;
                 since_new = 0;
             }
         }
     }
-    let empty = slots.end - found.max(slots.start).min(slots.end);
-    if empty > 0 {
-        stats.shortfall.push((context.level.level, empty));
+    if let Some(w) = written {
+        let empty = w.slots.end - found.max(w.slots.start).min(w.slots.end);
+        if empty > 0 {
+            w.stats.shortfall.push((level, empty));
+        }
     }
-    Ok(())
+    Ok(taken)
 }
 
-type ItemResult = Result<(Option<SlrTask>, Stats), Error>;
+type ItemResult = Result<(Option<(SlrTask, Identity)>, Stats), Error>;
 
 /// Items `start..start + count` in index order, computed on
 /// `config.threads` threads.
