@@ -21,8 +21,9 @@ Output: DIR/test_1 .. DIR/test_N, each in the published LogicGraph layout
 --prompt), readable by `entail prove DIR/test_1 --supports`.
 
 Tiers: small 2-4 paths, medium 5-7 (uniform), large 8-19 (most near 8, mean about
-10.3, as published); --paths overrides the range. Every path has 3-9 steps (mean 6)
-when --depth allows it, and instances have 1-5 families.
+10.3, as published); --paths overrides the range. Paths have 2-14 steps, most often
+5-6 (mean about 6) within --depth, and instances have the tier's families as published
+(small 1-4, mean 1.7; medium 1-6, mean 3; large 2-8, mean 4.2).
 
 Words: the sentences are built from WordNet, read at run time from --wordnet DIR, else
 $ENTAIL_WORDNET, else /usr/share/wordnet (Debian's wordnet-base, which
@@ -43,7 +44,7 @@ pub struct Args {
     #[arg(long, value_parser = crate::cli::parse_range)]
     paths: Option<(usize, usize)>,
     /// Steps per path as MIN-MAX.
-    #[arg(long, default_value = "2-12", value_parser = crate::cli::parse_range)]
+    #[arg(long, default_value = "2-14", value_parser = crate::cli::parse_range)]
     depth: (usize, usize),
     /// Argument forms to use, comma-separated (MP,MT,HS,DS,CD,RAA,DE).
     #[arg(

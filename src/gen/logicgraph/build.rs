@@ -10,7 +10,8 @@
 //! drawn like a core's, so depth does not fall as paths are added. Forms are
 //! drawn with the published shares ([`FORM_SHARES`]). Fresh atoms are what
 //! keep the set of minimal supports exactly the set of paths; the engine
-//! re-checks that before anything is written.
+//! re-checks that before anything is written. Distractors reuse the pool's
+//! sentences in premises that no proof can use (see `Builder::distractor`).
 
 use super::prop::Prop;
 use super::{Config, Form};
@@ -251,29 +252,54 @@ impl<'a, R: Rng> Builder<'a, R> {
         Some(steps)
     }
 
-    /// One distractor: it mentions an existing node and one private atom
-    /// with a polarity that satisfies it on its own, so it can never be
-    /// part of a minimal support.
-    fn distractor(&mut self, nodes: &[Prop]) -> Prop {
-        let y = nodes
-            .choose(self.rng)
-            .cloned()
-            .unwrap_or_else(|| Prop::atom(0));
-        let f = self.fresh_literal();
+    /// One distractor: a premise that holds whenever `G` is false, read
+    /// as `G → Z`, `¬Z → ¬G`, `¬G ∨ Z` or `Z ∨ ¬G`, with `Z` one of
+    /// `literals` (facts of the pool and literal conclusions of its paths).
+    /// Every countermodel of `G` satisfies it, so for any premises `S`, if
+    /// `S` with it entails `G` then `S` alone does: it is in no minimal
+    /// support. The pool entails `G` and `Z`, so it stays consistent. Both
+    /// its sentences are those of real premises, so no sentence of its own
+    /// marks it out. Without literals to use, `Z` is a private atom.
+    fn distractor(&mut self, literals: &[Prop]) -> Prop {
+        let goal = Prop::atom(0);
+        let z = match literals.choose(self.rng) {
+            Some(z) => z.clone(),
+            None => self.fresh_literal(),
+        };
         match self.rng.gen_range(0..4) {
-            // Unestablished antecedent: false `f` satisfies it.
-            0 => Prop::implies(f, y),
-            // Consequence nothing uses: true `f` satisfies it.
-            1 => Prop::implies(y, f),
-            2 => {
-                if self.rng.gen_bool(0.5) {
-                    Prop::or(f, y)
-                } else {
-                    Prop::or(y, f)
-                }
-            }
-            _ => f,
+            0 => Prop::implies(goal, z),
+            1 => Prop::implies(Prop::neg(&z), Prop::neg(&goal)),
+            2 => Prop::or(Prop::neg(&goal), z),
+            _ => Prop::or(z, Prop::neg(&goal)),
         }
+    }
+}
+
+/// The weight of each path length from 2 steps (index 0) to 14: the
+/// published shape, 2 to 14 steps peaking at 5 and 6, mean about 6.
+const LENGTH_WEIGHTS: [u32; 13] = [4, 9, 15, 18, 18, 12, 8, 6, 4, 2, 2, 1, 1];
+
+/// A path length within the configured depth range, drawn with
+/// [`LENGTH_WEIGHTS`] (uniform over a range outside 2..14).
+fn draw_length<R: Rng>(rng: &mut R, (dmin, dmax): (usize, usize)) -> usize {
+    let weights: Vec<(usize, u32)> = (dmin..=dmax)
+        .filter_map(|n| LENGTH_WEIGHTS.get(n.wrapping_sub(2)).map(|&w| (n, w)))
+        .collect();
+    match weights.choose_weighted(rng, |c| c.1) {
+        Ok(&(n, _)) => n,
+        Err(_) => rng.gen_range(dmin..=dmax),
+    }
+}
+
+/// The number of families of an instance with `paths` paths, drawn with
+/// the configured weights (see [`Config::families`]) among those possible.
+fn draw_families<R: Rng>(config: &Config, rng: &mut R, paths: usize) -> usize {
+    let weights: Vec<(usize, u32)> = (1..=paths)
+        .map(|k| (k, config.families.get(k - 1).copied().unwrap_or(0)))
+        .collect();
+    match weights.choose_weighted(rng, |c| c.1) {
+        Ok(&(k, _)) => k,
+        Err(_) => rng.gen_range(1..=paths.min(config.families.len().max(1))),
     }
 }
 
@@ -281,11 +307,10 @@ impl<'a, R: Rng> Builder<'a, R> {
 pub(crate) fn build<R: Rng>(config: &Config, rng: &mut R) -> Result<Skeleton, BuildFailure> {
     let (dmin, dmax) = config.depth;
     let total_paths = draw_paths(config, rng);
-    // Families: uniform over 1..=5 (as published), never more than the paths.
     let families = if dmax < 2 {
         total_paths
     } else {
-        rng.gen_range(1..=total_paths.min(5))
+        draw_families(config, rng, total_paths)
     };
     let mut b = Builder {
         rng,
@@ -294,14 +319,11 @@ pub(crate) fn build<R: Rng>(config: &Config, rng: &mut R) -> Result<Skeleton, Bu
         pool: Vec::new(),
     };
     let goal = Prop::atom(0);
-    // Every path, core or branch, has its length drawn from the same range,
-    // 3..9 (mean 6, as published) where the depth range allows it, so depth
-    // does not depend on the number of paths.
-    let lo = dmin.max(3).min(dmax);
-    let hi = dmax.min(9).max(lo);
+    // Every path, core or branch, has its length drawn from the same
+    // weights, so depth does not depend on the number of paths.
     let mut cores: Vec<Vec<BuiltStep>> = Vec::new();
     for _ in 0..families {
-        let n = b.rng.gen_range(lo..=hi);
+        let n = draw_length(b.rng, (dmin, dmax));
         let steps = b.derive(&goal, n, &[]).ok_or(BuildFailure::NoBranchSite)?;
         cores.push(steps);
     }
@@ -316,7 +338,7 @@ pub(crate) fn build<R: Rng>(config: &Config, rng: &mut R) -> Result<Skeleton, Bu
     for _ in families..total_paths {
         let mut placed = false;
         for _attempt in 0..40 {
-            let length = b.rng.gen_range(lo..=hi);
+            let length = draw_length(b.rng, (dmin, dmax));
             let f = b.rng.gen_range(0..families);
             let n = cores[f].len();
             // Re-derive core step j's conclusion in `length - tail` steps of
@@ -349,15 +371,24 @@ pub(crate) fn build<R: Rng>(config: &Config, rng: &mut R) -> Result<Skeleton, Bu
             return Err(BuildFailure::NoBranchSite);
         }
     }
-    let mut nodes: Vec<Prop> = vec![goal];
+    // What distractors may mention: facts and literal conclusions, never `G`.
+    let mut literals: Vec<Prop> = b.pool.iter().filter(|p| p.is_literal()).cloned().collect();
     for core in &cores {
-        nodes.extend(core.iter().map(|s| s.conclusion.clone()));
+        literals.extend(core.iter().map(|s| s.conclusion.clone()).filter(Prop::is_literal));
     }
-    nodes.sort();
-    nodes.dedup();
+    literals.retain(|p| *p != goal && *p != Prop::neg(&goal));
+    literals.sort();
+    literals.dedup();
     let mut distractors = Vec::new();
     for _ in 0..config.distractors {
-        let d = b.distractor(&nodes);
+        // Distinct distractors while the literals allow.
+        let mut d = b.distractor(&literals);
+        for _ in 0..8 {
+            if !b.pool.contains(&d) {
+                break;
+            }
+            d = b.distractor(&literals);
+        }
         b.pool.push(d);
         distractors.push(b.pool.len() - 1);
     }

@@ -36,6 +36,17 @@ impl Tier {
         }
     }
 
+    /// The weights of 1, 2, … families (see [`Config::families`]): Small
+    /// 1–4 (mean about 1.7) and Large 2–8 (mean about 4.2), the paper's
+    /// tiers' shapes, and Medium between them (1–6, mean about 3).
+    pub fn families(self) -> Vec<u32> {
+        match self {
+            Tier::Small => vec![40, 42, 14, 4],
+            Tier::Medium => vec![10, 25, 30, 20, 10, 5],
+            Tier::Large => vec![0, 13, 23, 26, 18, 10, 6, 4],
+        }
+    }
+
     /// The tier named `small`, `medium` or `large`.
     pub fn parse(name: &str) -> Option<Tier> {
         match name.to_ascii_lowercase().as_str() {
@@ -56,8 +67,12 @@ pub struct Config {
     /// 100 draws uniformly, less favours the low end (see [`Tier::paths_ratio`]).
     pub paths_ratio: u32,
     /// Steps per path, inclusive range (every path's length, core or branch,
-    /// is drawn from 3..9 within it).
+    /// is drawn within it with the published shape: 2–14 steps, most often
+    /// 5 or 6).
     pub depth: (usize, usize),
+    /// The weight of drawing `k` families is `families[k - 1]` (0 past its
+    /// end), among the `k` no larger than the paths (see [`Tier::families`]).
+    pub families: Vec<u32>,
     /// The argument forms the construction may use.
     pub forms: Vec<Form>,
     /// Premises added that take part in no proof.
@@ -82,13 +97,14 @@ pub struct Config {
 }
 
 impl Config {
-    /// The defaults for a tier: all forms, depth 2–12, no distractors, one
-    /// instance with seed 0 on one thread.
+    /// The defaults for a tier: all forms, depth 2–14, the tier's families,
+    /// no distractors, one instance with seed 0 on one thread.
     pub fn for_tier(tier: Tier) -> Config {
         Config {
             paths: tier.paths(),
             paths_ratio: tier.paths_ratio(),
-            depth: (2, 12),
+            depth: (2, 14),
+            families: tier.families(),
             forms: Form::ALL.to_vec(),
             distractors: 0,
             max_atoms: 120,
