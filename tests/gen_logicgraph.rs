@@ -479,7 +479,11 @@ fn distractors_and_custom_ranges_keep_the_support_set_exact() {
         for p in problem.premises.iter().filter(|p| !used.contains(&p.id)) {
             let mut own = BTreeSet::new();
             atom_names(&p.formula, &mut own);
-            assert!(own.is_subset(&real), "distract/{i}: {} has a private atom", p.id);
+            assert!(
+                own.is_subset(&real),
+                "distract/{i}: {} has a private atom",
+                p.id
+            );
         }
         for s in &problem.solutions {
             for st in &s.steps {
@@ -755,19 +759,32 @@ fn tiers_have_the_published_shape_on_a_fixed_seed() {
         assert!(steps.iter().all(|n| (2..=14).contains(n)), "{tier:?}");
         let (most, _) = (1..=14).fold((0, 0), |(most, max), n| {
             let k = steps.iter().filter(|&&m| m == n).count();
-            if k > max { (n, k) } else { (most, max) }
+            if k > max {
+                (n, k)
+            } else {
+                (most, max)
+            }
         });
-        assert!((5..=6).contains(&most), "{tier:?}: most paths have {most} steps");
+        assert!(
+            (5..=6).contains(&most),
+            "{tier:?}: most paths have {most} steps"
+        );
         let (fmin, fmax, fmean) = match tier {
             Tier::Small => (1, 4, 1.7),
             Tier::Medium => (1, 6, 3.0),
             Tier::Large => (2, 8, 4.2),
         };
         for s in &shapes {
-            assert!((fmin..=fmax.min(s.paths)).contains(&s.families.len()), "{tier:?}");
+            assert!(
+                (fmin..=fmax.min(s.paths)).contains(&s.families.len()),
+                "{tier:?}"
+            );
         }
         let families = shapes.iter().map(|s| s.families.len()).sum::<usize>() as f64 / count as f64;
-        assert!((families - fmean).abs() <= 0.35, "{tier:?}: {families} families");
+        assert!(
+            (families - fmean).abs() <= 0.35,
+            "{tier:?}: {families} families"
+        );
         if tier == Tier::Large {
             let paths: Vec<usize> = shapes.iter().map(|s| s.paths).collect();
             let mean = paths.iter().sum::<usize>() as f64 / paths.len() as f64;

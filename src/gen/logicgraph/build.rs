@@ -374,7 +374,11 @@ pub(crate) fn build<R: Rng>(config: &Config, rng: &mut R) -> Result<Skeleton, Bu
     // What distractors may mention: facts and literal conclusions, never `G`.
     let mut literals: Vec<Prop> = b.pool.iter().filter(|p| p.is_literal()).cloned().collect();
     for core in &cores {
-        literals.extend(core.iter().map(|s| s.conclusion.clone()).filter(Prop::is_literal));
+        literals.extend(
+            core.iter()
+                .map(|s| s.conclusion.clone())
+                .filter(Prop::is_literal),
+        );
     }
     literals.retain(|p| *p != goal && *p != Prop::neg(&goal));
     literals.sort();

@@ -58,7 +58,8 @@ fn clause_key(clause: &Term) -> String {
     }
     // Classes of variables that no renaming or reordering can tell apart
     // less finely: refined three times by the classes of their neighbours.
-    let mut colour: BTreeMap<&str, String> = variables.iter().map(|v| (*v, String::new())).collect();
+    let mut colour: BTreeMap<&str, String> =
+        variables.iter().map(|v| (*v, String::new())).collect();
     for _ in 0..3 {
         let mut next = BTreeMap::new();
         for &v in &variables {
@@ -156,9 +157,9 @@ fn set_operator(term: &Term) -> Option<&'static str> {
         Term::Compound(name, args) if args.len() == 2 && name == ";" => {
             let mut parts = Vec::new();
             members(term, ";", &mut parts);
-            let branching = parts
-                .iter()
-                .any(|p| matches!(p, Term::Compound(n, a) if a.len() == 2 && (n == "->" || n == "*->")));
+            let branching = parts.iter().any(
+                |p| matches!(p, Term::Compound(n, a) if a.len() == 2 && (n == "->" || n == "*->")),
+            );
             (!branching).then_some(";")
         }
         _ => None,
@@ -178,7 +179,10 @@ fn render(term: &Term, numbering: &BTreeMap<&str, usize>) -> String {
     }
     match term {
         Term::Var(v) if v == "_" => "_".to_string(),
-        Term::Var(v) => format!("V{}", numbering.get(v.as_str()).copied().unwrap_or(usize::MAX)),
+        Term::Var(v) => format!(
+            "V{}",
+            numbering.get(v.as_str()).copied().unwrap_or(usize::MAX)
+        ),
         Term::Compound(name, args) => {
             let args: Vec<String> = args.iter().map(|a| render(a, numbering)).collect();
             format!("{name:?}({})", args.join(","))

@@ -2,8 +2,8 @@
 //! labelled by the judge until the quotas are filled, the task checked.
 
 use super::curriculum::{BackgroundSampling, Level, Theta};
-use super::language::Attribute;
 use super::identity::{problem_key, rule_key, Identity};
+use super::language::Attribute;
 use super::language::Language;
 use super::prompt::PromptStyle;
 use super::rule::{Rule, CONSTRUCTS};

@@ -290,7 +290,9 @@ fn level_tasks(
                 };
                 stats.merge(&item_stats);
                 since_new += 1;
-                let Some((mut task, identity)) = item else { continue };
+                let Some((mut task, identity)) = item else {
+                    continue;
+                };
                 if held.has(&identity) {
                     stats.tasks_held_out += 1;
                     continue;

@@ -379,9 +379,10 @@ fn rule_keys_survive_renaming_and_shuffling_of_generated_rules() {
                     .rev()
                     .fold(last, |acc, p| Term::Compound(n.clone(), vec![p, acc]))
             }
-            Term::Compound(n, a) => {
-                Term::Compound(n.clone(), a.iter().map(|x| scramble(x, rng, names)).collect())
-            }
+            Term::Compound(n, a) => Term::Compound(
+                n.clone(),
+                a.iter().map(|x| scramble(x, rng, names)).collect(),
+            ),
             other => other.clone(),
         }
     }
@@ -404,7 +405,8 @@ fn rule_keys_survive_renaming_and_shuffling_of_generated_rules() {
                 let Sentence::Clause { term, .. } = sentence else {
                     panic!("a directive in {}", rule.text)
                 };
-                let mut vars: Vec<String> = term.variables().iter().map(|v| v.to_string()).collect();
+                let mut vars: Vec<String> =
+                    term.variables().iter().map(|v| v.to_string()).collect();
                 vars.sort();
                 vars.dedup();
                 vars.retain(|v| v != "_");
@@ -415,7 +417,12 @@ fn rule_keys_survive_renaming_and_shuffling_of_generated_rules() {
                 text.push_str(&scrambled.to_text(1200));
                 text.push_str(".\n");
             }
-            assert_eq!(rule_key(&rule.text), rule_key(&text), "{}\n{text}", rule.text);
+            assert_eq!(
+                rule_key(&rule.text),
+                rule_key(&text),
+                "{}\n{text}",
+                rule.text
+            );
             checked += 1;
         }
     }
