@@ -445,6 +445,48 @@ fn random_rules_agree_with_the_reference() {
     );
 }
 
+/// The library corpus (`slr_rules::library_corpus`: library built-ins,
+/// yall lambdas, directives, module qualification, own definitions of
+/// library and ISO predicates, malformed clauses) scored by `--engine
+/// auto` and by the reference method through swipl: every score equal.
+fn library_rules_agree(tasks: usize) {
+    assert!(baseline::swipl_available(), "swipl is required");
+    let pairs = slr_rules::library_corpus(tasks);
+    let auto = judge(Engine::Auto);
+    let ours = slr_rules::score_by_task(&auto, &pairs, 2);
+    let mut kinds = std::collections::BTreeMap::new();
+    for result in &ours {
+        let kind = serde_json::to_value(result.error_kind).expect("serializes");
+        *kinds.entry(kind.to_string()).or_insert(0usize) += 1;
+    }
+    let stats = auto.native_stats().expect("auto");
+    // One swipl per answer, as the reference consults it into `user` (the
+    // batched reference loads each answer as a module, where module
+    // qualification and imports behave otherwise).
+    let theirs = baseline::score_all(&pairs);
+    let scored = theirs.iter().filter(|r| r.partial_score > 0.0).count();
+    let (differing, unsupported) = slr_batch::compare(&pairs, &ours, &theirs);
+    eprintln!(
+        "library rules, --engine auto: {} pairs, {stats}; {unsupported} engine_unsupported, {} differ; error kinds {kinds:?}; reference: {scored} scored above 0",
+        pairs.len(),
+        differing.len()
+    );
+    slr_batch::assert_none_differ(&pairs, &differing);
+    assert!(scored * 4 >= pairs.len(), "only {scored} scored above 0");
+}
+
+#[test]
+fn library_rules_agree_with_the_reference() {
+    library_rules_agree(10);
+}
+
+/// All 5,000 (`cargo test --test judge_native -- --ignored`).
+#[test]
+#[ignore]
+fn all_library_rules_agree_with_the_reference() {
+    library_rules_agree(100);
+}
+
 // ---------------------------------------------------------------------------
 // Budget calibration: what legitimate answers need, against the budgets.
 

@@ -74,7 +74,7 @@ pub use task::{Example, Label, TaskProgram};
 
 use crate::prolog::native::{NativeEvaluator, NativeStats};
 use crate::prolog::{Background, Outcome, WorkerConfig, WorkerFailure};
-use crate::syntax::prolog::{parse_program, Term};
+use crate::syntax::prolog::{parse_program_recovering, Term};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -510,10 +510,15 @@ impl Task<'_> {
             let message = format!("the answer never mentions {}", self.program.positive);
             return JudgeResult::failed(id, false, ErrorKind::NoRule, message);
         }
-        let program = match parse_program(rule) {
-            Ok(p) => p,
-            Err(e) => return JudgeResult::failed(id, false, ErrorKind::Syntax, e.to_string()),
-        };
+        // As SWI consults the answer: a malformed clause is skipped and
+        // the rest scored; only an answer with no readable clause is a
+        // syntax error.
+        let (program, errors) = parse_program_recovering(rule);
+        if program.sentences.is_empty() {
+            if let Some(e) = errors.first() {
+                return JudgeResult::failed(id, false, ErrorKind::Syntax, e.to_string());
+            }
+        }
         let hypothesis = match sanitize(&program, &self.program) {
             Ok(clauses) => clauses,
             Err(Rejection::NoRule(m)) => {

@@ -114,44 +114,81 @@ const SAFE_BUILTINS: &[(&str, usize)] = &[
     ("string_length", 2),
     ("string_concat", 3),
     ("dif", 2),
+    // Added for answers SWI scores (library(lists), library(pairs),
+    // library(ordsets), text): native built-ins or prelude predicates.
+    ("atomic_list_concat", 2),
+    ("atomic_list_concat", 3),
+    ("split_string", 4),
+    ("number_string", 2),
+    ("string_code", 3),
+    ("term_variables", 2),
+    ("sub_string", 5),
+    ("string_upper", 2),
+    ("string_lower", 2),
+    ("flatten", 2),
+    ("selectchk", 3),
+    ("select", 4),
+    ("selectchk", 4),
+    ("clumped", 2),
+    ("proper_length", 2),
+    ("prefix", 2),
+    ("same_length", 2),
+    ("is_set", 1),
+    ("subset", 2),
+    ("pairs_keys_values", 3),
+    ("pairs_keys", 2),
+    ("pairs_values", 2),
+    ("group_pairs_by_key", 2),
+    ("transpose_pairs", 2),
+    ("ord_empty", 1),
+    ("ord_seteq", 2),
+    ("list_to_ord_set", 2),
+    ("ord_intersect", 2),
+    ("ord_disjoint", 2),
+    ("ord_intersect", 3),
+    ("ord_intersection", 3),
+    ("ord_intersection", 4),
+    ("ord_add_element", 3),
+    ("ord_del_element", 3),
+    ("ord_selectchk", 3),
+    ("ord_memberchk", 2),
+    ("ord_subset", 2),
+    ("ord_subtract", 3),
+    ("ord_union", 2),
+    ("ord_union", 3),
+    ("ord_union", 4),
+    ("ord_symdiff", 3),
 ];
 
-/// Library predicates an answer may redefine: SWI lets a user definition
-/// override them, so the answer's own version is used (under a private name).
-const OVERRIDABLE: &[&str] = &[
-    "member",
-    "memberchk",
-    "append",
-    "nth0",
-    "nth1",
-    "last",
-    "reverse",
-    "sum_list",
-    "sumlist",
-    "max_list",
-    "min_list",
-    "list_to_set",
+/// The whitelisted predicates only the native engine has (scryer's
+/// library does not define them): an answer that needs scryer and uses
+/// one is not scored rather than scored differently.
+const NATIVE_ONLY: &[&str] = &[
+    "atomic_list_concat",
+    "split_string",
+    "number_string",
+    "string_code",
+    "term_variables",
+    "sub_string",
+    "string_upper",
+    "string_lower",
+    "flatten",
+    "selectchk",
     "select",
-    "permutation",
-    "numlist",
-    "include",
-    "exclude",
-    "aggregate_all",
-    "maplist",
-    "delete",
-    "subtract",
-    "partition",
+    "clumped",
+    "proper_length",
+    "prefix",
+    "same_length",
+    "is_set",
+    "subset",
+    "pairs_keys_values",
+    "pairs_keys",
+    "pairs_values",
+    "group_pairs_by_key",
+    "transpose_pairs",
+    "map_list_to_pairs",
     "max_member",
     "min_member",
-    // Built-ins outside ISO core, which SWI also lets a user file redefine.
-    "between",
-    "msort",
-    "succ",
-    "is_list",
-    "atom_number",
-    "not",
-    "forall",
-    "ignore",
 ];
 
 /// Predicates whose mention alone makes an answer unsafe (reported as such
@@ -236,6 +273,7 @@ fn closure_extra_args(name: &str, arity: usize) -> Option<usize> {
         ("partition", 5) => Some(2),
         ("foldl", n) if (4..=6).contains(&n) => Some(n - 1),
         ("predsort", 3) => Some(3),
+        ("max_member", 3) | ("min_member", 3) | ("map_list_to_pairs", 3) => Some(2),
         ("maplist", n) if (2..=5).contains(&n) => Some(n - 1),
         ("call", n) if n >= 1 => Some(n - 1),
         _ => None,
@@ -248,26 +286,125 @@ struct Checker<'a> {
     helpers: BTreeMap<(String, usize), String>,
 }
 
+/// SWI-Prolog 9's ISO built-ins (`predicate_property(system:H, iso)`): a
+/// user file may not define them, so SWI reports a permission error for
+/// such a clause, skips it and loads the rest. Every other built-in and
+/// library predicate (plus/3, succ/2, upcase_atom/2, member/2, foldl/4, …)
+/// a user definition overrides.
+const ISO_PROTECTED: &[(&str, usize)] = &[
+    ("!", 0), (",", 2), ("->", 2), (";", 2), ("<", 2), ("=", 2), ("=..", 2), ("=:=", 2),
+    ("=<", 2), ("==", 2), ("=\\=", 2), (">", 2), (">=", 2), ("@<", 2), ("@=<", 2), ("@>", 2),
+    ("@>=", 2), ("\\+", 1), ("\\=", 2), ("\\==", 2), ("abolish", 1), ("acyclic_term", 1),
+    ("arg", 3), ("asserta", 1), ("assertz", 1), ("at_end_of_stream", 0),
+    ("at_end_of_stream", 1), ("atom", 1), ("atom_chars", 2), ("atom_codes", 2),
+    ("atom_concat", 3), ("atom_length", 2), ("atomic", 1), ("bagof", 3), ("call", 1),
+    ("call", 2), ("call", 3), ("call", 4), ("call", 5), ("call", 6), ("call", 7), ("call", 8),
+    ("callable", 1), ("catch", 3), ("char_code", 2), ("char_conversion", 2), ("clause", 2),
+    ("close", 1), ("close", 2), ("compare", 3), ("compound", 1), ("copy_term", 2),
+    ("current_char_conversion", 2), ("current_input", 1), ("current_op", 3),
+    ("current_output", 1), ("current_predicate", 1), ("current_prolog_flag", 2),
+    ("discontiguous", 1), ("dynamic", 1), ("fail", 0), ("false", 0), ("findall", 3),
+    ("float", 1), ("flush_output", 0), ("flush_output", 1), ("functor", 3), ("get_byte", 1),
+    ("get_byte", 2), ("get_char", 1), ("get_char", 2), ("get_code", 1), ("get_code", 2),
+    ("ground", 1), ("halt", 0), ("halt", 1), ("initialization", 1), ("integer", 1), ("is", 2),
+    ("keysort", 2), ("length", 2), ("message_queue_create", 2), ("message_queue_destroy", 1),
+    ("message_queue_property", 2), ("multifile", 1), ("mutex_create", 2),
+    ("mutex_destroy", 1), ("mutex_lock", 1), ("mutex_property", 2), ("mutex_trylock", 1),
+    ("mutex_unlock", 1), ("nl", 0), ("nl", 1), ("nonvar", 1), ("number", 1),
+    ("number_chars", 2), ("number_codes", 2), ("numbervars", 3), ("once", 1), ("op", 3),
+    ("open", 3), ("open", 4), ("peek_byte", 1), ("peek_byte", 2), ("peek_char", 1),
+    ("peek_char", 2), ("peek_code", 1), ("peek_code", 2), ("phrase", 2), ("phrase", 3),
+    ("predicate_property", 2), ("put_byte", 1), ("put_byte", 2), ("put_char", 1),
+    ("put_char", 2), ("put_code", 1), ("put_code", 2), ("read", 1), ("read", 2),
+    ("read_term", 2), ("read_term", 3), ("repeat", 0), ("retract", 1), ("retractall", 1),
+    ("set_input", 1), ("set_output", 1), ("set_prolog_flag", 2), ("set_stream_position", 2),
+    ("setof", 3), ("sort", 2), ("stream_property", 2), ("sub_atom", 5), ("subsumes_term", 2),
+    ("term_variables", 2), ("thread_create", 3), ("thread_detach", 1),
+    ("thread_get_message", 1), ("thread_get_message", 2), ("thread_get_message", 3),
+    ("thread_peek_message", 1), ("thread_peek_message", 2), ("thread_property", 2),
+    ("thread_self", 1), ("thread_send_message", 2), ("thread_signal", 2), ("throw", 1),
+    ("true", 0), ("unify_with_occurs_check", 2), ("var", 1), ("with_mutex", 2), ("write", 1),
+    ("write", 2), ("write_canonical", 1), ("write_canonical", 2), ("write_term", 2),
+    ("write_term", 3), ("writeq", 1), ("writeq", 2),
+];
+
+/// Directives that only load or declare, which SWI runs and which change
+/// nothing the judge runs (a library SWI autoloads anyway; a missing
+/// library or a failing declaration is only a warning in SWI).
+const HARMLESS_DIRECTIVES: &[(&str, usize)] = &[
+    ("use_module", 1),
+    ("use_module", 2),
+    ("ensure_loaded", 1),
+    ("discontiguous", 1),
+    ("style_check", 1),
+    // Only in a module file's first line; elsewhere SWI reports it and
+    // goes on with the file.
+    ("module", 2),
+];
+
+/// Prolog flags a directive may set: ones that change nothing a rule's
+/// meaning depends on. `double_quotes` is applied to the clauses after it.
+const HARMLESS_FLAGS: &[&str] = &[
+    "verbose",
+    "verbose_load",
+    "optimise",
+    "generate_debug_info",
+    "warn_override_implicit_import",
+];
+
+/// How the reader takes `"text"` (SWI's `double_quotes` flag).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum DoubleQuotes {
+    String,
+    Codes,
+    Chars,
+    Atom,
+}
+
 /// Checks `program` (an extracted answer) and returns the clauses to load,
-/// target first, each predicate's clauses together.
+/// target first, each predicate's clauses together. As SWI consults a
+/// file: loading directives and declarations are accepted (see
+/// [`HARMLESS_DIRECTIVES`]), a clause for an ISO built-in is skipped (SWI's
+/// permission error), and a definition of any other built-in or library
+/// predicate overrides it.
 pub fn sanitize(program: &Program, task: &TaskProgram) -> Result<Vec<Term>, Rejection> {
     let target = (task.positive.clone(), task.arity);
     let mut clauses: BTreeMap<(String, usize), Vec<(Term, Option<Term>)>> = BTreeMap::new();
     let mut order: Vec<(String, usize)> = Vec::new();
+    let mut dynamic: Vec<(String, usize)> = Vec::new();
+    let mut quotes = DoubleQuotes::String;
     for sentence in &program.sentences {
         match sentence {
-            Sentence::Directive { goal, .. } => {
-                return Err(Rejection::Unsafe(format!("directive :- {goal}")));
-            }
-            Sentence::Clause { .. } => {
-                let Some(head) = sentence.head() else {
-                    continue;
+            Sentence::Directive { goal, .. } => directive(goal, &mut dynamic, &mut quotes)?,
+            Sentence::Clause { term, .. } => {
+                let term = with_double_quotes(term, quotes);
+                let (head, body) = match &term {
+                    Term::Compound(neck, args) if neck == ":-" && args.len() == 2 => {
+                        (&args[0], Some(&args[1]))
+                    }
+                    other => (other, None),
+                };
+                let head = match head {
+                    // `user:Head` defines Head where the rest of the file does.
+                    Term::Compound(colon, args) if colon == ":" && args.len() == 2 => {
+                        if args[0] != Term::Atom("user".into()) {
+                            return Err(Rejection::Unsafe(format!(
+                                "defines {head} in another module"
+                            )));
+                        }
+                        &args[1]
+                    }
+                    head => head,
                 };
                 let Some((name, arity)) = head.name_arity() else {
-                    return Err(Rejection::Syntax(format!(
-                        "clause head {head} is not callable"
-                    )));
+                    // SWI reports a clause whose head is not callable and
+                    // loads the rest.
+                    continue;
                 };
+                if ISO_PROTECTED.contains(&(name, arity)) {
+                    // SWI: permission error for this clause alone.
+                    continue;
+                }
                 let key = (name.to_string(), arity);
                 if !clauses.contains_key(&key) {
                     order.push(key.clone());
@@ -275,9 +412,31 @@ pub fn sanitize(program: &Program, task: &TaskProgram) -> Result<Vec<Term>, Reje
                 clauses
                     .entry(key)
                     .or_default()
-                    .push((head.clone(), sentence.body().cloned()));
+                    .push((head.clone(), body.cloned()));
             }
         }
+    }
+    // A dynamic predicate with no clauses fails where an undefined one
+    // raises: it is defined here by one clause that fails.
+    for (name, arity) in dynamic {
+        let key = (name.clone(), arity);
+        if ISO_PROTECTED.contains(&(name.as_str(), arity))
+            || clauses.contains_key(&key)
+            || key == target
+            || task.background_predicates.contains(&key)
+            || name == task.negative
+            || name == "pos"
+            || name == "neg"
+        {
+            continue;
+        }
+        let head = if arity == 0 {
+            Term::Atom(name.clone())
+        } else {
+            Term::Compound(name.clone(), (0..arity).map(|_| Term::Var("_".into())).collect())
+        };
+        order.push(key.clone());
+        clauses.insert(key, vec![(head, Some(Term::Atom("fail".into())))]);
     }
     // Refuse redefinitions first, whether or not the clause is reachable:
     // in the reference judge any loaded clause changes the program.
@@ -302,12 +461,10 @@ pub fn sanitize(program: &Program, task: &TaskProgram) -> Result<Vec<Term>, Reje
                 "redefines background predicate {name}/{arity}"
             )));
         }
-        let overridable = OVERRIDABLE.contains(&name);
-        if !overridable
-            && (is_builtin(name, arity) || FORBIDDEN.contains(&name) || is_control(name, arity))
-        {
+        // Control SWI compiles inline whatever the user defines.
+        if matches!((name, arity), ("*->", 2) | ("|", 2) | ("^", 2) | (":", 2)) {
             return Err(Rejection::Unsafe(format!(
-                "redefines built-in predicate {name}/{arity}"
+                "redefines control construct {name}/{arity}"
             )));
         }
         helpers.insert(key.clone(), format!("$judge_helper_{name}"));
@@ -351,6 +508,90 @@ pub fn sanitize(program: &Program, task: &TaskProgram) -> Result<Vec<Term>, Reje
     Ok(out)
 }
 
+/// Accepts a directive SWI runs harmlessly (recording `dynamic`
+/// declarations and the `double_quotes` flag), or refuses it.
+fn directive(
+    goal: &Term,
+    dynamic: &mut Vec<(String, usize)>,
+    quotes: &mut DoubleQuotes,
+) -> Result<(), Rejection> {
+    let unsafe_directive = || Rejection::Unsafe(format!("directive :- {goal}"));
+    let (name, arity) = goal.name_arity().ok_or_else(unsafe_directive)?;
+    let args = goal.args();
+    match (name, arity) {
+        (",", 2) => {
+            directive(&args[0], dynamic, quotes)?;
+            directive(&args[1], dynamic, quotes)
+        }
+        ("dynamic", 1) => {
+            let mut specs = Vec::new();
+            predicate_specs(&args[0], &mut specs);
+            dynamic.extend(specs);
+            Ok(())
+        }
+        ("set_prolog_flag", 2) => match (&args[0], &args[1]) {
+            (Term::Atom(flag), Term::Atom(value)) if flag == "double_quotes" => {
+                *quotes = match value.as_str() {
+                    "codes" => DoubleQuotes::Codes,
+                    "chars" => DoubleQuotes::Chars,
+                    "atom" => DoubleQuotes::Atom,
+                    "string" => DoubleQuotes::String,
+                    // SWI refuses the value and keeps the flag.
+                    _ => *quotes,
+                };
+                Ok(())
+            }
+            (Term::Atom(flag), _) if HARMLESS_FLAGS.contains(&flag.as_str()) => Ok(()),
+            _ => Err(unsafe_directive()),
+        },
+        _ if HARMLESS_DIRECTIVES.contains(&(name, arity)) => Ok(()),
+        _ => Err(unsafe_directive()),
+    }
+}
+
+/// The `Name/Arity` specifications of a `dynamic` declaration (one, a
+/// comma sequence or a list); anything else SWI reports and skips.
+fn predicate_specs(spec: &Term, out: &mut Vec<(String, usize)>) {
+    match spec {
+        Term::Compound(f, args) if (f == "," || f == ".") && args.len() == 2 => {
+            predicate_specs(&args[0], out);
+            predicate_specs(&args[1], out);
+        }
+        Term::Compound(f, args) if f == "/" && args.len() == 2 => {
+            if let (Term::Atom(name), Term::Int(arity)) = (&args[0], &args[1]) {
+                if let Ok(arity) = usize::try_from(*arity) {
+                    out.push((name.clone(), arity));
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// `term` with its double-quoted text read as `quotes` says.
+fn with_double_quotes(term: &Term, quotes: DoubleQuotes) -> Term {
+    if quotes == DoubleQuotes::String {
+        return term.clone();
+    }
+    match term {
+        Term::Str(text) => match quotes {
+            DoubleQuotes::Atom => Term::Atom(text.clone()),
+            _ => text.chars().rev().fold(Term::Atom("[]".into()), |tail, c| {
+                let item = match quotes {
+                    DoubleQuotes::Codes => Term::Int(c as i64),
+                    _ => Term::Atom(c.to_string()),
+                };
+                Term::Compound(".".into(), vec![item, tail])
+            }),
+        },
+        Term::Compound(name, args) => Term::Compound(
+            name.clone(),
+            args.iter().map(|a| with_double_quotes(a, quotes)).collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
 fn is_control(name: &str, arity: usize) -> bool {
     matches!(
         (name, arity),
@@ -375,11 +616,45 @@ fn is_control(name: &str, arity: usize) -> bool {
             | ("partition", 5)
             | ("foldl", 4..=6)
             | ("predsort", 3)
+            | ("max_member", 3)
+            | ("min_member", 3)
+            | ("map_list_to_pairs", 3)
             | ("maplist", _)
             | ("not", 1)
             | ("once", 1)
             | ("ignore", 1)
     )
+}
+
+/// How many parameters a yall parameter list (`[X, Y]` or
+/// `{Free}/[X, Y]`) has, if it is a proper list.
+fn lambda_params(params: &Term) -> Option<usize> {
+    let mut list = match params {
+        Term::Compound(slash, args) if slash == "/" && args.len() == 2 => &args[1],
+        other => other,
+    };
+    let mut n = 0;
+    loop {
+        match list {
+            Term::Atom(nil) if nil == "[]" => return Some(n),
+            Term::Compound(dot, args) if dot == "." && args.len() == 2 => {
+                n += 1;
+                list = &args[1];
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// yall's free-variable term: `{X, Y}` or `{}`.
+fn is_lambda_free(term: &Term) -> bool {
+    matches!(term, Term::Atom(a) if a == "{}")
+        || matches!(term, Term::Compound(f, args) if f == "{}" && args.len() == 1)
+}
+
+/// A built-in or library predicate SWI has whatever the answer defines.
+fn is_library(name: &str, arity: usize) -> bool {
+    is_builtin(name, arity) || closure_extra_args(name, arity).is_some() || is_control(name, arity)
 }
 
 fn is_builtin(name: &str, arity: usize) -> bool {
@@ -454,7 +729,25 @@ impl Checker<'_> {
                 new_args[1] = self.caret_goal(&args[1], called)?;
                 Ok(rebuild(new_args))
             }
-            (":", 2) => Err(Rejection::Unsafe(format!("module-qualified goal {goal}"))),
+            (":", 2) => self.qualified_goal(goal, called),
+            // yall: `Params>>Lambda` and `{Free}/Lambda`, called with any
+            // number of extra arguments (see the prelude).
+            (">>", n) if n >= 2 => {
+                let extra = n - 2;
+                let lambda_extra = match lambda_params(&args[0]) {
+                    Some(params) if params <= extra => extra - params,
+                    // Too many parameters: SWI's domain error, at run time.
+                    _ => 0,
+                };
+                let mut new_args = args.to_vec();
+                new_args[1] = self.closure(&args[1], lambda_extra, called)?;
+                Ok(rebuild(new_args))
+            }
+            ("/", n) if n >= 2 && is_lambda_free(&args[0]) => {
+                let mut new_args = args.to_vec();
+                new_args[1] = self.closure(&args[1], n - 2, called)?;
+                Ok(rebuild(new_args))
+            }
             _ => {
                 if let Some(extra) = closure_extra_args(name, arity) {
                     // The closure is the first argument of call/N, include/3,
@@ -466,6 +759,44 @@ impl Checker<'_> {
                 self.simple_goal(goal, name, arity, called)
             }
         }
+    }
+
+    /// `Module:Goal`. In the reference, library modules are mostly not
+    /// loaded when the answer runs, and a module SWI creates on the spot
+    /// inherits from `user`: `lists:memberchk(X, L)`, `lists:has_car(T, C)`
+    /// and `user:helper(X)` all run as the unqualified goal (an answer's
+    /// own `intersection/3` included). Only `system` sees nothing of
+    /// `user`: there the answer's predicates do not exist and a library
+    /// name is SWI's own.
+    fn qualified_goal(
+        &self,
+        goal: &Term,
+        called: &mut Vec<(String, usize)>,
+    ) -> Result<Term, Rejection> {
+        let args = goal.args();
+        let Term::Atom(module) = &args[0] else {
+            return Err(Rejection::Unsafe(format!("module-qualified goal {goal}")));
+        };
+        let inner = &args[1];
+        if module != "system" {
+            return self.goal(inner, called);
+        }
+        let Some((name, arity)) = inner.name_arity() else {
+            return self.goal(inner, called);
+        };
+        if !is_library(name, arity) {
+            return Ok(Term::Compound(
+                "$judge_undefined".into(),
+                vec![Term::Atom(name.to_string()), Term::Int(arity as i64)],
+            ));
+        }
+        let mut helpers = self.helpers.clone();
+        helpers.remove(&(name.to_string(), arity));
+        let library = Checker {
+            task: self.task,
+            helpers,
+        };
+        library.goal(inner, called)
     }
 
     /// `V^Goal` as setof/bagof take it.
@@ -492,6 +823,12 @@ impl Checker<'_> {
         called: &mut Vec<(String, usize)>,
     ) -> Result<Term, Rejection> {
         let (name, args) = match closure {
+            Term::Compound(colon, args) if colon == ":" && args.len() == 2 => {
+                let Term::Atom(_) = &args[0] else {
+                    return Err(Rejection::Unsafe(format!("module-qualified closure {closure}")));
+                };
+                return self.closure(&args[1], extra, called);
+            }
             Term::Atom(a) => (a.clone(), Vec::new()),
             Term::Compound(f, args) => (f.clone(), args.clone()),
             Term::Var(v) => return Err(Rejection::Unsafe(format!("call of variable closure {v}"))),
@@ -507,6 +844,12 @@ impl Checker<'_> {
             Term::Compound(name, full_args)
         };
         let checked = self.goal(&full, called)?;
+        if let Term::Compound(f, a) = &checked {
+            // An undefined closure raises with its name and full arity.
+            if f == "$judge_undefined" && a.len() == 2 {
+                return Ok(checked);
+            }
+        }
         // Strip the extra arguments again.
         Ok(match checked {
             Term::Compound(f, mut a) => {
@@ -660,6 +1003,21 @@ pub(crate) fn for_scryer(clauses: Vec<Term>, background: &[Term]) -> Result<Vec<
     };
     if clauses.iter().any(|c| mentions(c, &strings)) {
         return Err("strings".into());
+    }
+    let native_only = |t: &Term| match t {
+        Term::Atom(name) => NATIVE_ONLY.contains(&name.as_str()) || name.starts_with("ord_"),
+        // yall lambdas.
+        Term::Compound(name, args) if name == ">>" && args.len() == 2 => {
+            lambda_params(&args[0]).is_some()
+        }
+        Term::Compound(name, args) if name == "/" && args.len() == 2 => is_lambda_free(&args[0]),
+        Term::Compound(name, _) => {
+            NATIVE_ONLY.contains(&name.as_str()) || name.starts_with("ord_")
+        }
+        _ => false,
+    };
+    if clauses.iter().any(|c| mentions(c, &native_only)) {
+        return Err("a library predicate only the native engine has".into());
     }
     let floats = |t: &Term| match t {
         Term::Float(_) => true,

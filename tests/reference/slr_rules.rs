@@ -429,3 +429,210 @@ pub fn rule(rng: &mut ChaCha8Rng) -> String {
     }
     text
 }
+
+// ---------------------------------------------------------------------------
+// Answers SWI consults that use more of what it accepts: library built-ins
+// (text, ordsets, pairs, yall lambdas), harmless directives, module
+// qualification, own definitions of library predicates and of ISO
+// built-ins (which SWI skips), and malformed clauses among good ones.
+
+/// Literals over the library built-ins, on colours and numbers only (task
+/// constants are named differently by the judge and by the reference).
+const LIBRARY_LITERALS: &[Literal] = &[
+    ("atomic_list_concat(L, '-', X)", &["L"], &["X"]),
+    ("atomic_list_concat([A, x, 1], X)", &["A"], &["X"]),
+    ("atomic_list_concat(Ps, e, A), Ps = [X|_]", &["A"], &["X"]),
+    ("atomic_list_concat([X, Y], l, A)", &["A"], &["X", "Y"]),
+    ("atomic_list_concat(L, '', A)", &["A"], &["L"]),
+    ("split_string(A, \"e\", \"\", L)", &["A"], &["L"]),
+    ("split_string(A, \"\", \"rd\", L)", &["A"], &["L"]),
+    ("split_string(A, \"l\", \"ow\", L)", &["A"], &["L"]),
+    ("sub_string(A, 0, 2, _, Str)", &["A"], &["Str"]),
+    ("sub_string(A, B1, 1, 0, Str), B1 > 1", &["A"], &["Str"]),
+    ("string_upper(A, Str)", &["A"], &["Str"]),
+    ("string_lower(Str, X)", &["Str"], &["X"]),
+    ("number_string(N, Str)", &["N"], &["Str"]),
+    ("number_string(M, \"7\")", &[], &["M"]),
+    ("number_string(M, Str)", &["Str"], &["M"]),
+    ("string_code(2, A, M)", &["A"], &["M"]),
+    ("string_code(N, A, M)", &["N", "A"], &["M"]),
+    ("term_variables(f(L, X1, g(Y1, X1)), S)", &["L"], &["S"]),
+    ("flatten([L, [x, [L]]], S)", &["L"], &["S"]),
+    ("selectchk(X, L, S)", &["L"], &["X", "S"]),
+    ("select(red, L, white, S)", &["L"], &["S"]),
+    ("clumped(L, P)", &["L"], &["P"]),
+    ("is_set(L)", &["L"], &[]),
+    ("subset([red], L)", &["L"], &[]),
+    ("prefix(S, L)", &["L"], &["S"]),
+    ("same_length(L, S)", &["L"], &["S"]),
+    ("proper_length(L, N)", &["L"], &["N"]),
+    ("pairs_keys_values(P, L, L)", &["L"], &["P"]),
+    ("pairs_keys(P, S)", &["P"], &["S"]),
+    ("pairs_values(P, S)", &["P"], &["S"]),
+    ("transpose_pairs(P, S)", &["P"], &["S"]),
+    ("group_pairs_by_key(P, S)", &["P"], &["S"]),
+    ("map_list_to_pairs(atom_length, L, P)", &["L"], &["P"]),
+    ("list_to_ord_set(L, S)", &["L"], &["S"]),
+    ("ord_union(S, [red], S2)", &["S"], &["S2"]),
+    ("ord_union([S, [blue], L], S2)", &["S", "L"], &["S2"]),
+    ("ord_subtract(S, [red, 1], S2)", &["S"], &["S2"]),
+    ("ord_memberchk(red, S)", &["S"], &[]),
+    ("ord_intersection(S, [blue, red], S2)", &["S"], &["S2"]),
+    ("ord_subset([red], S)", &["S"], &[]),
+    ("ord_add_element(S, white, S2)", &["S"], &["S2"]),
+    ("ord_del_element(S, red, S2)", &["S"], &["S2"]),
+    ("ord_symdiff(S, [red, white], S2)", &["S"], &["S2"]),
+    ("ord_disjoint(S, [red])", &["S"], &[]),
+    ("include([X1]>>car_color(X1, red), L, S)", &["L"], &["S"]),
+    ("include([X1]>>(X1 == red), L, S)", &["L"], &["S"]),
+    ("exclude([X1]>>(number(X1), X1 > 1), L, S)", &["L"], &["S"]),
+    ("partition([X1]>>car_len(X1, long), L, S, S2)", &["L"], &["S", "S2"]),
+    (
+        "maplist([X1, Y1]>>(car_color(X1, Y1) -> true ; Y1 = none), L, S)",
+        &["L"],
+        &["S"],
+    ),
+    ("maplist([X1]>>atom(X1), L)", &["L"], &[]),
+    ("maplist([X1, Y1, Z1]>>(Z1 = X1-Y1), L, L, P)", &["L"], &["P"]),
+    (
+        "foldl([X1, S0, S1]>>(load_num(X1, V1) -> S1 is S0 + V1 ; S1 = S0), L, 0, N)",
+        &["L"],
+        &["N"],
+    ),
+    ("foldl([_, _, S0, S1]>>(S1 is S0 + 1), L, L, 0, N)", &["L"], &["N"]),
+    ("include({A}/[X1]>>car_color(X1, A), L, S)", &["L", "A"], &["S"]),
+    ("maplist([X1]>>(Z1 = X1), L), var(Z1)", &["L"], &[]),
+    ("maplist([X1, Y1]>>true, L)", &["L"], &[]),
+    ("maplist(\\X1^atom(X1), L)", &["L"], &[]),
+    ("max_member([X1, Y1]>>(X1 @< Y1), X, L)", &["L"], &["X"]),
+    ("lists:memberchk(red, L)", &["L"], &[]),
+    ("lists:append(L, [x], S)", &["L"], &["S"]),
+    ("user:has_car(T, C)", &["T"], &["C"]),
+    ("maplist(lists:member(red), [L])", &["L"], &[]),
+    ("apply:maplist(atom, L)", &["L"], &[]),
+    ("system:length(L, N)", &["L"], &["N"]),
+    ("intersection(L, [red, 1], S)", &["L"], &["S"]),
+    ("union(L, [red], S)", &["L"], &["S"]),
+    ("nextto(X, Y, L)", &["L"], &["X", "Y"]),
+    ("last(L, X)", &["L"], &["X"]),
+    ("sum_list(L, N)", &["L"], &["N"]),
+    ("upcase_atom(A, X)", &["A"], &["X"]),
+    ("plus(N, 1, M)", &["N"], &["M"]),
+    ("length(L, N)", &["L"], &["N"]),
+    ("atom_length(A, N)", &["A"], &["N"]),
+    ("\\+ seen(C)", &["C"], &[]),
+];
+
+/// Directives an answer may start with.
+const DIRECTIVES: &[&str] = &[
+    ":- use_module(library(lists)).",
+    ":- use_module(library(apply)).",
+    ":- use_module(library(yall)).",
+    ":- use_module(library(pairs)).",
+    ":- use_module(library(ordsets)).",
+    ":- use_module(library(lists), [member/2, append/3]).",
+    ":- ensure_loaded(library(lists)).",
+    ":- discontiguous eastbound/1.",
+    ":- dynamic seen/1.",
+    ":- dynamic([seen/1, other/2]).",
+    ":- style_check(-singleton).",
+    ":- use_module(library(no_such_library)).",
+];
+
+/// Own definitions of library predicates (which override them) and of ISO
+/// built-ins (which SWI refuses, clause by clause).
+const OWN_DEFINITIONS: &[&str] = &[
+    "intersection(_, _, []).",
+    "union(A, B, C) :- append(A, B, C).",
+    "nextto(X, Y, [Y, X|_]).",
+    "last([X|_], X).",
+    "sum_list(_, 100).",
+    "upcase_atom(X, X).",
+    "plus(A, B, C) :- C is A * B.",
+    "flatten(L, L).",
+    "list_to_ord_set(L, L).",
+    "length(_, 7).",
+    "atom_length(_, 0).",
+    "msort(L, L).",
+    "seen(red).",
+];
+
+/// Clauses SWI reports as syntax errors and skips.
+const MALFORMED: &[&str] = &[
+    "eastbound(T) :- has_car(T, C) car_len(C, long).",
+    "helper(X) :- X = = 1.",
+    "eastbound(T) :- has_car(T, C), (car_len(C, long).",
+    "eastbound(T :- has_car(T, _).",
+    "foo(a) :- .",
+    "eastbound(T) :- has_car(T, C), car_color(C, red)) .",
+];
+
+/// One answer of the library corpus: a rule over the usual literals and
+/// the library ones, sometimes after a directive, with an own definition
+/// of a library name, or with a malformed clause before or after it.
+pub fn library_rule(rng: &mut ChaCha8Rng) -> String {
+    let mut bound: Vec<&str> = vec!["T"];
+    let mut body: Vec<&str> = Vec::new();
+    let n = rng.gen_range(2..=5);
+    for i in 0..n {
+        let pool: &[Literal] = if i > 0 && rng.gen_bool(0.6) {
+            LIBRARY_LITERALS
+        } else {
+            LITERALS
+        };
+        let candidates: Vec<&Literal> = pool
+            .iter()
+            .filter(|(_, needs, _)| needs.iter().all(|v| bound.contains(v)))
+            .collect();
+        let pick = if i == 0 && rng.gen_bool(0.7) {
+            &LITERALS[0]
+        } else if rng.gen_bool(0.95) && !candidates.is_empty() {
+            candidates[rng.gen_range(0..candidates.len())]
+        } else {
+            pool.choose(rng).unwrap_or(&LITERALS[0])
+        };
+        body.push(pick.0);
+        bound.extend(pick.2.iter());
+    }
+    let mut lines = Vec::new();
+    if rng.gen_bool(0.3) {
+        lines.push(DIRECTIVES.choose(rng).unwrap_or(&DIRECTIVES[0]).to_string());
+    }
+    if rng.gen_bool(0.3) {
+        lines.push(OWN_DEFINITIONS.choose(rng).unwrap_or(&OWN_DEFINITIONS[0]).to_string());
+    }
+    lines.push(format!("eastbound(T) :- {}.", body.join(", ")));
+    if rng.gen_bool(0.15) {
+        let at = rng.gen_range(0..=lines.len());
+        lines.insert(at, MALFORMED.choose(rng).unwrap_or(&MALFORMED[0]).to_string());
+    }
+    let mut text = lines.join("\n");
+    let mut helpers = Vec::new();
+    for (name, clauses) in HELPERS {
+        if text.contains(name) {
+            helpers.push(*clauses);
+        }
+    }
+    for h in helpers {
+        text.push('\n');
+        text.push_str(h);
+    }
+    text
+}
+
+/// The library corpus: `tasks` generated tasks with 50 answers each, as
+/// (validation program, answer) pairs. Deterministic.
+pub fn library_corpus(tasks: usize) -> Vec<(String, String)> {
+    use rand::SeedableRng;
+    let mut rng = ChaCha8Rng::seed_from_u64(29);
+    let mut pairs = Vec::new();
+    for t in 0..tasks {
+        let levels = crate::slr_gen::DIFFERENTIAL_LEVELS;
+        let (trains, cars) = levels[t % levels.len()];
+        let task = crate::slr_gen::task(&mut rng, trains, cars);
+        for _ in 0..50 {
+            pairs.push((task.program.clone(), library_rule(&mut rng)));
+        }
+    }
+    pairs
+}

@@ -63,30 +63,30 @@ pub(crate) const TABLE: &[(&str, u32, Ext)] = &[
     ("$raise", 1, Ext::Raise),
 ];
 
-fn raise(detail: String) -> Fallback {
+pub(super) fn raise(detail: String) -> Fallback {
     Fallback::raise(detail)
 }
 
-fn unsure(detail: &str) -> Fallback {
+pub(super) fn unsure(detail: &str) -> Fallback {
     Fallback::new("unsure", detail)
 }
 
 /// What a text argument is.
-enum Text {
+pub(super) enum Text {
     Unbound,
     Value(String),
 }
 
 /// How a list of characters is given: as codes or as one-char atoms.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Chars {
+pub(super) enum Chars {
     Codes,
     Chars,
 }
 
 /// What the result of a text conversion is made of.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Kind {
+pub(super) enum Kind {
     Atom,
     String,
 }
@@ -96,7 +96,7 @@ enum Kind {
 /// number; an `unsure` fallback for SWI's other number syntax (`0x1A`,
 /// `0'a`, `1_000`, `1r2`, `1.5Inf`, big integers) and anything that starts
 /// like a number but is not plain.
-fn parse_number(text: &str) -> Result<Option<Cell>, Fallback> {
+pub(super) fn parse_number(text: &str) -> Result<Option<Cell>, Fallback> {
     let body = text.strip_prefix(['-', '+']).unwrap_or(text);
     if !body.starts_with(|c: char| c.is_ascii_digit()) {
         return Ok(None);
@@ -154,7 +154,7 @@ impl Machine<'_> {
 
     /// The text of an atomic argument (atom, integer, string); floats fall
     /// back (SWI's float printing is not imitated); compounds raise.
-    fn text_arg(&self, cell: Cell, what: &str) -> Result<Text, Fallback> {
+    pub(super) fn text_arg(&self, cell: Cell, what: &str) -> Result<Text, Fallback> {
         let cell = self.store.deref(cell);
         match cell {
             Cell::Ref(_) => Ok(Text::Unbound),
@@ -172,7 +172,7 @@ impl Machine<'_> {
     }
 
     /// A text argument that must be bound.
-    fn bound_text(&self, cell: Cell, what: &str) -> Result<String, Fallback> {
+    pub(super) fn bound_text(&self, cell: Cell, what: &str) -> Result<String, Fallback> {
         match self.text_arg(cell, what)? {
             Text::Value(t) => Ok(t),
             Text::Unbound => Err(raise(format!("instantiation_error in {what}"))),
@@ -180,7 +180,7 @@ impl Machine<'_> {
     }
 
     /// An atom or string cell holding `text`.
-    fn make_text(&mut self, text: &str, kind: Kind) -> Result<Cell, Fallback> {
+    pub(super) fn make_text(&mut self, text: &str, kind: Kind) -> Result<Cell, Fallback> {
         self.store.charge(text.len() as u64 + 1)?;
         let atom = self.atoms.make(text)?;
         match kind {
@@ -190,7 +190,7 @@ impl Machine<'_> {
     }
 
     /// The list of `text`'s characters as codes or one-char atoms.
-    fn char_list(&mut self, text: &str, chars: Chars) -> Result<Cell, Fallback> {
+    pub(super) fn char_list(&mut self, text: &str, chars: Chars) -> Result<Cell, Fallback> {
         let mut items = Vec::with_capacity(text.len());
         for c in text.chars() {
             items.push(match chars {
@@ -305,7 +305,7 @@ impl Machine<'_> {
     }
 
     /// Solutions as `member(Solution, [All…])`, run next.
-    fn alternatives(&mut self, pattern: Cell, solutions: &[Cell]) -> Result<bool, Fallback> {
+    pub(super) fn alternatives(&mut self, pattern: Cell, solutions: &[Cell]) -> Result<bool, Fallback> {
         let list = self.store.make_list(solutions, Cell::Atom(NIL))?;
         let goal = self.store.compound(MEMBER, &[pattern, list])?;
         self.call_next(goal);
@@ -341,7 +341,7 @@ impl Machine<'_> {
     }
 
     /// An integer argument that may be unbound: SWI's type errors.
-    fn opt_int(&self, args: u32, i: u32, what: &str) -> Result<Option<i64>, Fallback> {
+    pub(super) fn opt_int(&self, args: u32, i: u32, what: &str) -> Result<Option<i64>, Fallback> {
         match self.deref_arg(args, i) {
             Cell::Ref(_) => Ok(None),
             Cell::Int(n) => Ok(Some(n)),

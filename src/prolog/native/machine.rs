@@ -21,7 +21,10 @@ use std::collections::HashSet;
 
 #[path = "builtins.rs"]
 mod builtins;
+#[path = "library.rs"]
+mod library;
 use builtins::Ext;
+use library::Lib;
 
 const NONE: u32 = u32::MAX;
 
@@ -95,6 +98,7 @@ pub(crate) enum Builtin {
     PermCheck,
     /// A built-in of `builtins.rs`.
     Ext(Ext),
+    Lib(Lib),
 }
 
 /// The built-in table, keyed by (name id, arity) in `atoms`.
@@ -177,6 +181,11 @@ pub(crate) fn builtin_table(atoms: &mut AtomTable) -> FastMap<(u32, u32), Builti
         builtins::TABLE
             .iter()
             .map(|&(name, arity, ext)| (name, arity, Ext(ext))),
+    );
+    entries.extend(
+        library::TABLE
+            .iter()
+            .map(|&(name, arity, lib)| (name, arity, Lib(lib))),
     );
     entries
         .into_iter()
@@ -1316,6 +1325,7 @@ impl<'a> Machine<'a> {
                 }
             }
             B::Ext(ext) => self.ext_builtin(ext, args),
+            B::Lib(lib) => self.lib_builtin(lib, args),
         }
     }
 

@@ -6,7 +6,12 @@
 member(X, [X|_]).
 member(X, [_|T]) :- member(X, T).
 
-memberchk(X, L) :- member(X, L), !.
+% memberchk/2 as SWI 9's C version: a partial list is extended, a tail that
+% is not a list raises once the element was not found before it.
+memberchk(X, L) :- '$memberchk'(L, X).
+'$memberchk'(L, X) :- var(L), !, L = [X|_].
+'$memberchk'([H|T], X) :- !, ( X = H -> true ; '$memberchk'(T, X) ).
+'$memberchk'(L, _) :- L \== [], '$raise'('type_error(list)').
 
 append([], L, L).
 append([H|T], L, [H|R]) :- append(T, L, R).
@@ -177,3 +182,245 @@ predsort(P, L, Sorted) :-
 % length/2 on a partial list with an unbound length enumerates lengths.
 '$length_enum'([], 0).
 '$length_enum'([_|T], N) :- '$length_enum'(T, N0), N is N0 + 1.
+
+% An undefined closure called with extra arguments raises for the name and
+% arity the sandbox recorded (its full arity), not for the extra arguments.
+'$judge_undefined'(N, A, _) :- '$judge_undefined'(N, A).
+'$judge_undefined'(N, A, _, _) :- '$judge_undefined'(N, A).
+'$judge_undefined'(N, A, _, _, _) :- '$judge_undefined'(N, A).
+'$judge_undefined'(N, A, _, _, _, _) :- '$judge_undefined'(N, A).
+'$judge_undefined'(N, A, _, _, _, _, _) :- '$judge_undefined'(N, A).
+'$judge_undefined'(N, A, _, _, _, _, _, _) :- '$judge_undefined'(N, A).
+'$judge_undefined'(N, A, _, _, _, _, _, _, _) :- '$judge_undefined'(N, A).
+
+% library(yall), as SWI 9 runs it when called: the lambda is copied (all
+% its variables but those of {Free}), its parameters unified with the
+% first arguments, and the rest passed on.
+'>>'(Ps, L) :- '$yall'(Ps, L, []).
+'>>'(Ps, L, A1) :- '$yall'(Ps, L, [A1]).
+'>>'(Ps, L, A1, A2) :- '$yall'(Ps, L, [A1, A2]).
+'>>'(Ps, L, A1, A2, A3) :- '$yall'(Ps, L, [A1, A2, A3]).
+'>>'(Ps, L, A1, A2, A3, A4) :- '$yall'(Ps, L, [A1, A2, A3, A4]).
+'>>'(Ps, L, A1, A2, A3, A4, A5) :- '$yall'(Ps, L, [A1, A2, A3, A4, A5]).
+'>>'(Ps, L, A1, A2, A3, A4, A5, A6) :- '$yall'(Ps, L, [A1, A2, A3, A4, A5, A6]).
+'>>'(Ps, L, A1, A2, A3, A4, A5, A6, A7) :- '$yall'(Ps, L, [A1, A2, A3, A4, A5, A6, A7]).
+'$yall'(Ps, _, _) :- var(Ps), !, '$raise'(instantiation_error).
+'$yall'(Free/Ps, L, Args) :- !,
+    '$yall_free'(Free), '$must_be_list'(Ps),
+    copy_term(Free/Ps>>L, Free/Pc>>Lc),
+    '$yall_bind'(Pc, Args, Extra), '$yall_call'(Extra, Lc).
+'$yall'(Ps, L, Args) :-
+    '$must_be_list'(Ps),
+    copy_term(Ps>>L, Pc>>Lc),
+    '$yall_bind'(Pc, Args, Extra), '$yall_call'(Extra, Lc).
+'$yall_bind'([], Extra, Extra) :- !.
+'$yall_bind'([P|Ps], [A|As], Extra) :- !, P = A, '$yall_bind'(Ps, As, Extra).
+'$yall_bind'(_, _, _) :- '$raise'('domain_error(lambda_parameters)').
+'$yall_free'(F) :- var(F), !, '$raise'(instantiation_error).
+'$yall_free'({_}) :- !.
+'$yall_free'({}) :- !.
+'$yall_free'(_) :- '$raise'('type_error(lambda_free)').
+'$yall_call'([], G) :- call(G).
+'$yall_call'([A1], G) :- call(G, A1).
+'$yall_call'([A1, A2], G) :- call(G, A1, A2).
+'$yall_call'([A1, A2, A3], G) :- call(G, A1, A2, A3).
+'$yall_call'([A1, A2, A3, A4], G) :- call(G, A1, A2, A3, A4).
+'$yall_call'([A1, A2, A3, A4, A5], G) :- call(G, A1, A2, A3, A4, A5).
+'$yall_call'([A1, A2, A3, A4, A5, A6], G) :- call(G, A1, A2, A3, A4, A5, A6).
+'$yall_call'([A1, A2, A3, A4, A5, A6, A7], G) :- call(G, A1, A2, A3, A4, A5, A6, A7).
+'/'(Free, L) :- '$yall_free'(Free), copy_term(Free+L, Free+Lc), call(Lc).
+'/'(Free, L, A1) :- '$yall_free'(Free), copy_term(Free+L, Free+Lc), call(Lc, A1).
+'/'(Free, L, A1, A2) :- '$yall_free'(Free), copy_term(Free+L, Free+Lc), call(Lc, A1, A2).
+'/'(Free, L, A1, A2, A3) :- '$yall_free'(Free), copy_term(Free+L, Free+Lc), call(Lc, A1, A2, A3).
+'/'(Free, L, A1, A2, A3, A4) :-
+    '$yall_free'(Free), copy_term(Free+L, Free+Lc), call(Lc, A1, A2, A3, A4).
+
+% library(lists) beyond the above, as SWI 9 defines them.
+flatten(List, Flat) :- '$flatten'(List, [], Flat0), !, Flat = Flat0.
+'$flatten'(Var, Tl, [Var|Tl]) :- var(Var), !.
+'$flatten'([], Tl, Tl) :- !.
+'$flatten'([Hd|Tl], Tail, List) :- !,
+    '$flatten'(Hd, FlatHeadTail, List), '$flatten'(Tl, Tail, FlatHeadTail).
+'$flatten'(NonList, Tl, [NonList|Tl]).
+
+selectchk(Elem, List, Rest) :- select(Elem, List, Rest0), !, Rest = Rest0.
+select(X, Xs, Y, Ys) :- '$select4'(Xs, X, Y, Ys).
+'$select4'([X|List], X, Y, [Y|List]).
+'$select4'([X0|XList], X, Y, [X0|YList]) :- '$select4'(XList, X, Y, YList).
+selectchk(X, Xs, Y, Ys) :- select(X, Xs, Y, Ys), !.
+clumped(Items, Counts) :- '$clump'(Items, Counts).
+'$clump'([], []).
+'$clump'([H|T0], [H-C|T]) :- '$ccount'(T0, H, T1, 1, C), '$clump'(T1, T).
+'$ccount'([H|T0], E, T, C0, C) :- E == H, !, C1 is C0 + 1, '$ccount'(T0, E, T, C1, C).
+'$ccount'(List, _, List, C, C).
+prefix([], _).
+prefix([E|T0], [E|T]) :- prefix(T0, T).
+same_length([], []).
+same_length([_|T1], [_|T2]) :- same_length(T1, T2).
+is_set(Set) :- is_list(Set), length(Set, Len), sort(Set, Sorted), length(Sorted, Len).
+subset(S, _) :- '$ssu_nil'(S), !.
+subset(S, Set) :- '$ssu_cons'(S, E, R), !, memberchk(E, Set), subset(R, Set).
+subset(_, _) :- '$raise'('existence_error(matching_rule)').
+max_member(P, Max, L) :- '$ssu_nonempty'(L), L = [H|T], '$max_member'(T, P, H, Max).
+'$max_member'([], _, Max, Max).
+'$max_member'([H|T], P, Max0, Max) :-
+    ( call(P, H, Max0) -> Max1 = Max0 ; Max1 = H ), '$max_member'(T, P, Max1, Max).
+min_member(P, Min, L) :- '$ssu_nonempty'(L), L = [H|T], '$min_member'(T, P, H, Min).
+'$min_member'([], _, Min, Min).
+'$min_member'([H|T], P, Min0, Min) :-
+    ( call(P, Min0, H) -> Min1 = Min0 ; Min1 = H ), '$min_member'(T, P, Min1, Min).
+proper_length(List, Length) :- is_list(List), length(List, Length).
+
+% library(pairs).
+pairs_keys_values([], [], []).
+pairs_keys_values([K-V|T], [K|Ks], [V|Vs]) :- pairs_keys_values(T, Ks, Vs).
+pairs_keys([], []).
+pairs_keys([K-_|T], [K|Ks]) :- pairs_keys(T, Ks).
+pairs_values([], []).
+pairs_values([_-V|T], [V|Vs]) :- pairs_values(T, Vs).
+group_pairs_by_key([], []).
+group_pairs_by_key([M-N|T0], [M-[N|TN]|T]) :- '$same_key'(M, T0, TN, T1), group_pairs_by_key(T1, T).
+'$same_key'(M0, [M-N|T0], [N|TN], T) :- M0 == M, !, '$same_key'(M, T0, TN, T).
+'$same_key'(_, L, [], L).
+transpose_pairs(Pairs, Transposed) :-
+    '$flip_pairs'(Pairs, Flipped), keysort(Flipped, Transposed).
+'$flip_pairs'([], []).
+'$flip_pairs'([K-V|T0], [V-K|T]) :- '$flip_pairs'(T0, T).
+map_list_to_pairs(Function, List, Pairs) :- '$map_list_to_pairs'(List, Function, Pairs).
+'$map_list_to_pairs'([], _, []).
+'$map_list_to_pairs'([H|T0], Pred, [K-H|T]) :-
+    call(Pred, H, K), '$map_list_to_pairs'(T0, Pred, T).
+
+% library(ordsets), as SWI 9 defines it; its single-sided (=>) rules raise
+% where no rule matches.
+ord_empty([]).
+ord_seteq(Set1, Set2) :- Set1 == Set2.
+list_to_ord_set(List, Set) :- sort(List, Set).
+ord_intersect([H1|T1], L2) :- '$ord_intersect_'(L2, H1, T1).
+'$ord_intersect_'([H2|T2], H1, T1) :- compare(Order, H1, H2), '$ord_intersect__'(Order, H1, T1, H2, T2).
+'$ord_intersect__'(<, _, T1, H2, T2) :- '$ord_intersect_'(T1, H2, T2).
+'$ord_intersect__'(=, _, _, _, _).
+'$ord_intersect__'(>, H1, T1, _, T2) :- '$ord_intersect_'(T2, H1, T1).
+ord_disjoint(Set1, Set2) :- \+ ord_intersect(Set1, Set2).
+ord_intersect(Set1, Set2, Intersection) :- ord_intersection(Set1, Set2, Intersection).
+ord_intersection(Set1, Set2, Intersection) :-
+    (   Intersection == []
+    ->  ord_disjoint(Set1, Set2)
+    ;   '$ord_isect'(Set1, Set2, Intersection)
+    ).
+'$ord_isect'([], _, []).
+'$ord_isect'([H1|T1], L2, Int) :- '$ord_isect2'(L2, H1, T1, Int).
+'$ord_isect2'([], _, _, []).
+'$ord_isect2'([H2|T2], H1, T1, Int) :- compare(Order, H1, H2), '$ord_isect3'(Order, H1, T1, H2, T2, Int).
+'$ord_isect3'(<, _, T1, H2, T2, Int) :- '$ord_isect2'(T1, H2, T2, Int).
+'$ord_isect3'(=, H1, T1, _, T2, [H1|Int]) :- '$ord_isect'(T1, T2, Int).
+'$ord_isect3'(>, H1, T1, _, T2, Int) :- '$ord_isect2'(T2, H1, T1, Int).
+ord_intersection([], L, [], L) :- !.
+ord_intersection([_|_], [], [], []) :- !.
+ord_intersection([H1|T1], [H2|T2], Intersection, Difference) :-
+    compare(Diff, H1, H2),
+    '$ord_intersection2'(Diff, H1, T1, H2, T2, Intersection, Difference).
+'$ord_intersection2'(=, H1, T1, _, T2, [H1|T], Difference) :- ord_intersection(T1, T2, T, Difference).
+'$ord_intersection2'(<, _, T1, H2, T2, Intersection, Difference) :-
+    ord_intersection(T1, [H2|T2], Intersection, Difference).
+'$ord_intersection2'(>, H1, T1, H2, T2, Intersection, [H2|HDiff]) :-
+    ord_intersection([H1|T1], T2, Intersection, HDiff).
+ord_add_element([], El, [El]).
+ord_add_element([H|T], El, Add) :- compare(Order, H, El), '$ord_addel'(Order, H, T, El, Add).
+'$ord_addel'(<, H, T, El, [H|Add]) :- ord_add_element(T, El, Add).
+'$ord_addel'(=, H, T, _, [H|T]).
+'$ord_addel'(>, H, T, El, [El,H|T]).
+ord_del_element([], _, []).
+ord_del_element([H|T], El, Del) :- compare(Order, H, El), '$ord_delel'(Order, H, T, El, Del).
+'$ord_delel'(<, H, T, El, [H|Del]) :- ord_del_element(T, El, Del).
+'$ord_delel'(=, _, T, _, T).
+'$ord_delel'(>, H, T, _, [H|T]).
+ord_selectchk(Item, [X|Set1], [X|Set2]) :- X @< Item, !, ord_selectchk(Item, Set1, Set2).
+ord_selectchk(Item, [Item|Set1], Set1) :-
+    (   Set1 == [] -> true
+    ;   Set1 = [Y|_] -> Item @< Y
+    ).
+ord_memberchk(Item, [X1,X2,X3,X4|Xs]) :- !,
+    compare(R4, Item, X4),
+    (   R4 = (>) -> ord_memberchk(Item, Xs)
+    ;   R4 = (<) ->
+        compare(R2, Item, X2),
+        (   R2 = (>) -> Item == X3
+        ;   R2 = (<) -> Item == X1
+        ;   true
+        )
+    ;   true
+    ).
+ord_memberchk(Item, [X1,X2|Xs]) :- !,
+    compare(R2, Item, X2),
+    (   R2 = (>) -> ord_memberchk(Item, Xs)
+    ;   R2 = (<) -> Item == X1
+    ;   true
+    ).
+ord_memberchk(Item, [X1]) :- Item == X1.
+ord_subset([], _).
+ord_subset([H1|T1], [H2|T2]) :- compare(Order, H1, H2), '$ord_subset_'(Order, H1, T1, T2).
+'$ord_subset_'(>, H1, T1, [H2|T2]) :- compare(Order, H1, H2), '$ord_subset_'(Order, H1, T1, T2).
+'$ord_subset_'(=, _, T1, T2) :- ord_subset(T1, T2).
+'$ssu_nil'(X) :- X == [].
+'$ssu_cons'(X, H, T) :- nonvar(X), X = [H|T].
+ord_subtract(S1, _, Diff) :- '$ssu_nil'(S1), !, Diff = [].
+ord_subtract(List, S2, Diff) :- '$ssu_nil'(S2), !, Diff = List.
+ord_subtract(S1, L2, Diff) :- '$ssu_cons'(S1, H1, T1), !, '$ord_diff21'(L2, H1, T1, Diff).
+ord_subtract(_, _, _) :- '$raise'('existence_error(matching_rule)').
+'$ord_diff21'([], H1, T1, [H1|T1]).
+'$ord_diff21'([H2|T2], H1, T1, Diff) :- compare(Order, H1, H2), '$ord_diff3'(Order, H1, T1, H2, T2, Diff).
+'$ord_diff12'([], _, _, []).
+'$ord_diff12'([H1|T1], H2, T2, Diff) :- compare(Order, H1, H2), '$ord_diff3'(Order, H1, T1, H2, T2, Diff).
+'$ord_diff3'(<, H1, T1, H2, T2, [H1|Diff]) :- '$ord_diff12'(T1, H2, T2, Diff).
+'$ord_diff3'(=, _, T1, _, T2, Diff) :- ord_subtract(T1, T2, Diff).
+'$ord_diff3'(>, H1, T1, _, T2, Diff) :- '$ord_diff21'(T2, H1, T1, Diff).
+ord_union(S, Union) :- '$ssu_nil'(S), !, Union = [].
+ord_union(S, Union) :- '$ssu_cons'(S, _, _), !,
+    length(S, N), '$ord_union_all'(N, S, Union, []).
+ord_union(_, _) :- '$raise'('existence_error(matching_rule)').
+'$ord_union_all'(N, Sets0, Union, Sets) :-
+    (   N =:= 1 -> Sets0 = [Union|Sets]
+    ;   N =:= 2 -> Sets0 = [Set1,Set2|Sets], ord_union(Set1, Set2, Union)
+    ;   A is N >> 1, Z is N - A,
+        '$ord_union_all'(A, Sets0, X, Sets1),
+        '$ord_union_all'(Z, Sets1, Y, Sets),
+        ord_union(X, Y, Union)
+    ).
+ord_union(S1, S2, Union) :- '$ssu_nil'(S1), !, Union = S2.
+ord_union(S1, L2, Union) :- '$ssu_cons'(S1, H1, T1), !, '$ord_union2'(L2, H1, T1, Union).
+ord_union(_, _, _) :- '$raise'('existence_error(matching_rule)').
+'$ord_union2'(L2, H1, T1, Union) :- '$ssu_nil'(L2), !, Union = [H1|T1].
+'$ord_union2'(L2, H1, T1, Union) :- '$ssu_cons'(L2, H2, T2), !,
+    compare(Order, H1, H2), '$ord_union3'(Order, H1, T1, H2, T2, Union).
+'$ord_union2'(_, _, _, _) :- '$raise'('existence_error(matching_rule)').
+'$ord_union3'(<, H1, T1, H2, T2, Union) :- Union = [H1|Union0], '$ord_union2'(T1, H2, T2, Union0).
+'$ord_union3'(=, H1, T1, _, T2, Union) :- Union = [H1|Union0], ord_union(T1, T2, Union0).
+'$ord_union3'(>, H1, T1, H2, T2, Union) :- Union = [H2|Union0], '$ord_union2'(T2, H1, T1, Union0).
+ord_union([], Set2, Set2, Set2).
+ord_union([H|T], Set2, Union, New) :- '$ord_union_1'(Set2, H, T, Union, New).
+'$ord_union_1'([], H, T, [H|T], []).
+'$ord_union_1'([H2|T2], H, T, Union, New) :-
+    compare(Order, H, H2), '$ord_union'(Order, H, T, H2, T2, Union, New).
+'$ord_union'(<, H, T, H2, T2, [H|Union], New) :- '$ord_union_2'(T, H2, T2, Union, New).
+'$ord_union'(>, H, T, H2, T2, [H2|Union], [H2|New]) :- '$ord_union_1'(T2, H, T, Union, New).
+'$ord_union'(=, H, T, _, T2, [H|Union], New) :- ord_union(T, T2, Union, New).
+'$ord_union_2'([], H2, T2, [H2|T2], [H2|T2]).
+'$ord_union_2'([H|T], H2, T2, Union, New) :-
+    compare(Order, H, H2), '$ord_union'(Order, H, T, H2, T2, Union, New).
+ord_symdiff([], Set2, Set2).
+ord_symdiff([H1|T1], Set2, Difference) :- '$ord_symdiff'(Set2, H1, T1, Difference).
+'$ord_symdiff'([], H1, T1, [H1|T1]).
+'$ord_symdiff'([H2|T2], H1, T1, Difference) :-
+    compare(Order, H1, H2), '$ord_symdiff'(Order, H1, T1, H2, T2, Difference).
+'$ord_symdiff'(<, H1, Set1, H2, T2, [H1|Difference]) :- '$ord_symdiff'(Set1, H2, T2, Difference).
+'$ord_symdiff'(=, _, T1, _, T2, Difference) :- ord_symdiff(T1, T2, Difference).
+'$ord_symdiff'(>, H1, T1, H2, Set2, [H2|Difference]) :- '$ord_symdiff'(Set2, H1, T1, Difference).
+
+% SWI's string predicates written over the atom ones (which take strings).
+sub_string(S, B, L, A, Sub) :-
+    (   var(Sub) -> sub_atom(S, B, L, A, X), atom_string(X, Sub)
+    ;   atom_string(X, Sub), sub_atom(S, B, L, A, X)
+    ).
+string_upper(S, U) :- upcase_atom(S, A), atom_string(A, U).
+string_lower(S, L) :- downcase_atom(S, A), atom_string(A, L).

@@ -34,6 +34,13 @@ pub fn parse_program(src: &str) -> Result<Program, SyntaxError> {
     parser::Parser::new(src).program()
 }
 
+/// Reads a Prolog text as SWI-Prolog consults a file: each sentence with
+/// a syntax error is skipped (up to its end token) and reported, and the
+/// others are kept, in order.
+pub fn parse_program_recovering(src: &str) -> (Program, Vec<SyntaxError>) {
+    parser::Parser::new(src).program_recovering()
+}
+
 /// Reads a Prolog text as [`parse_program`] does, handing each sentence
 /// to `each` in order; flat ground facts (`has_car(train0, car0_1).`) come
 /// borrowed from the text, with no term built, for loaders of large

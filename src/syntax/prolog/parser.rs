@@ -128,6 +128,9 @@ pub(crate) struct Parser<'a> {
     depth: usize,
     /// Where sentences start.
     cursor: Cursor,
+    /// Whether the last token taken was the end token `.`, so that a
+    /// syntax error reported on it needs no skipping to resynchronise.
+    after_end: bool,
     /// Whether [`Parser::flat_fact`] may read sentences (off only in tests
     /// that compare it with the general reader).
     flat_facts: bool,
@@ -143,6 +146,7 @@ impl<'a> Parser<'a> {
             ahead: VecDeque::new(),
             depth: 0,
             cursor: Cursor::default(),
+            after_end: false,
             flat_facts: true,
         }
     }
@@ -181,11 +185,59 @@ impl<'a> Parser<'a> {
     fn advance(&mut self) -> Result<Token> {
         self.peek()?;
         // peek() guarantees one buffered token.
-        Ok(self.ahead.pop_front().unwrap_or(Token {
+        let token = self.ahead.pop_front().unwrap_or(Token {
             tok: Tok::Eof,
             start: self.src.len(),
             layout_before: false,
-        }))
+        });
+        self.after_end = token.tok == Tok::End;
+        Ok(token)
+    }
+
+    /// A whole program as SWI-Prolog consults it: a sentence with a syntax
+    /// error is reported and skipped up to its end token (`.` followed by
+    /// layout, `%` or the end of input, found by the tokenizer, so a `.`
+    /// in a quoted atom or a comment does not end it), and reading goes on
+    /// with the next. An unterminated block comment or quoted item runs to
+    /// the end of the input, as in SWI.
+    pub fn program_recovering(&mut self) -> (Program, Vec<SyntaxError>) {
+        let mut sentences = Vec::new();
+        let mut errors = Vec::new();
+        loop {
+            self.after_end = false;
+            match self.sentence() {
+                Ok(Some(sentence)) => sentences.push(sentence),
+                Ok(None) => break,
+                Err(error) => {
+                    // An unterminated comment or quote runs to the end.
+                    let runs_to_end = error.message.starts_with("unterminated");
+                    errors.push(error);
+                    if runs_to_end || !self.skip_to_end() {
+                        break;
+                    }
+                }
+            }
+        }
+        (Program { sentences }, errors)
+    }
+
+    /// Skips the rest of a sentence after a syntax error, up to and
+    /// including its end token; false at the end of the input.
+    fn skip_to_end(&mut self) -> bool {
+        self.depth = 0;
+        if self.after_end {
+            return true;
+        }
+        loop {
+            match self.advance() {
+                Ok(token) if token.tok == Tok::End => return true,
+                Ok(token) if token.tok == Tok::Eof => return false,
+                Ok(_) => {}
+                Err(error) if error.message.starts_with("unterminated") => return false,
+                // The tokenizer has moved past the bad character.
+                Err(_) => {}
+            }
+        }
     }
 
     /// A whole program: sentences until end of input.

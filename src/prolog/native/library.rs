@@ -1,0 +1,255 @@
+//! SWI-Prolog library built-ins answers use beyond those of `builtins.rs`:
+//! atomic_list_concat/2,3 (with its split mode), split_string/4,
+//! number_string/2, string_code/3 and term_variables/2. Each gives SWI 9's
+//! results and raises where SWI raises (checked against swipl 9.0.4 in
+//! `tests/judge_compat.rs`), and charges a step per list cell it walks or
+//! builds and a work unit per character it scans.
+
+use super::builtins::{parse_number, raise, unsure, Kind, Text};
+use super::Machine;
+use crate::prolog::native::term::{Cell, NIL};
+use crate::prolog::native::Fallback;
+
+/// The built-ins of this file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Lib {
+    AtomicListConcat2,
+    AtomicListConcat3,
+    SplitString,
+    NumberString,
+    StringCode,
+    TermVariables,
+}
+
+/// Name, arity and built-in.
+pub(crate) const TABLE: &[(&str, u32, Lib)] = &[
+    ("atomic_list_concat", 2, Lib::AtomicListConcat2),
+    ("atomic_list_concat", 3, Lib::AtomicListConcat3),
+    ("split_string", 4, Lib::SplitString),
+    ("number_string", 2, Lib::NumberString),
+    ("string_code", 3, Lib::StringCode),
+    ("term_variables", 2, Lib::TermVariables),
+];
+
+/// What the elements of an atomic_list_concat list are.
+enum Parts {
+    /// All bound: their texts.
+    Bound(Vec<String>),
+    /// An unbound element or tail: only the split mode can answer.
+    Partial,
+}
+
+impl Machine<'_> {
+    /// Runs a built-in of this file.
+    pub(super) fn lib_builtin(&mut self, lib: Lib, args: u32) -> Result<bool, Fallback> {
+        match lib {
+            Lib::AtomicListConcat2 => {
+                let what = "atomic_list_concat/2";
+                match self.concat_parts(args, what)? {
+                    Parts::Bound(parts) => self.unify_text(args, 1, &parts.concat(), Kind::Atom),
+                    Parts::Partial => Err(raise(format!("instantiation_error in {what}"))),
+                }
+            }
+            Lib::AtomicListConcat3 => self.atomic_list_concat3(args),
+            Lib::SplitString => self.split_string(args),
+            Lib::NumberString => self.number_string(args),
+            Lib::StringCode => {
+                let what = "string_code/3";
+                let index = match self.deref_arg(args, 0) {
+                    Cell::Int(i) => i,
+                    Cell::Ref(_) => return Err(raise(format!("instantiation_error in {what}"))),
+                    _ => return Err(raise(format!("type_error(integer) in {what}"))),
+                };
+                if index < 0 {
+                    return Err(raise(format!("domain_error(not_less_than_zero) in {what}")));
+                }
+                let text = self.bound_text(self.arg(args, 1), what)?;
+                self.store.charge(text.len() as u64)?;
+                match usize::try_from(index - 1).ok().and_then(|i| text.chars().nth(i)) {
+                    Some(c) if index > 0 => self.unify(self.arg(args, 2), Cell::Int(c as i64)),
+                    _ => Ok(false),
+                }
+            }
+            Lib::TermVariables => {
+                let vars = self.term_variables(self.arg(args, 0))?;
+                self.charge_steps(vars.len())?;
+                let list = self.store.make_list(&vars, Cell::Atom(NIL))?;
+                self.unify(self.arg(args, 1), list)
+            }
+        }
+    }
+
+    /// Unifies argument `i` with an atom or string of `text`.
+    fn unify_text(&mut self, args: u32, i: u32, text: &str, kind: Kind) -> Result<bool, Fallback> {
+        let made = self.make_text(text, kind)?;
+        self.unify(self.arg(args, i), made)
+    }
+
+    /// The texts of atomic_list_concat's list (argument 0): SWI's type
+    /// errors for a compound element or a tail that is not a list.
+    fn concat_parts(&mut self, args: u32, what: &str) -> Result<Parts, Fallback> {
+        let (items, tail) = self.store.list_items(self.arg(args, 0))?;
+        self.charge_steps(items.len())?;
+        let mut parts = Vec::with_capacity(items.len());
+        let mut partial = false;
+        for item in items {
+            match self.store.deref(item) {
+                Cell::Ref(_) => partial = true,
+                cell @ (Cell::Atom(_) | Cell::Int(_)) => match self.text_arg(cell, what)? {
+                    Text::Value(t) => parts.push(t),
+                    Text::Unbound => partial = true,
+                },
+                cell if self.is_string(cell) => parts.push(self.bound_text(cell, what)?),
+                Cell::Float(_) => return Err(unsure("float as text")),
+                _ => return Err(raise(format!("type_error(text) in {what}"))),
+            }
+        }
+        match tail {
+            Cell::Atom(NIL) => {}
+            Cell::Ref(_) => partial = true,
+            _ => return Err(raise(format!("type_error(list) in {what}"))),
+        }
+        let chars: usize = parts.iter().map(String::len).sum();
+        self.store.charge(chars as u64)?;
+        Ok(if partial {
+            Parts::Partial
+        } else {
+            Parts::Bound(parts)
+        })
+    }
+
+    /// atomic_list_concat/3: joins a bound list; otherwise splits a bound
+    /// atom at a non-empty separator into atoms.
+    fn atomic_list_concat3(&mut self, args: u32) -> Result<bool, Fallback> {
+        let what = "atomic_list_concat/3";
+        let separator = self.bound_text(self.arg(args, 1), what)?;
+        match self.concat_parts(args, what)? {
+            Parts::Bound(parts) => {
+                let joined = parts.join(&separator);
+                self.unify_text(args, 2, &joined, Kind::Atom)
+            }
+            Parts::Partial => {
+                let whole = match self.text_arg(self.arg(args, 2), what)? {
+                    Text::Value(t) => t,
+                    Text::Unbound => return Err(raise(format!("instantiation_error in {what}"))),
+                };
+                if separator.is_empty() {
+                    return Err(raise(format!("domain_error(non_empty_atom) in {what}")));
+                }
+                self.store.charge(whole.len() as u64)?;
+                let mut pieces = Vec::new();
+                for piece in whole.split(separator.as_str()) {
+                    pieces.push(self.make_text(piece, Kind::Atom)?);
+                }
+                self.charge_steps(pieces.len())?;
+                let list = self.store.make_list(&pieces, Cell::Atom(NIL))?;
+                self.unify(self.arg(args, 0), list)
+            }
+        }
+    }
+
+    /// A text argument of split_string/4: a string or an atom (a number is
+    /// SWI's type error).
+    fn split_text(&mut self, args: u32, i: u32, what: &str) -> Result<String, Fallback> {
+        match self.deref_arg(args, i) {
+            Cell::Int(_) | Cell::Float(_) => Err(raise(format!("type_error(text) in {what}"))),
+            cell => {
+                let text = self.bound_text(cell, what)?;
+                self.store.charge(text.len() as u64)?;
+                Ok(text)
+            }
+        }
+    }
+
+    /// split_string/4 as SWI 9 does it: the padding is stripped from the
+    /// whole text first; then each field runs from the next non-padding
+    /// character to the next separator, and loses its trailing padding.
+    fn split_string(&mut self, args: u32) -> Result<bool, Fallback> {
+        let what = "split_string/4";
+        let text: Vec<char> = self.split_text(args, 0, what)?.chars().collect();
+        let separators: Vec<char> = self.split_text(args, 1, what)?.chars().collect();
+        let pad: Vec<char> = self.split_text(args, 2, what)?.chars().collect();
+        let is_pad = |c: &char| pad.contains(c);
+        let mut start = 0;
+        let mut end = text.len();
+        while start < end && is_pad(&text[start]) {
+            start += 1;
+        }
+        while end > start && is_pad(&text[end - 1]) {
+            end -= 1;
+        }
+        let mut fields = Vec::new();
+        loop {
+            while start < end && is_pad(&text[start]) {
+                start += 1;
+            }
+            let stop = (start..end)
+                .find(|&i| separators.contains(&text[i]))
+                .unwrap_or(end);
+            let mut last = stop;
+            while last > start && is_pad(&text[last - 1]) {
+                last -= 1;
+            }
+            let field: String = text[start..last].iter().collect();
+            fields.push(self.make_text(&field, Kind::String)?);
+            if stop >= end {
+                break;
+            }
+            start = stop + 1;
+        }
+        self.charge_steps(fields.len())?;
+        let list = self.store.make_list(&fields, Cell::Atom(NIL))?;
+        self.unify(self.arg(args, 3), list)
+    }
+
+    /// number_string/2: a string is read as a number (plain decimals here;
+    /// SWI's other number syntax falls back), else a number is written.
+    fn number_string(&mut self, args: u32) -> Result<bool, Fallback> {
+        let what = "number_string/2";
+        let text = self.deref_arg(args, 1);
+        if self.is_string(text) {
+            let text = self.bound_text(text, what)?;
+            self.store.charge(text.len() as u64)?;
+            return match parse_number(&text)? {
+                Some(n) => self.unify(self.arg(args, 0), n),
+                None => Ok(false),
+            };
+        }
+        match (self.deref_arg(args, 0), text) {
+            (_, Cell::Atom(a)) if a != NIL => Err(raise(format!("type_error(list) in {what}"))),
+            (_, Cell::Atom(_) | Cell::Str(_)) => Err(unsure("number_string/2 on a list")),
+            (Cell::Int(i), Cell::Ref(_)) => self.unify_text(args, 1, &i.to_string(), Kind::String),
+            (Cell::Float(_), Cell::Ref(_)) => Err(unsure("float as text")),
+            (Cell::Ref(_), Cell::Ref(_)) => Err(raise(format!("instantiation_error in {what}"))),
+            (_, Cell::Ref(_)) => Err(raise(format!("type_error(number) in {what}"))),
+            _ => Err(unsure("number_string/2 on a number")),
+        }
+    }
+
+    /// The distinct variables of `term` in depth-first, left-to-right order
+    /// of their first occurrence, as term_variables/2 lists them.
+    fn term_variables(&mut self, term: Cell) -> Result<Vec<Cell>, Fallback> {
+        let mut seen = std::collections::HashSet::new();
+        let mut vars = Vec::new();
+        let mut stack = vec![term];
+        while let Some(t) = stack.pop() {
+            self.store.charge(1)?;
+            match self.store.deref(t) {
+                Cell::Ref(a) => {
+                    if seen.insert(a) {
+                        vars.push(Cell::Ref(a));
+                    }
+                }
+                Cell::Str(p) => {
+                    if let Cell::Functor(_, n) = self.store.heap[p as usize] {
+                        for i in (1..=n).rev() {
+                            stack.push(self.store.heap[(p + i) as usize]);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(vars)
+    }
+}
