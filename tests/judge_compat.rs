@@ -109,8 +109,8 @@ fn harmless_directives_are_accepted_as_swi_accepts_them() {
         ":- ensure_loaded(library(lists)).\n:- use_module(library(apply), [maplist/2]).\n:- discontiguous eastbound/1.\neastbound(T) :- has_car(T, C), car_color(C, red).",
         ":- use_module(library(no_such_library)).\n:- style_check(-singleton).\neastbound(T) :- has_car(T, C), car_color(C, red).",
         // A dynamic predicate without clauses fails; undefined, it raises.
-        ":- dynamic seen/1.\neastbound(T) :- has_car(T, C), car_color(C, red), \\+ seen(C).",
-        "eastbound(T) :- has_car(T, C), car_color(C, red), \\+ seen(C).",
+        ":- dynamic visited/1.\neastbound(T) :- has_car(T, C), car_color(C, red), \\+ visited(C).",
+        "eastbound(T) :- has_car(T, C), car_color(C, red), \\+ visited(C).",
         ":- dynamic(eastbound/1).\neastbound(T) :- has_car(T, C), car_len(C, long).",
         ":- set_prolog_flag(double_quotes, codes).\neastbound(T) :- has_car(T, C), car_color(C, red), X = \"ab\", X = [97|_].",
         ":- set_prolog_flag(double_quotes, atom).\neastbound(T) :- has_car(T, C), car_color(C, A), A == \"red\".",

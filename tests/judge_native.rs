@@ -455,10 +455,16 @@ fn library_rules_agree(tasks: usize) {
     let auto = judge(Engine::Auto);
     let ours = slr_rules::score_by_task(&auto, &pairs, 2);
     let mut kinds = std::collections::BTreeMap::new();
+    let mut refusals = std::collections::BTreeMap::new();
     for result in &ours {
         let kind = serde_json::to_value(result.error_kind).expect("serializes");
         *kinds.entry(kind.to_string()).or_insert(0usize) += 1;
+        if result.error_kind == Some(entail::judge::ErrorKind::Unsafe) {
+            let reason = result.error.clone().unwrap_or_default();
+            *refusals.entry(reason).or_insert(0usize) += 1;
+        }
     }
+    eprintln!("unsafe: {refusals:?}");
     let stats = auto.native_stats().expect("auto");
     // One swipl per answer, as the reference consults it into `user` (the
     // batched reference loads each answer as a module, where module

@@ -520,7 +520,7 @@ const LIBRARY_LITERALS: &[Literal] = &[
     ("plus(N, 1, M)", &["N"], &["M"]),
     ("length(L, N)", &["L"], &["N"]),
     ("atom_length(A, N)", &["A"], &["N"]),
-    ("\\+ seen(C)", &["C"], &[]),
+    ("\\+ visited(C)", &["C"], &[]),
 ];
 
 /// Directives an answer may start with.
@@ -533,8 +533,8 @@ const DIRECTIVES: &[&str] = &[
     ":- use_module(library(lists), [member/2, append/3]).",
     ":- ensure_loaded(library(lists)).",
     ":- discontiguous eastbound/1.",
-    ":- dynamic seen/1.",
-    ":- dynamic([seen/1, other/2]).",
+    ":- dynamic visited/1.",
+    ":- dynamic([visited/1, other/2]).",
     ":- style_check(-singleton).",
     ":- use_module(library(no_such_library)).",
 ];
@@ -554,7 +554,7 @@ const OWN_DEFINITIONS: &[&str] = &[
     "length(_, 7).",
     "atom_length(_, 0).",
     "msort(L, L).",
-    "seen(red).",
+    "visited(red).",
 ];
 
 /// Clauses SWI reports as syntax errors and skips.

@@ -121,6 +121,10 @@ impl Cursor {
     }
 }
 
+/// Syntax errors [`Parser::program_recovering`] reads past before it
+/// stops.
+pub const MAX_ERRORS: usize = 64;
+
 pub(crate) struct Parser<'a> {
     src: &'a str,
     lexer: Lexer<'a>,
@@ -209,10 +213,13 @@ impl<'a> Parser<'a> {
                 Ok(Some(sentence)) => sentences.push(sentence),
                 Ok(None) => break,
                 Err(error) => {
-                    // An unterminated comment or quote runs to the end.
+                    // An unterminated comment or quote runs to the end. So
+                    // does the text after MAX_ERRORS errors: locating each
+                    // costs a scan of the text, and an answer that bad
+                    // loses nothing it could score with.
                     let runs_to_end = error.message.starts_with("unterminated");
                     errors.push(error);
-                    if runs_to_end || !self.skip_to_end() {
+                    if runs_to_end || errors.len() >= MAX_ERRORS || !self.skip_to_end() {
                         break;
                     }
                 }
@@ -715,6 +722,46 @@ mod tests {
     use rand::seq::SliceRandom;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
+
+    /// The heads kept and the lines of the errors, as SWI-Prolog 9 reports
+    /// and skips them when it consults the text (checked with swipl).
+    fn recovered(src: &str) -> (Vec<String>, Vec<u32>) {
+        let (program, errors) = Parser::new(src).program_recovering();
+        let heads = program
+            .sentences
+            .iter()
+            .map(|s| match s.head() {
+                Some(h) => h.to_string(),
+                None => "directive".into(),
+            })
+            .collect();
+        (heads, errors.iter().map(|e| e.pos.line).collect())
+    }
+
+    #[test]
+    fn a_malformed_sentence_is_skipped_to_its_end() {
+        let src = "a(1).\nb(X) :- X = = 1.\nc(2).\n";
+        assert_eq!(recovered(src), (vec!["a(1)".into(), "c(2)".into()], vec![2]));
+        // The error is at the end token itself: nothing more is skipped.
+        let src = "a(1) :- (b.\nc(2).\n";
+        assert_eq!(recovered(src), (vec!["c(2)".into()], vec![1]));
+        // Two sentences on a line; a `.` inside quotes or followed by no
+        // layout does not end the sentence.
+        let src = "a(X) :- b(X) c(X). d('x. y') :- e. f(1).";
+        assert_eq!(recovered(src), (vec!["d('x. y')".into(), "f(1)".into()], vec![1]));
+        let src = "a :- b c.d.\ne.\n";
+        assert_eq!(recovered(src), (vec!["e".into()], vec![1]));
+        // An unterminated comment or quote takes the rest of the text.
+        let src = "a :- /* b.\nc.\n";
+        assert_eq!(recovered(src), (vec![], vec![1]));
+        let src = "a(1).\nb :- X = 'q.\nc.\n";
+        assert_eq!(recovered(src), (vec!["a(1)".into()], vec![2]));
+        // Past MAX_ERRORS errors the rest is not read.
+        let src = "a b.\n".repeat(super::MAX_ERRORS) + "c.\n";
+        assert_eq!(recovered(&src).0, Vec::<String>::new());
+        let src = "a b.\n".repeat(super::MAX_ERRORS - 1) + "c.\n";
+        assert_eq!(recovered(&src).0, vec!["c".to_string()]);
+    }
 
     /// The program with and without the flat-fact reader: sentences,
     /// positions and errors, printed.
