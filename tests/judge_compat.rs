@@ -96,7 +96,11 @@ fn score(answer: &str) -> f64 {
         validation_program: PROGRAM.into(),
         ..Default::default()
     };
-    judge.task(&record).expect("task loads").score(answer).partial_score
+    judge
+        .task(&record)
+        .expect("task loads")
+        .score(answer)
+        .partial_score
 }
 
 const RULE: &str = "eastbound(T) :- has_car(T, C), car_color(C, red).";
@@ -132,7 +136,11 @@ fn harmless_directives_are_accepted_as_swi_accepts_them() {
         ":- assertz(eastbound(train2)).\neastbound(T) :- has_car(T, _).",
         ":- set_prolog_flag(unknown, fail).\neastbound(T) :- has_car(T, _).",
     ] {
-        assert_eq!(task.score(answer).error_kind, Some(ErrorKind::Unsafe), "{answer}");
+        assert_eq!(
+            task.score(answer).error_kind,
+            Some(ErrorKind::Unsafe),
+            "{answer}"
+        );
     }
 }
 
@@ -242,10 +250,22 @@ fn an_undefined_closure_is_named_with_its_arity() {
     };
     let task = judge.task(&record).expect("task loads");
     for (answer, name) in [
-        ("eastbound(T) :- findall(C, has_car(T, C), Cs), maplist(is_red, Cs).", "is_red/1"),
-        ("eastbound(T) :- findall(C, has_car(T, C), Cs), maplist(weight, Cs, _).", "weight/2"),
-        ("eastbound(T) :- findall(C, has_car(T, C), Cs), include(heavy(2), Cs, _).", "heavy/2"),
-        ("eastbound(T) :- findall(C, has_car(T, C), Cs), maplist([X]>>nope(X), Cs).", "nope/1"),
+        (
+            "eastbound(T) :- findall(C, has_car(T, C), Cs), maplist(is_red, Cs).",
+            "is_red/1",
+        ),
+        (
+            "eastbound(T) :- findall(C, has_car(T, C), Cs), maplist(weight, Cs, _).",
+            "weight/2",
+        ),
+        (
+            "eastbound(T) :- findall(C, has_car(T, C), Cs), include(heavy(2), Cs, _).",
+            "heavy/2",
+        ),
+        (
+            "eastbound(T) :- findall(C, has_car(T, C), Cs), maplist([X]>>nope(X), Cs).",
+            "nope/1",
+        ),
     ] {
         let result = task.score(answer);
         assert_eq!(result.error_kind, Some(ErrorKind::Runtime), "{answer}");

@@ -486,21 +486,37 @@ const LIBRARY_LITERALS: &[Literal] = &[
     ("include([X1]>>car_color(X1, red), L, S)", &["L"], &["S"]),
     ("include([X1]>>(X1 == red), L, S)", &["L"], &["S"]),
     ("exclude([X1]>>(number(X1), X1 > 1), L, S)", &["L"], &["S"]),
-    ("partition([X1]>>car_len(X1, long), L, S, S2)", &["L"], &["S", "S2"]),
+    (
+        "partition([X1]>>car_len(X1, long), L, S, S2)",
+        &["L"],
+        &["S", "S2"],
+    ),
     (
         "maplist([X1, Y1]>>(car_color(X1, Y1) -> true ; Y1 = none), L, S)",
         &["L"],
         &["S"],
     ),
     ("maplist([X1]>>atom(X1), L)", &["L"], &[]),
-    ("maplist([X1, Y1, Z1]>>(Z1 = X1-Y1), L, L, P)", &["L"], &["P"]),
+    (
+        "maplist([X1, Y1, Z1]>>(Z1 = X1-Y1), L, L, P)",
+        &["L"],
+        &["P"],
+    ),
     (
         "foldl([X1, S0, S1]>>(load_num(X1, V1) -> S1 is S0 + V1 ; S1 = S0), L, 0, N)",
         &["L"],
         &["N"],
     ),
-    ("foldl([_, _, S0, S1]>>(S1 is S0 + 1), L, L, 0, N)", &["L"], &["N"]),
-    ("include({A}/[X1]>>car_color(X1, A), L, S)", &["L", "A"], &["S"]),
+    (
+        "foldl([_, _, S0, S1]>>(S1 is S0 + 1), L, L, 0, N)",
+        &["L"],
+        &["N"],
+    ),
+    (
+        "include({A}/[X1]>>car_color(X1, A), L, S)",
+        &["L", "A"],
+        &["S"],
+    ),
     ("maplist([X1]>>(Z1 = X1), L), var(Z1)", &["L"], &[]),
     ("maplist([X1, Y1]>>true, L)", &["L"], &[]),
     ("maplist(\\X1^atom(X1), L)", &["L"], &[]),
@@ -599,12 +615,20 @@ pub fn library_rule(rng: &mut ChaCha8Rng) -> String {
         lines.push(DIRECTIVES.choose(rng).unwrap_or(&DIRECTIVES[0]).to_string());
     }
     if rng.gen_bool(0.3) {
-        lines.push(OWN_DEFINITIONS.choose(rng).unwrap_or(&OWN_DEFINITIONS[0]).to_string());
+        lines.push(
+            OWN_DEFINITIONS
+                .choose(rng)
+                .unwrap_or(&OWN_DEFINITIONS[0])
+                .to_string(),
+        );
     }
     lines.push(format!("eastbound(T) :- {}.", body.join(", ")));
     if rng.gen_bool(0.15) {
         let at = rng.gen_range(0..=lines.len());
-        lines.insert(at, MALFORMED.choose(rng).unwrap_or(&MALFORMED[0]).to_string());
+        lines.insert(
+            at,
+            MALFORMED.choose(rng).unwrap_or(&MALFORMED[0]).to_string(),
+        );
     }
     let mut text = lines.join("\n");
     let mut helpers = Vec::new();

@@ -305,7 +305,11 @@ impl Machine<'_> {
     }
 
     /// Solutions as `member(Solution, [All…])`, run next.
-    pub(super) fn alternatives(&mut self, pattern: Cell, solutions: &[Cell]) -> Result<bool, Fallback> {
+    pub(super) fn alternatives(
+        &mut self,
+        pattern: Cell,
+        solutions: &[Cell],
+    ) -> Result<bool, Fallback> {
         let list = self.store.make_list(solutions, Cell::Atom(NIL))?;
         let goal = self.store.compound(MEMBER, &[pattern, list])?;
         self.call_next(goal);

@@ -65,7 +65,10 @@ impl Machine<'_> {
                 }
                 let text = self.bound_text(self.arg(args, 1), what)?;
                 self.store.charge(text.len() as u64)?;
-                match usize::try_from(index - 1).ok().and_then(|i| text.chars().nth(i)) {
+                match usize::try_from(index - 1)
+                    .ok()
+                    .and_then(|i| text.chars().nth(i))
+                {
                     Some(c) if index > 0 => self.unify(self.arg(args, 2), Cell::Int(c as i64)),
                     _ => Ok(false),
                 }

@@ -741,14 +741,20 @@ mod tests {
     #[test]
     fn a_malformed_sentence_is_skipped_to_its_end() {
         let src = "a(1).\nb(X) :- X = = 1.\nc(2).\n";
-        assert_eq!(recovered(src), (vec!["a(1)".into(), "c(2)".into()], vec![2]));
+        assert_eq!(
+            recovered(src),
+            (vec!["a(1)".into(), "c(2)".into()], vec![2])
+        );
         // The error is at the end token itself: nothing more is skipped.
         let src = "a(1) :- (b.\nc(2).\n";
         assert_eq!(recovered(src), (vec!["c(2)".into()], vec![1]));
         // Two sentences on a line; a `.` inside quotes or followed by no
         // layout does not end the sentence.
         let src = "a(X) :- b(X) c(X). d('x. y') :- e. f(1).";
-        assert_eq!(recovered(src), (vec!["d('x. y')".into(), "f(1)".into()], vec![1]));
+        assert_eq!(
+            recovered(src),
+            (vec!["d('x. y')".into(), "f(1)".into()], vec![1])
+        );
         let src = "a :- b c.d.\ne.\n";
         assert_eq!(recovered(src), (vec!["e".into()], vec![1]));
         // An unterminated comment or quote takes the rest of the text.
