@@ -6,6 +6,7 @@ use super::{Config, Error, SlrTask, Split};
 use crate::gen::{on_threads, Progress, Shard};
 use crate::judge::Judge;
 use serde::Serialize;
+use std::collections::btree_map::Entry;
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -119,9 +120,9 @@ fn curriculum_levels(config: &Config) -> Vec<u32> {
 /// problem is that of an earlier task of its own split: at an earlier level
 /// of the curriculum ([`curriculum_levels`], whether the run asks for those
 /// levels or not), or earlier in its level. (A split may use one rule for
-/// several problems, as the paper's levels 1-3 do.) So a run computes, without writing them, the
-/// held-out splits' tasks at every level and its own split's at the levels
-/// before each one it writes.
+/// several problems, as the paper's levels 1-3 do.) So a run computes,
+/// without writing them, the held-out splits' tasks at every level and its
+/// own split's at the levels before each one it writes.
 ///
 /// Sharding: the run's positions are the requested `(level, slot)` pairs,
 /// `count` per level in level order, and the shard writes the tasks of its
@@ -159,11 +160,13 @@ pub fn generate(
         let Some(held) = &held else { continue };
         let mut earlier = Taken::default();
         for &before in order.iter().take_while(|&&l| l < level) {
-            if !done.contains_key(&before) {
-                let taken = level_tasks(judge, config, before, held, &earlier, None)?;
-                done.insert(before, taken);
-            }
-            earlier.extend(&done[&before]);
+            let taken = match done.entry(before) {
+                Entry::Occupied(computed) => computed.into_mut(),
+                Entry::Vacant(slot) => {
+                    slot.insert(level_tasks(judge, config, before, held, &earlier, None)?)
+                }
+            };
+            earlier.extend(taken);
         }
         let mut write = |task: &SlrTask| -> Result<(), Error> {
             let line =
