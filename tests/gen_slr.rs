@@ -451,16 +451,24 @@ fn natural_language_prompts_render_every_fact() {
                 ("eastbound" | "westbound", None) => format!("Train {first} is {name}."),
                 ("has_car", Some(car)) => format!("Train {first} has a car {car}."),
                 ("car_color" | "car_len", Some(v)) => format!("The car {first} is {v}."),
-                ("load_num", Some(v)) => format!("The car {first} carries {v} load items."),
-                ("has_payload", Some(v)) => {
-                    format!("The car {first} carries payload {}.", v.replace('_', " "))
-                }
+                ("load_num", Some(v)) => match v.as_str() {
+                    "0" => format!("The car {first} carries no load."),
+                    "1" => format!("The car {first} carries 1 load."),
+                    _ => format!("The car {first} carries {v} loads."),
+                },
+                ("has_payload", Some(v)) => match v.as_str() {
+                    "none" => format!("The car {first} has no payload."),
+                    "oval_vase" => format!("The car {first} has an oval vase payload."),
+                    _ => format!("The car {first} has a {} payload.", v.replace('_', " ")),
+                },
                 ("car_num", Some(v)) => format!("The car {first} is at position {v} in its train."),
                 ("has_wheel", Some(v)) => format!("The car {first} has {v} wheels."),
-                ("has_wall", Some(v)) => format!("The car {first} has a {v} wall."),
-                ("has_roof", Some(v)) => {
-                    format!("The car {first} has roof type {}.", v.replace('_', " "))
+                ("has_wall", Some(v)) if v == "railing" => {
+                    format!("The car {first} has a railing.")
                 }
+                ("has_wall", Some(v)) => format!("The car {first} has a {v} wall."),
+                ("has_roof", Some(v)) if v == "none" => format!("The car {first} has no roof."),
+                ("has_roof", Some(v)) => format!("The car {first} has a {}.", v.replace('_', " ")),
                 (other, _) => panic!("unexpected predicate {other} at level 12"),
             };
             assert!(task.prompt.contains(&sentence), "missing {sentence:?}");

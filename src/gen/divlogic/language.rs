@@ -1,8 +1,11 @@
 //! Natural-language rendering. Each variable of a question stands for a
 //! simple sentence built from WordNet words ([`crate::gen::wordnet`]) by our
-//! own grammar: a person or an animal with a property ("the nurse is
-//! brittle"), an action ("the otter apologizes") or an action on a thing
-//! ("the nurse pickles the anchor"). Words are drawn at random, so the
+//! own grammar: a person, an animal or a group with a property ("the nurse
+//! is brittle"), an action ("the otter apologizes") or an action on a thing,
+//! an event or an abstraction ("the nurse pickles the anchor", "the
+//! committee weighs the patience"), drawn from WordNet's widest pools
+//! ([`Words::any_subjects`], [`Words::any_objects`]), as the paper's large
+//! vocabulary asks. Words are drawn at random, so the
 //! sentences are unlikely and world knowledge cannot tell whether they hold,
 //! which is the point of DivLogicEval's counterintuitive content. Every
 //! sentence has a clean negation ("is not", "does not"). Statements are put
@@ -42,8 +45,14 @@ fn fresh<'a>(pool: &[&'a str], taken: &mut Vec<&'a str>, rng: &mut ChaCha8Rng) -
 /// an action or an action on a thing; a third of the subjects carry an
 /// adjective ("the shy nurse").
 fn atom<'a>(words: &Words<'a>, taken: &mut Vec<&'a str>, rng: &mut ChaCha8Rng) -> Atom {
-    let noun = fresh(&words.subjects, taken, rng);
-    let modifier = (pick(rng, 3) == 0).then(|| choose(words.adjectives, rng).as_str());
+    let noun = fresh(&words.any_subjects, taken, rng);
+    // Not a pair that is itself a slur ("the yellow woman").
+    let modifier = (pick(rng, 3) == 0).then(|| loop {
+        let a = choose(words.adjectives, rng).as_str();
+        if !words.offensive_pair(a, noun) {
+            break a;
+        }
+    });
     let subject = match modifier {
         Some(adjective) => format!("the {adjective} {noun}"),
         None => format!("the {noun}"),
@@ -71,7 +80,7 @@ fn atom<'a>(words: &Words<'a>, taken: &mut Vec<&'a str>, rng: &mut ChaCha8Rng) -
         }
         _ => {
             let verb = choose(&words.transitive, rng);
-            let object = fresh(&words.objects, taken, rng);
+            let object = fresh(&words.any_objects, taken, rng);
             Atom {
                 positive: format!("{subject} {} the {object}", verb.third_person()),
                 negative: format!("{subject} does not {} the {object}", verb.lemma),

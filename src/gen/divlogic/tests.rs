@@ -592,6 +592,7 @@ struct Vocabulary {
 
 impl Vocabulary {
     fn installed() -> Vocabulary {
+        use crate::gen::wordnet;
         let lex = crate::gen::wordnet::Lexicon::open(&crate::gen::wordnet::locate(None))
             .expect("installed");
         let nouns = |cats: &[&str]| {
@@ -611,8 +612,15 @@ impl Vocabulary {
             map
         };
         Vocabulary {
-            subjects: nouns(&crate::gen::wordnet::SOMEBODY),
-            objects: nouns(&crate::gen::wordnet::SOMETHING),
+            subjects: nouns(&[&wordnet::SOMEBODY[..], &wordnet::GROUPS[..]].concat()),
+            objects: nouns(
+                &[
+                    &wordnet::SOMETHING[..],
+                    &["noun.event"],
+                    &wordnet::ABSTRACT[..],
+                ]
+                .concat(),
+            ),
             adjectives: lex.adjectives().iter().cloned().collect(),
             intransitive: verbs(false),
             transitive: verbs(true),

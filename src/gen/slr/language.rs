@@ -5,7 +5,7 @@
 //! compiled into the binary). A user language has the same shape.
 
 use serde::Deserialize;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The trains domain shipped with entail.
 pub(crate) const TRAINS_JSON: &str = include_str!("../../../corpora/slr-lang/trains.json");
@@ -40,6 +40,20 @@ pub(crate) struct Attribute {
     pub(crate) numeric: bool,
     /// Sentence template with `{car}` and `{value}` holes.
     pub(crate) sentence: String,
+    /// Sentences for particular values, where the template would not read
+    /// as English (`none`: "The car … has no roof."; `1`: "… 1 passenger").
+    #[serde(default)]
+    pub(crate) sentences: BTreeMap<String, String>,
+}
+
+impl Attribute {
+    /// The sentence template for the value at `index` in `values`.
+    pub(crate) fn sentence_for(&self, index: usize) -> &str {
+        self.values
+            .get(index)
+            .and_then(|v| self.sentences.get(v))
+            .unwrap_or(&self.sentence)
+    }
 }
 
 /// `predicate ∈ values`, one side of a grammar constraint.
@@ -158,6 +172,12 @@ impl Language {
                     return fail(format!("`{}` lists `{value}` twice", attribute.name));
                 }
             }
+            if let Some(v) = attribute.sentences.keys().find(|v| !seen.contains(v)) {
+                return fail(format!(
+                    "`{}` has a sentence for `{v}`, which is not one of its values",
+                    attribute.name
+                ));
+            }
         }
         let mut ordered = BTreeSet::new();
         for name in &self.order {
@@ -267,4 +287,34 @@ pub(crate) fn fill(template: &str, train: usize, car: Option<usize>) -> String {
     }
     out.push_str(rest);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_with_their_own_sentence_read_as_english() {
+        let trains = Language::trains();
+        let roof = trains.attribute("has_roof").expect("has_roof");
+        let at = |value: &str| roof.values.iter().position(|v| v == value).expect("a value");
+        assert_eq!(roof.sentence_for(at("none")), "The car {car} has no roof.");
+        assert_eq!(roof.sentence_for(at("peaked_roof")), "The car {car} has a {value}.");
+        let passengers = trains.attribute("passenger_num").expect("passenger_num");
+        assert_eq!(
+            passengers.sentence_for(1),
+            "The car {car} carries 1 passenger."
+        );
+    }
+
+    #[test]
+    fn a_sentence_for_a_value_the_attribute_lacks_is_refused() {
+        let text = TRAINS_JSON.replace(
+            r#""sentences": { "none": "The car {car} has no roof." }"#,
+            r#""sentences": { "flat": "The car {car} has a flat roof." }"#,
+        );
+        assert_ne!(text, TRAINS_JSON);
+        let err = Language::from_json(&text).unwrap_err();
+        assert!(err.0.contains("`has_roof` has a sentence for `flat`"), "{err}");
+    }
 }

@@ -307,7 +307,7 @@ impl<'l> Vocabulary<'l> {
                 out.push('\n');
             }
             for (attribute, &v) in self.attributes.iter().zip(&car.values) {
-                out.push_str(&fill(&attribute.sentence, &attribute.values[v]));
+                out.push_str(&fill(attribute.sentence_for(v), &attribute.values[v]));
                 out.push('\n');
             }
         }

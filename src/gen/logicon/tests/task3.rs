@@ -404,6 +404,26 @@ fn literals(atoms: &[String], v: &BTreeMap<String, bool>, negate: bool) -> Strin
         .join(" & ")
 }
 
+/// [`literals`], or the same conjunction reversed or doubly negated when a
+/// fact of the group is that formula: the scorer refuses a copy of a fact,
+/// and a fact can be ℓ's own conjunction of literals.
+fn fresh_literals(
+    atoms: &[String],
+    v: &BTreeMap<String, bool>,
+    negate: bool,
+    facts: &[Formula],
+) -> String {
+    let base = literals(atoms, v, negate);
+    let mut parts: Vec<&str> = base.split(" & ").collect();
+    parts.reverse();
+    let reversed = parts.join(" & ");
+    let doubled = format!("--({base})");
+    [base, reversed, doubled]
+        .into_iter()
+        .find(|t| !facts.contains(&parse(t)))
+        .expect("three different formulas are not all facts")
+}
+
 /// On generated samples, some facts negated and statements true or false
 /// under ℓ, the scorer's count of consistent combinations equals a walk
 /// over every α ∈ {1..10}^n with the evaluator here; answers of ℓ's own
@@ -422,7 +442,10 @@ fn combination_counts_match_a_brute_force_walk() {
         let statements: Vec<String> = s
             .groups
             .iter()
-            .map(|g| literals(&g.atoms, &v, false))
+            .map(|g| {
+                let facts: Vec<Formula> = g.facts.iter().map(|f| parse(&f.symbolic)).collect();
+                fresh_literals(&g.atoms, &v, false, &facts)
+            })
             .collect();
         perfect.push(answer(&s.id, serde_json::json!(statements)));
         // Negate facts j mod 10 and 3 of the first group and every 4th of the others.
@@ -435,16 +458,17 @@ fn combination_counts_match_a_brute_force_walk() {
             }
         }
         for flip in [None, Some(j % s.n)] {
-            let statements: Vec<String> = s
-                .groups
-                .iter()
-                .enumerate()
-                .map(|(i, g)| literals(&g.atoms, &v, flip == Some(i)))
-                .collect();
             let facts: Vec<Vec<Formula>> = tampered
                 .groups
                 .iter()
                 .map(|g| g.facts.iter().map(|f| parse(&f.symbolic)).collect())
+                .collect();
+            let statements: Vec<String> = s
+                .groups
+                .iter()
+                .zip(&facts)
+                .enumerate()
+                .map(|(i, (g, fs))| fresh_literals(&g.atoms, &v, flip == Some(i), fs))
                 .collect();
             let new: Vec<Formula> = statements.iter().map(|t| parse(t)).collect();
             let mut consistent = 0u64;
