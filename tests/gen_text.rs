@@ -100,12 +100,18 @@ fn grammar_errors(text: &str) -> Vec<String> {
             let verb = after;
             // After a subject comes its verb; after an object, punctuation
             // or a connective.
-            if SINGULAR_VERBS.contains(&verb) || (verb.ends_with('s') && !NOT_VERBS.contains(&verb)) {
+            // A verb in the third person ends in `s` but not in `-ss`,
+            // `-us` or `-is` (`the upstairs class`, `the upstairs circus`).
+            let third_person = verb.ends_with('s')
+                && !["ss", "us", "is"].iter().any(|e| verb.ends_with(e))
+                && !NOT_VERBS.contains(&verb);
+            if SINGULAR_VERBS.contains(&verb) || third_person {
                 flag(i, "plural subject, singular verb");
             }
         }
         // English words only: `p | p` and `M, M` are formulas.
-        if next == lower[i] && words[i].len() > 1 && english(words[i]) {
+        // Case-sensitive: "… is third. Third, …" is two sentences.
+        if words.get(i + 1) == Some(&words[i]) && words[i].len() > 1 && english(words[i]) {
             flag(i, "doubled word");
         }
     }
@@ -323,6 +329,7 @@ fn the_checker_finds_each_kind_of_error() {
         ("The car car1_1 has a oval vase payload.", "\"a\" before a vowel"),
         ("It is an lantern.", "\"an\" before a consonant"),
         ("The nurse is is calm.", "doubled word"),
+        ("The patient patient sings.", "doubled word"),
     ];
     for (text, kind) in cases {
         let errors = grammar_errors(text);
@@ -333,6 +340,7 @@ fn the_checker_finds_each_kind_of_error() {
     }
     for clean in [
         "The news is calm.",
+        "The upstairs class coalesces. The nurse is third. Third, the cat sings.",
         "The nurse carries the glass, and the glass is blue.",
         "The car car1_1 carries 1 load. The car car1_2 carries 2 loads.",
         "The car car1_1 has no roof. It is an oval vase, a unicorn, an hour.",
@@ -373,33 +381,70 @@ fn samples_of_every_family_are_clean() {
 /// over its 20 levels, 10,000, since every task is labelled by the judge),
 /// one test per family so they can run apart. Slow: `cargo test --test
 /// gen_text -- --ignored large_`, nice'd.
-fn large(family: &str, scan: impl Fn(&BTreeSet<String>) -> Scan) {
+fn large(family: &str, scan: impl Fn(&BTreeSet<String>, u64) -> Scan) {
     let Some(lex) = lexicon(family) else {
         return;
     };
-    scan(lex.offensive()).assert_clean(family);
+    // `ENTAIL_TEXT_ITEMS` overrides the 100,000 items (not SLR's tasks).
+    let items = std::env::var("ENTAIL_TEXT_ITEMS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(100_000);
+    scan(lex.offensive(), items).assert_clean(family);
 }
 
 #[test]
 #[ignore]
 fn large_divlogic_sample_is_clean() {
-    large("divlogic", |o| scan_divlogic(100_000, 2026, o));
+    large("divlogic", |o, n| scan_divlogic(n, 2026, o));
 }
 
 #[test]
 #[ignore]
 fn large_logicon_sample_is_clean() {
-    large("logicon", |o| scan_logicon(100_000, 2026, o));
+    large("logicon", |o, n| scan_logicon(n, 2026, o));
 }
 
 #[test]
 #[ignore]
 fn large_logicgraph_sample_is_clean() {
-    large("logicgraph", |o| scan_logicgraph(100_002, 2026, o));
+    large("logicgraph", |o, n| scan_logicgraph(n, 2026, o));
 }
 
 #[test]
 #[ignore]
 fn large_slr_sample_is_clean() {
-    large("slr", |o| scan_slr(500, 2026, o));
+    large("slr", |o, _| scan_slr(500, 2026, o));
+}
+
+/// Prints what the scan finds in the JSONL files named by
+/// `ENTAIL_TEXT_FILES` (space-separated), without asserting: the same
+/// checks on another build's output, for before/after figures.
+#[test]
+#[ignore]
+fn scan_files() {
+    let Some(lex) = lexicon("scan_files") else {
+        return;
+    };
+    let files = std::env::var("ENTAIL_TEXT_FILES").unwrap_or_default();
+    for file in files.split_whitespace() {
+        let text = std::fs::read_to_string(file).expect("a readable file");
+        let mut scan = Scan::default();
+        scan.jsonl(&text, lex.offensive());
+        let with_offensive = text
+            .lines()
+            .filter(|l| !offensive_words(l, lex.offensive()).is_empty())
+            .count();
+        let with_errors = text.lines().filter(|l| !grammar_errors(l).is_empty()).count();
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
+            "{file}: {} items; {with_offensive} with a left-out word {:?}; \
+             {with_errors} with an agreement error ({} errors), first {:?}",
+            scan.items,
+            scan.offensive.iter().max_by_key(|(_, n)| **n),
+            scan.error_count,
+            scan.errors.first()
+        );
+    }
 }

@@ -46,10 +46,11 @@ fn fresh<'a>(pool: &[&'a str], taken: &mut Vec<&'a str>, rng: &mut ChaCha8Rng) -
 /// adjective ("the shy nurse").
 fn atom<'a>(words: &Words<'a>, taken: &mut Vec<&'a str>, rng: &mut ChaCha8Rng) -> Atom {
     let noun = fresh(&words.any_subjects, taken, rng);
-    // Not a pair that is itself a slur ("the yellow woman").
+    // Not the noun itself ("the patient patient") nor a pair that is a
+    // slur ("the yellow woman").
     let modifier = (pick(rng, 3) == 0).then(|| loop {
         let a = choose(words.adjectives, rng).as_str();
-        if !words.offensive_pair(a, noun) {
+        if a != noun && !words.offensive_pair(a, noun) {
             break a;
         }
     });
