@@ -22,9 +22,28 @@ const SINGULAR_IN_S: [&str; 17] = [
 
 /// Plural nouns without a final `s`.
 const IRREGULAR_PLURALS: [&str; 22] = [
-    "men", "women", "children", "people", "police", "cattle", "mice", "feet", "teeth", "geese",
-    "oxen", "data", "media", "bacteria", "algae", "larvae", "fungi", "criteria", "phenomena",
-    "alumni", "livestock", "clergy",
+    "men",
+    "women",
+    "children",
+    "people",
+    "police",
+    "cattle",
+    "mice",
+    "feet",
+    "teeth",
+    "geese",
+    "oxen",
+    "data",
+    "media",
+    "bacteria",
+    "algae",
+    "larvae",
+    "fungi",
+    "criteria",
+    "phenomena",
+    "alumni",
+    "livestock",
+    "clergy",
 ];
 
 /// Words after "the NOUN" that say the noun is its clause's subject and
@@ -80,7 +99,9 @@ fn grammar_errors(text: &str) -> Vec<String> {
             "a" if article && vowel && !vowel_sound_exception => flag(i, "\"a\" before a vowel"),
             "an" if article
                 && !vowel
-                && !["hour", "honest", "heir", "honor"].iter().any(|p| next.starts_with(p)) =>
+                && !["hour", "honest", "heir", "honor"]
+                    .iter()
+                    .any(|p| next.starts_with(p)) =>
             {
                 flag(i, "\"an\" before a consonant")
             }
@@ -133,7 +154,10 @@ fn grammar_errors(text: &str) -> Vec<String> {
 /// Offensive lemmas found in `text`: single words and two-word lemmas
 /// (`dirty_word`), compared in lower case.
 fn offensive_words(text: &str, offensive: &BTreeSet<String>) -> Vec<String> {
-    let lower: Vec<String> = tokens(text).iter().map(|w| w.to_ascii_lowercase()).collect();
+    let lower: Vec<String> = tokens(text)
+        .iter()
+        .map(|w| w.to_ascii_lowercase())
+        .collect();
     let mut found = Vec::new();
     for (i, w) in lower.iter().enumerate() {
         if offensive.contains(w) {
@@ -176,8 +200,11 @@ impl Scan {
         }
         let errors = grammar_errors(text);
         self.error_count += errors.len() as u64;
-        self.errors
-            .extend(errors.into_iter().take(10usize.saturating_sub(self.errors.len())));
+        self.errors.extend(
+            errors
+                .into_iter()
+                .take(10usize.saturating_sub(self.errors.len())),
+        );
     }
 
     /// One JSON record per line, each counted as an item.
@@ -321,12 +348,27 @@ fn scan_slr(count: u64, seed: u64, offensive: &BTreeSet<String>) -> Scan {
 fn the_checker_finds_each_kind_of_error() {
     let cases = [
         ("The cows is mute.", "plural subject, singular verb"),
-        ("If the glasses sings, then the nurse is calm.", "plural subject, singular verb"),
-        ("The car car1_1 carries 1 load items.", "one with a plural noun"),
-        ("The car car1_1 carries 1 passengers.", "one with a plural noun"),
-        ("The car car1_1 carries 0 passengers.", "\"0\" counting things"),
+        (
+            "If the glasses sings, then the nurse is calm.",
+            "plural subject, singular verb",
+        ),
+        (
+            "The car car1_1 carries 1 load items.",
+            "one with a plural noun",
+        ),
+        (
+            "The car car1_1 carries 1 passengers.",
+            "one with a plural noun",
+        ),
+        (
+            "The car car1_1 carries 0 passengers.",
+            "\"0\" counting things",
+        ),
         ("The car car1_1 has roof type none.", "\"none\" as a value"),
-        ("The car car1_1 has a oval vase payload.", "\"a\" before a vowel"),
+        (
+            "The car car1_1 has a oval vase payload.",
+            "\"a\" before a vowel",
+        ),
         ("It is an lantern.", "\"an\" before a consonant"),
         ("The nurse is is calm.", "doubled word"),
         ("The patient patient sings.", "doubled word"),
@@ -435,7 +477,10 @@ fn scan_files() {
             .lines()
             .filter(|l| !offensive_words(l, lex.offensive()).is_empty())
             .count();
-        let with_errors = text.lines().filter(|l| !grammar_errors(l).is_empty()).count();
+        let with_errors = text
+            .lines()
+            .filter(|l| !grammar_errors(l).is_empty())
+            .count();
         use std::io::Write;
         let _ = writeln!(
             std::io::stderr(),

@@ -417,7 +417,10 @@ fn offensive_lemmas(data: &[&str]) -> BTreeSet<String> {
             if gloss_marks_offensive(s.gloss) {
                 out.extend(s.words.iter().map(|w| lemma_of(w)));
             }
-            let domain = s.words.iter().any(|w| OFFENSIVE_DOMAINS.contains(&lemma_of(w).as_str()));
+            let domain = s
+                .words
+                .iter()
+                .any(|w| OFFENSIVE_DOMAINS.contains(&lemma_of(w).as_str()));
             if !domain {
                 continue;
             }
@@ -785,13 +788,30 @@ mod tests {
         // (`boy` through one sense), obscenities, and glosses ("offensive
         // term for", "obscene terms for"); our own list (`whore`).
         for word in [
-            "nigger", "spade", "boy", "kike", "wop", "pansy", "queer", "cock", "prick", "fuck",
-            "shit", "pussy", "colored", "oriental", "hillbilly", "whore", "negro",
+            "nigger",
+            "spade",
+            "boy",
+            "kike",
+            "wop",
+            "pansy",
+            "queer",
+            "cock",
+            "prick",
+            "fuck",
+            "shit",
+            "pussy",
+            "colored",
+            "oriental",
+            "hillbilly",
+            "whore",
+            "negro",
         ] {
             assert!(offensive.contains(word), "{word} is not left out");
         }
         // Plain words, also those with a slang or colloquial sense.
-        for word in ["dog", "nurse", "lantern", "cat", "ice", "cool", "name", "bristle"] {
+        for word in [
+            "dog", "nurse", "lantern", "cat", "ice", "cool", "name", "bristle",
+        ] {
             assert!(!offensive.contains(word), "{word} is left out");
         }
         let mut all: Vec<&str> = lex.adjectives().iter().map(String::as_str).collect();
@@ -804,7 +824,10 @@ mod tests {
         all.extend(&nouns);
         assert!(all.iter().all(|w| !offensive.contains(*w)));
         for plural in ["cows", "glasses", "oxen", "cattle", "pants", "bacteria"] {
-            assert!(!nouns.contains(&plural), "{plural} is a noun of the lexicon");
+            assert!(
+                !nouns.contains(&plural),
+                "{plural} is a noun of the lexicon"
+            );
         }
         for singular in ["cow", "glass", "news", "nurse"] {
             assert!(nouns.contains(&singular), "{singular} is missing");

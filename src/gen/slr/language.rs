@@ -297,9 +297,17 @@ mod tests {
     fn values_with_their_own_sentence_read_as_english() {
         let trains = Language::trains();
         let roof = trains.attribute("has_roof").expect("has_roof");
-        let at = |value: &str| roof.values.iter().position(|v| v == value).expect("a value");
+        let at = |value: &str| {
+            roof.values
+                .iter()
+                .position(|v| v == value)
+                .expect("a value")
+        };
         assert_eq!(roof.sentence_for(at("none")), "The car {car} has no roof.");
-        assert_eq!(roof.sentence_for(at("peaked_roof")), "The car {car} has a {value}.");
+        assert_eq!(
+            roof.sentence_for(at("peaked_roof")),
+            "The car {car} has a {value}."
+        );
         let passengers = trains.attribute("passenger_num").expect("passenger_num");
         assert_eq!(
             passengers.sentence_for(1),
@@ -315,6 +323,9 @@ mod tests {
         );
         assert_ne!(text, TRAINS_JSON);
         let err = Language::from_json(&text).unwrap_err();
-        assert!(err.0.contains("`has_roof` has a sentence for `flat`"), "{err}");
+        assert!(
+            err.0.contains("`has_roof` has a sentence for `flat`"),
+            "{err}"
+        );
     }
 }
