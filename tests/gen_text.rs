@@ -473,14 +473,14 @@ fn scan_files() {
         let text = std::fs::read_to_string(file).expect("a readable file");
         let mut scan = Scan::default();
         scan.jsonl(&text, lex.offensive());
-        let with_offensive = text
-            .lines()
-            .filter(|l| !offensive_words(l, lex.offensive()).is_empty())
-            .count();
-        let with_errors = text
-            .lines()
-            .filter(|l| !grammar_errors(l).is_empty())
-            .count();
+        // Items with a finding, each record scanned on its own.
+        let (mut with_offensive, mut with_errors) = (0, 0);
+        for line in text.lines() {
+            let mut one = Scan::default();
+            one.jsonl(line, lex.offensive());
+            with_offensive += usize::from(!one.offensive.is_empty());
+            with_errors += usize::from(one.error_count > 0);
+        }
         use std::io::Write;
         let _ = writeln!(
             std::io::stderr(),
