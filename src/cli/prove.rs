@@ -1,12 +1,13 @@
-//! `entail prove`: a plain Prover9 problem, a step file, a LogicGraph
-//! instance directory, or a whole tree of instances (see `entail::prove`).
+//! `entail prove`: a plain Prover9 problem, a TPTP problem (FOF or CNF), a
+//! step file, a LogicGraph instance directory, or a whole tree of instances
+//! (see `entail::prove`).
 
 use super::{Exit, Failure, Outcome};
 use entail::prove::{
     is_step_file, CheckReport, Entailment, ProblemReport, ProveError, ProveOptions, Prover,
-    StepStatus, SupportOptions,
+    StepStatus, SupportOptions, SZS_ERROR,
 };
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -30,15 +31,33 @@ JSON object with its \"instance\" path relative to the tree); the summary of ver
 refuted and unknown instances goes to stderr. An unreadable instance is reported as
 DIR: message and counted; the others go on.
 
+A TPTP problem (FOF or CNF; a .p or .ax file, or any file whose first statement is
+fof(, cnf( or include() is read with its includes, looked up from the file's directory
+upwards and then under $TPTP. Every role but conjecture is an assumption; a CNF
+negated_conjecture reaches E in that role. --szs prints the SZS status line first
+(`% SZS status Theorem for NAME`); --json always has szs_status. A not_proved without a
+countermodel has reason saturation: E saturated (no proof exists) on a translation that
+read back. --proof, for a proved plain or TPTP problem: the premises the proof used (E's
+or Prover9's proof, or Z3's unsat core), re-proved alone, and the proof text.
+
 Examples:
   entail prove corpora/prove/group.in
+  entail prove corpora/prove/tptp/pelletier18.p --szs
   entail prove corpora/prove/mp_chain.in --json
   entail prove corpora/logicgraph-answers/Tiny/case_1 --supports
   entail prove corpora/logicgraph-answers --supports --json")]
 pub struct Args {
-    /// A Prover9 input file (plain problem or step file with `formulas(solution_N)` lists), a LogicGraph
-    /// instance directory (complete.json + solutions.json), or a directory tree of instances
+    /// A Prover9 input file (plain problem or step file with `formulas(solution_N)` lists), a TPTP
+    /// problem (FOF or CNF), a LogicGraph instance directory (complete.json + solutions.json), or a
+    /// directory tree of instances
     path: PathBuf,
+    /// Plain and TPTP problems: print the SZS status line first (`% SZS status Theorem for NAME`)
+    #[arg(long)]
+    szs: bool,
+    /// Plain and TPTP problems, when proved: the premises the proof used, re-proved alone, and the
+    /// winning engine's proof text (E's TSTP derivation or Prover9's proof)
+    #[arg(long)]
+    proof: bool,
     /// Threads for a tree of instances (default: one per core)
     #[arg(long, value_name = "N")]
     workers: Option<usize>,
@@ -85,7 +104,12 @@ pub fn run(args: Args) -> Outcome {
     } else {
         Some(super::read_text(&args.path)?)
     };
-    match run_inner(&args, source) {
+    let szs = args.szs;
+    let result = run_inner(&args, source);
+    if szs && result.is_err() {
+        outln!("% SZS status {SZS_ERROR} for {}", problem_name(&args.path));
+    }
+    match result {
         Ok(exit) => Ok(exit),
         Err(e) if e.pos.is_some() => Err(Failure::placed(e.in_file(file).to_string())),
         Err(e) => Err(Failure::new(e.in_file(file).to_string())),
@@ -116,6 +140,13 @@ fn run_inner(args: &Args, source: Option<String>) -> Result<Exit, ProveError> {
     let (options, support_options) = options(args)?;
     let timeout = options.timeout;
     let problem = if let Some(src) = source {
+        if is_tptp(&args.path, &src) {
+            let tptp_root = std::env::var_os("TPTP").map(PathBuf::from);
+            let problem = entail::syntax::tptp::load(&args.path, tptp_root.as_deref())?;
+            return prove_plain(args, started, timeout, options, |prover| {
+                prover.prove_tptp(&problem)
+            });
+        }
         let input = entail::syntax::prover9::parse(&src)?;
         if !is_step_file(&input) {
             let file_timeout = match input.assigned("max_seconds") {
@@ -126,33 +157,9 @@ fn run_inner(args: &Args, source: Option<String>) -> Result<Exit, ProveError> {
                     .map(Duration::from_secs),
                 _ => None,
             };
-            let limit = timeout
-                .or(file_timeout)
-                .unwrap_or(entail::prove::DEFAULT_TIMEOUT);
-            // The engines stop `reserve` before the limit, and the hard
-            // deadline comes halfway between. The reserve and the 10% allowed
-            // past the limit are for what this clock does not see: starting
-            // the process (loading Z3's library is milliseconds on a loaded
-            // machine), stopping the engines, printing and exiting. A fixed
-            // floor, because at `--timeout 0.1` 5% is less than starting.
-            let reserve = (limit / 20).max(MIN_RESERVE).min(limit / 2);
-            hard_deadline(started, limit - reserve / 2, limit, args.json);
-            let budget = (limit - reserve)
-                .saturating_sub(started.elapsed())
-                .max(Duration::from_millis(1));
-            let mut prover = Prover::new(ProveOptions {
-                timeout: Some(budget),
-                ..options
+            return prove_plain(args, started, timeout.or(file_timeout), options, |prover| {
+                prover.prove_input(&input)
             });
-            let mut report = prover.prove_input(&input)?;
-            report.timeout_seconds = limit.as_secs_f64();
-            print_problem(&report, args.json);
-            let exit = match report.result {
-                Entailment::Proved => Exit::Done,
-                Entailment::NotProved { .. } => Exit::Refuted,
-                Entailment::Unknown { .. } => Exit::Unknown,
-            };
-            exit_now(exit);
         }
         entail::prove::StepProblem::from_step_file(&input)?
     } else {
@@ -166,6 +173,60 @@ fn run_inner(args: &Args, source: Option<String>) -> Result<Exit, ProveError> {
         Some(false) => Exit::Refuted,
         None => Exit::Unknown,
     })
+}
+
+/// Whether the file at `path`, with text `src`, is TPTP: by its extension
+/// (`.p`, `.ax`, `.tptp`) or its first statement.
+fn is_tptp(path: &Path, src: &str) -> bool {
+    let extension = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    matches!(extension, "p" | "ax" | "tptp") || entail::syntax::tptp::looks_like_tptp(src)
+}
+
+/// The problem's name in SZS lines: the file name without its extension.
+fn problem_name(path: &Path) -> String {
+    path.file_stem()
+        .map_or_else(|| path.display().to_string(), |s| s.to_string_lossy().into_owned())
+}
+
+/// Runs one plain (Prover9 or TPTP) problem under `limit` (default
+/// [`entail::prove::DEFAULT_TIMEOUT`]) with a hard deadline, prints its one
+/// report and exits.
+fn prove_plain(
+    args: &Args,
+    started: Instant,
+    limit: Option<Duration>,
+    options: ProveOptions,
+    prove: impl FnOnce(&mut Prover) -> Result<ProblemReport, ProveError>,
+) -> Result<Exit, ProveError> {
+    let limit = limit.unwrap_or(entail::prove::DEFAULT_TIMEOUT);
+    // The engines stop `reserve` before the limit, and the hard
+    // deadline comes halfway between. The reserve and the 10% allowed
+    // past the limit are for what this clock does not see: starting
+    // the process (loading Z3's library is milliseconds on a loaded
+    // machine), stopping the engines, printing and exiting. A fixed
+    // floor, because at `--timeout 0.1` 5% is less than starting.
+    let reserve = (limit / 20).max(MIN_RESERVE).min(limit / 2);
+    let szs = args.szs.then(|| problem_name(&args.path));
+    // With --proof, a proof's re-check gets a second budget as long.
+    let whole = if args.proof { limit * 2 } else { limit };
+    hard_deadline(started, whole - reserve / 2, whole, args.json, szs.clone());
+    let budget = (limit - reserve)
+        .saturating_sub(started.elapsed())
+        .max(Duration::from_millis(1));
+    let mut prover = Prover::new(ProveOptions {
+        timeout: Some(budget),
+        ..options
+    });
+    prover.set_proof_out(args.proof);
+    let mut report = prove(&mut prover)?;
+    report.timeout_seconds = limit.as_secs_f64();
+    print_problem(&report, args.json, szs.as_deref());
+    let exit = match report.result {
+        Entailment::Proved => Exit::Done,
+        Entailment::NotProved { .. } => Exit::Refuted,
+        Entailment::Unknown { .. } => Exit::Unknown,
+    };
+    exit_now(exit);
 }
 
 /// The least time a plain problem's engines stop before `--timeout`.
@@ -185,17 +246,26 @@ fn claim_report() -> bool {
 /// `limit`) the process answers `unknown` itself, kills its prover children
 /// and exits, as Prover9 does at max_seconds. Only one of this and the normal report
 /// prints (see [`claim_report`]).
-fn hard_deadline(started: Instant, at: Duration, limit: Duration, as_json: bool) {
+fn hard_deadline(
+    started: Instant,
+    at: Duration,
+    limit: Duration,
+    as_json: bool,
+    szs: Option<String>,
+) {
     std::thread::spawn(move || {
         std::thread::sleep(at.saturating_sub(started.elapsed()));
         if !claim_report() {
             return;
         }
         let reason = format!("hard deadline of {:.2}s reached", limit.as_secs_f64());
+        if let Some(name) = &szs {
+            outln!("% SZS status Timeout for {name}");
+        }
         if as_json {
             outln!(
                 "{}",
-                serde_json::json!({ "status": "unknown", "reason": reason })
+                serde_json::json!({ "status": "unknown", "reason": reason, "szs_status": "Timeout" })
             );
         } else {
             outln!("unknown ({reason})");
@@ -222,20 +292,46 @@ fn json<T: serde::Serialize>(value: &T) {
     }
 }
 
-fn print_problem(report: &ProblemReport, as_json: bool) {
+/// Prints a plain problem's report; `szs` is the problem's name when the
+/// SZS status line goes first.
+fn print_problem(report: &ProblemReport, as_json: bool, szs: Option<&str>) {
     if !claim_report() {
         // The hard deadline printed `unknown` and is ending the process.
         loop {
             std::thread::park();
         }
     }
+    if let Some(name) = szs {
+        outln!("% SZS status {} for {name}", report.szs_status());
+    }
     if as_json {
-        return json(report);
+        /// The report with its SZS status last.
+        #[derive(serde::Serialize)]
+        struct WithSzs<'a> {
+            #[serde(flatten)]
+            report: &'a ProblemReport,
+            szs_status: &'static str,
+        }
+        return json(&WithSzs {
+            report,
+            szs_status: report.szs_status(),
+        });
     }
     match &report.result {
-        Entailment::Proved => outln!("proved"),
+        Entailment::Proved => {
+            outln!("proved");
+            if let (Some(used), Some(recheck)) = (&report.used_premises, &report.premises_recheck) {
+                outln!("used premises ({recheck} alone): {}", used.join(", "));
+            }
+            if let Some(proof) = &report.proof {
+                out!("{proof}");
+            }
+        }
         Entailment::NotProved { countermodel } => {
-            outln!("not_proved");
+            match &report.reason {
+                Some(reason) => outln!("not_proved ({reason}: no proof exists; no finite model was found)"),
+                None => outln!("not_proved"),
+            }
             if let Some(cm) = countermodel {
                 outln!("countermodel:\n{cm}");
             }

@@ -12,7 +12,7 @@
 
 use super::child::{self, Ended};
 use crate::smt::universal_closure;
-use crate::syntax::prover9::{self, Entry, Formula, Input, Item, ListKind, Term};
+use crate::syntax::prover9::{self, Attribute, Entry, Formula, Input, Item, ListKind, Term};
 use crate::syntax::Pos;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -68,15 +68,25 @@ pub struct Translation {
     pub text: String,
 }
 
-fn list(name: &str, formulas: Vec<Formula>) -> Item {
+/// A list of `formulas`; with `labelled`, the i-th is `# label(a<i>)`, so
+/// that a proof names the assumptions it used.
+fn list(name: &str, formulas: Vec<Formula>, labelled: bool) -> Item {
     Item::Formulas {
         kind: ListKind::Formulas,
         name: name.to_string(),
         entries: formulas
             .into_iter()
-            .map(|formula| Entry {
+            .enumerate()
+            .map(|(i, formula)| Entry {
                 formula,
-                attributes: Vec::new(),
+                attributes: if labelled {
+                    vec![Attribute {
+                        name: "label".into(),
+                        args: vec![Term::App(format!("a{i}"), Vec::new())],
+                    }]
+                } else {
+                    Vec::new()
+                },
                 pos: Pos::default(),
             })
             .collect(),
@@ -106,8 +116,8 @@ pub fn translate(
     items.push(Item::Assign("max_proofs".into(), number(1)));
     // The given clauses are what Prover9 prints most of; we read one line.
     items.push(Item::Clear("print_given".into()));
-    items.push(list("assumptions", closed.clone()));
-    items.push(list("goals", goal.clone()));
+    items.push(list("assumptions", closed.clone(), true));
+    items.push(list("goals", goal.clone(), false));
     let text = Input { items }.to_string();
     let back =
         prover9::parse(&text).map_err(|e| format!("the Prover9 text does not parse: {e}"))?;
@@ -123,10 +133,42 @@ pub fn translate(
 /// stopped or ran out of time, or the program is gone) is no answer: with
 /// its search limits, not even an empty set of support refutes the goal.
 pub fn run_prover9(problem: &Translation, deadline: Instant, stop: &AtomicBool) -> bool {
+    run_prover9_proof(problem, deadline, stop).is_some()
+}
+
+/// [`run_prover9`], with the proof Prover9 printed when it found one.
+pub fn run_prover9_proof(
+    problem: &Translation,
+    deadline: Instant,
+    stop: &AtomicBool,
+) -> Option<String> {
     match child::run("prover9", &[], &problem.text, deadline, stop) {
-        Ended::Exited(Some(0), out) => out.lines().any(|l| l.trim() == "THEOREM PROVED"),
-        Ended::Exited(..) | Ended::Absent | Ended::Unknown(_) => false,
+        Ended::Exited(Some(0), out) if out.lines().any(|l| l.trim() == "THEOREM PROVED") => {
+            let start = out.find("============================== PROOF")?;
+            let end = out[start..]
+                .find("============================== end of proof")
+                .map_or(out.len(), |e| start + e);
+            let end = out[end..].find('\n').map_or(out.len(), |n| end + n + 1);
+            Some(out[start..end].to_string())
+        }
+        Ended::Exited(..) | Ended::Absent | Ended::Unknown(_) => None,
     }
+}
+
+/// The assumptions (by index) a Prover9 proof of a [`translate`]d problem
+/// used: those whose `label(a<i>)` it shows.
+pub fn used_assumptions(proof: &str) -> Vec<usize> {
+    let mut used: Vec<usize> = proof
+        .match_indices("label(a")
+        .filter_map(|(at, m)| {
+            let rest = &proof[at + m.len()..];
+            let digits = rest.split(')').next()?;
+            digits.parse().ok()
+        })
+        .collect();
+    used.sort_unstable();
+    used.dedup();
+    used
 }
 
 #[cfg(test)]
@@ -184,12 +226,23 @@ mod tests {
              assign(max_proofs, 1).\n\
              clear(print_given).\n\
              formulas(assumptions).\n\
-             all x (all y x @ y = y @ x).\n\
+             all x (all y x @ y = y @ x) # label(a0).\n\
              end_of_list.\n\
              formulas(goals).\n\
              a @ a = a.\n\
              end_of_list.\n"
         );
+    }
+
+    #[test]
+    fn a_proof_names_the_assumptions_it_used_by_label() {
+        let proof = "============================== PROOF =================================\n\
+                     1 p(x) -> q(x) # label(a3) # label(non_clause).  [assumption].\n\
+                     2 q(c) # label(goal).  [goal].\n\
+                     3 -p(x) | q(x) # label(a3).  [clausify(1)].\n\
+                     4 p(c) # label(a0).  [assumption].\n\
+                     ============================== end of proof ==========================\n";
+        assert_eq!(used_assumptions(proof), [0, 3]);
     }
 
     #[test]

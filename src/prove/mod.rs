@@ -30,13 +30,15 @@ mod quick;
 mod report;
 pub mod rules;
 pub mod tptp;
+mod proof_out;
+mod tptp_problem;
 
 pub use child::kill_children;
 pub use problem::{
     combined_goal, is_step_file, Premise, Solution, Step, StepProblem, ASSUMPTION_LISTS,
 };
 pub use report::{
-    CheckReport, Consistency, Entailment, ErrorKind, Lint, ProblemReport, ProveError,
+    SZS_ERROR, CheckReport, Consistency, Entailment, ErrorKind, Lint, ProblemReport, ProveError,
     SolutionReport, StepReport, StepStatus, SupportsReport,
 };
 
@@ -106,6 +108,12 @@ pub struct Prover {
     first_model_size: usize,
     /// The file's directives for Prover9's search (see `ladr`).
     search_directives: Vec<Item>,
+    /// Which premises of the problem being raced are a TPTP problem's
+    /// negated conjectures (E gets them in that role).
+    negated_conjectures: Vec<usize>,
+    /// Whether a plain problem's proof is reported with the premises it
+    /// used, re-checked, and its text.
+    proof_out: bool,
     options: ProveOptions,
 }
 
@@ -117,8 +125,19 @@ impl Prover {
             timeout: options.timeout.unwrap_or(DEFAULT_TIMEOUT),
             first_model_size: 1,
             search_directives: Vec::new(),
+            negated_conjectures: Vec::new(),
+            proof_out: false,
             options,
         }
+    }
+
+    /// Turns proof output on or off: for a `proved` plain (Prover9 or TPTP)
+    /// problem, the report then names the premises the proof used, says
+    /// whether they alone prove the goal again (a second race, with a
+    /// timeout of its own as long as the first), and carries E's or
+    /// Prover9's proof text.
+    pub fn set_proof_out(&mut self, on: bool) {
+        self.proof_out = on;
     }
 
     /// The Z3 engine, made on first use.
@@ -258,6 +277,10 @@ impl Prover {
                         timeout_seconds: self.timeout.as_secs_f64(),
                         engine: None,
                         notes: problem::ignored_features(input, false),
+                        reason: None,
+                        used_premises: None,
+                        premises_recheck: None,
+                        proof: None,
                     });
                 }
                 return Err(ProveError::new(Some(e.pos), err.message));
@@ -271,12 +294,19 @@ impl Prover {
         let timeout = self.timeout;
         let first_order = !signature.is_propositional();
         let decided = self.race(&premises, goal.as_ref(), timeout, first_order)?;
-        let (mut result, mut engine) = (decided.result, decided.engine);
+        let names: Vec<String> = assumptions
+            .iter()
+            .enumerate()
+            .map(|(i, e)| e.label().unwrap_or_else(|| format!("assumption {}", i + 1)))
+            .collect();
+        let out = self.proved_out(&premises, &names, goal.as_ref(), &decided, first_order);
+        let (mut result, mut engine, mut reason) = (decided.result, decided.engine, decided.reason);
         if production && matches!(result, Entailment::NotProved { .. }) {
             result = Entailment::Unknown {
                 reason: production_reason.to_string(),
             };
             engine = None;
+            reason = None;
         }
         if !self.options.countermodels {
             if let Entailment::NotProved { countermodel } = &mut result {
@@ -292,7 +322,24 @@ impl Prover {
             timeout_seconds: timeout.as_secs_f64(),
             engine: engine.map(str::to_string),
             notes,
+            reason: reason.map(str::to_string),
+            used_premises: out.as_ref().map(|o| o.used.clone()),
+            premises_recheck: out.map(|o| o.recheck),
+            proof: decided.proof.filter(|_| self.proof_out),
         })
+    }
+
+    /// [`Prover::proof_out`] when proof output is on and `decided` proved.
+    fn proved_out(
+        &mut self,
+        premises: &[&Formula],
+        names: &[String],
+        goal: Option<&Formula>,
+        decided: &portfolio::Decided,
+        first_order: bool,
+    ) -> Option<proof_out::ProofOut> {
+        (self.proof_out && decided.result == Entailment::Proved)
+            .then(|| self.proof_out(premises, names, goal, decided, first_order))
     }
 
     /// [`Prover::check`] with a countermodel, under `timeout` instead of the

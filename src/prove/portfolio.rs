@@ -7,8 +7,10 @@
 //! within [`HELPER_DELAY`], so easy problems never pay for them.
 //!
 //! Trust: `proved` comes from Z3, or from E or Prover9 on a text that read
-//! back to the input; `not_proved` only with a countermodel that
-//! [`Countermodel::satisfies`] confirms on every assumption and the goal.
+//! back to the input; `not_proved` with a countermodel that
+//! [`Countermodel::satisfies`] confirms on every assumption and the goal,
+//! or without one when E saturated (SZS `CounterSatisfiable` or
+//! `Satisfiable` from a complete strategy) on a text that read back.
 
 use super::tptp::{self, EOutcome};
 use super::{ladr, quick, Entailment, ProveError, ProveOptions, Prover};
@@ -39,6 +41,42 @@ pub(crate) struct Decided {
     pub(crate) notes: Vec<String>,
     /// Whether Prover9 was in the race (it reads the file's hints and weights).
     pub(crate) prover9_ran: bool,
+    /// How a `not_proved` without a model was shown (`saturation`).
+    pub(crate) reason: Option<&'static str>,
+    /// For a proof by E or Prover9: its text.
+    pub(crate) proof: Option<String>,
+    /// For a proof by E or Prover9: the premises (indices) it used.
+    pub(crate) used: Option<Vec<usize>>,
+}
+
+/// What [`decide`] settled on.
+struct Verdict {
+    result: Entailment,
+    engine: Option<&'static str>,
+    reason: Option<&'static str>,
+    proof: Option<String>,
+    used: Option<Vec<usize>>,
+}
+
+impl Verdict {
+    fn by(result: Entailment, engine: &'static str) -> Result<Verdict, ProveError> {
+        Ok(Verdict {
+            result,
+            engine: Some(engine),
+            reason: None,
+            proof: None,
+            used: None,
+        })
+    }
+
+    /// A proof by `engine` whose text names the premises it `used`.
+    fn proof(engine: &'static str, proof: Option<String>, used: fn(&str) -> Vec<usize>) -> Result<Verdict, ProveError> {
+        Ok(Verdict {
+            used: proof.as_deref().map(used),
+            proof,
+            ..Verdict::by(Entailment::Proved, engine)?
+        })
+    }
 }
 
 /// A translation for an external prover, or `None` with a note saying why
@@ -61,9 +99,10 @@ pub(crate) fn confirms(
 
 enum Helper {
     Z3(Result<Entailment, ProveError>),
-    E(EOutcome),
-    /// Whether Prover9 found a proof.
-    Prover9(bool),
+    /// E's outcome, and its derivation when it found a proof.
+    E(EOutcome, Option<String>),
+    /// Prover9's proof, if it found one.
+    Prover9(Option<String>),
     Model(Option<Countermodel>),
 }
 
@@ -129,6 +168,9 @@ impl Prover {
                 engine: Some(engine),
                 notes: Vec::new(),
                 prover9_ran: false,
+                reason: None,
+                proof: None,
+                used: None,
             });
         }
         let stop = Arc::new(AtomicBool::new(false));
@@ -137,7 +179,8 @@ impl Prover {
             notes.push("eprover is not installed: Z3 and the model search ran without it".into());
             None
         } else if portfolio {
-            translated("E prover", tptp::translate(premises, goal), &mut notes)
+            let t = tptp::translate_marked(premises, &self.negated_conjectures, goal);
+            translated("E prover", t, &mut notes)
         } else {
             None
         };
@@ -188,7 +231,7 @@ impl Prover {
         if let Some(t) = prover9 {
             let (tx, stop) = (tx.clone(), stop.clone());
             std::thread::spawn(move || {
-                let _ = tx.send(Helper::Prover9(ladr::run_prover9(&t, deadline, &stop)));
+                let _ = tx.send(Helper::Prover9(ladr::run_prover9_proof(&t, deadline, &stop)));
             });
         }
         if portfolio {
@@ -197,7 +240,8 @@ impl Prover {
                 std::thread::spawn(move || {
                     if wait_unless_stopped(&stop, HELPER_DELAY) {
                         lower_priority(z3_thread.load(Ordering::SeqCst), Z3_NICE_WITH_E);
-                        let _ = tx.send(Helper::E(tptp::run_eprover(&t, deadline, &stop)));
+                        let (outcome, proof) = tptp::run_eprover_proof(&t, deadline, &stop);
+                        let _ = tx.send(Helper::E(outcome, proof));
                     }
                 });
             }
@@ -222,24 +266,30 @@ impl Prover {
         let decided = decide(&rx, deadline);
         // Ends the engines still running (Z3's watchdog watches the flag too).
         stop.store(true, Ordering::Relaxed);
-        let (result, engine) = decided?;
+        let Verdict {
+            result,
+            engine,
+            reason,
+            proof,
+            used,
+        } = decided?;
         Ok(Decided {
             result,
             engine,
             notes,
             prover9_ran,
+            reason,
+            proof,
+            used,
         })
     }
 }
 
 /// The first definite answer on `rx` (Z3's own in full: proved, or a model
-/// our evaluator confirms; E's proof; a confirmed finite model), else
-/// `unknown` with what the engines said, once all have ended or at
-/// `deadline`.
-fn decide(
-    rx: &mpsc::Receiver<Helper>,
-    deadline: Instant,
-) -> Result<(Entailment, Option<&'static str>), ProveError> {
+/// our evaluator confirms; E's proof or saturation; Prover9's proof; a
+/// confirmed finite model), else `unknown` with what the engines said, once
+/// all have ended or at `deadline`.
+fn decide(rx: &mpsc::Receiver<Helper>, deadline: Instant) -> Result<Verdict, ProveError> {
     let mut reasons: Vec<String> = Vec::new();
     loop {
         let left = deadline.saturating_duration_since(Instant::now());
@@ -253,34 +303,46 @@ fn decide(
         };
         match helper {
             Helper::Z3(Err(e)) => return Err(e),
-            Helper::Z3(Ok(Entailment::Proved)) => return Ok((Entailment::Proved, Some("z3"))),
+            Helper::Z3(Ok(Entailment::Proved)) => return Verdict::by(Entailment::Proved, "z3"),
             // Z3 hands back only models that `check_until` confirmed.
             Helper::Z3(Ok(
                 r @ Entailment::NotProved {
                     countermodel: Some(_),
                 },
-            )) => return Ok((r, Some("z3"))),
+            )) => return Verdict::by(r, "z3"),
             Helper::Z3(Ok(Entailment::NotProved { countermodel: None })) => {
                 reasons.push("Z3 found a model that could not be confirmed".into())
             }
             Helper::Z3(Ok(Entailment::Unknown { reason })) => reasons.push(reason),
-            Helper::E(EOutcome::Proved) => return Ok((Entailment::Proved, Some("eprover"))),
-            Helper::Prover9(true) => return Ok((Entailment::Proved, Some("prover9"))),
+            Helper::E(EOutcome::Proved, proof) => {
+                return Verdict::proof("eprover", proof, tptp::used_axioms)
+            }
+            Helper::Prover9(Some(proof)) => {
+                return Verdict::proof("prover9", Some(proof), ladr::used_assumptions)
+            }
             Helper::Model(Some(cm)) => {
                 let countermodel = Some(cm);
-                return Ok((Entailment::NotProved { countermodel }, Some("model-search")));
+                return Verdict::by(Entailment::NotProved { countermodel }, "model-search");
             }
-            Helper::E(EOutcome::Refuted) => {
-                reasons.push("E: no proof exists, but no finite countermodel was found".into())
+            // E ran only on a translation that read back (see `race`), and
+            // says so only when its search was complete and saturated.
+            Helper::E(EOutcome::Refuted, _) => {
+                return Ok(Verdict {
+                    reason: Some("saturation"),
+                    ..Verdict::by(Entailment::NotProved { countermodel: None }, "eprover")?
+                })
             }
-            Helper::E(EOutcome::Unknown(_) | EOutcome::Absent)
-            | Helper::Prover9(false)
+            Helper::E(EOutcome::Unknown(_) | EOutcome::Absent, _)
+            | Helper::Prover9(None)
             | Helper::Model(None) => {}
         }
     }
     reasons.dedup();
     let reason = reasons.join("; ");
-    Ok((Entailment::Unknown { reason }, None))
+    Ok(Verdict {
+        engine: None,
+        ..Verdict::by(Entailment::Unknown { reason }, "")?
+    })
 }
 
 #[cfg(all(test, target_os = "linux"))]

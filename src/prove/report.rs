@@ -118,7 +118,51 @@ pub struct ProblemReport {
     /// `set(production)`, an engine that could not run), once each.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// How a `not_proved` without a countermodel was shown: `saturation`
+    /// (E saturated the clause set of a translation that read back, so no
+    /// proof exists, though no finite model was found).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// With proof output on ([`crate::prove::Prover::set_proof_out`]), for
+    /// `proved`: the premises the proof used (TPTP formula names, Prover9
+    /// labels, else `assumption N` counting from 1 in file order).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub used_premises: Option<Vec<String>>,
+    /// With proof output on, for `proved`: whether the used premises alone
+    /// proved the goal again (`proved`, or `unknown` out of time).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub premises_recheck: Option<String>,
+    /// With proof output on, for `proved` by E or Prover9: its proof text
+    /// (E's TSTP derivation, in the renamed symbols of E's input, or
+    /// Prover9's proof).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub proof: Option<String>,
 }
+
+impl ProblemReport {
+    /// The SZS status of the verdict (the SZS ontology's names): with a
+    /// goal `Theorem` or `CounterSatisfiable`, without one `Unsatisfiable`
+    /// or `Satisfiable`; `Timeout` when the deadline ended the search, else
+    /// `GaveUp`. (`Error` is for inputs that did not load: see
+    /// [`SZS_ERROR`].)
+    pub fn szs_status(&self) -> &'static str {
+        match (&self.result, self.goals > 0) {
+            (Entailment::Proved, true) => "Theorem",
+            (Entailment::Proved, false) => "Unsatisfiable",
+            (Entailment::NotProved { .. }, true) => "CounterSatisfiable",
+            (Entailment::NotProved { .. }, false) => "Satisfiable",
+            (Entailment::Unknown { reason }, _)
+                if reason.contains("timeout") || reason.contains("deadline") =>
+            {
+                "Timeout"
+            }
+            (Entailment::Unknown { .. }, _) => "GaveUp",
+        }
+    }
+}
+
+/// The SZS status of an input that could not be read or checked.
+pub const SZS_ERROR: &str = "Error";
 
 /// A step's verdict.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -9,7 +9,8 @@
 
 use super::child::{self, Ended};
 use crate::smt::universal_closure;
-use crate::syntax::prover9::{Formula, Quantifier, Term};
+use crate::syntax::prover9::{Formula, Term};
+use crate::syntax::tptp::{Fof, Role, Statement};
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -89,405 +90,216 @@ impl Names {
     }
 }
 
-/// Writes one closed formula; `vars` maps bound names to `X<k>` innermost last.
-struct Writer<'a> {
+/// Renames one closed formula's symbols to their TPTP names and its bound
+/// variables to fresh `X<k>`, recording `X<k>` → the bound name.
+struct Renamer<'a> {
     names: &'a Names,
-    out: String,
-    vars: Vec<(String, String)>,
-    next_var: usize,
+    /// Bound names in scope, innermost last, with their `X<k>`.
+    scope: Vec<(String, String)>,
+    /// `X<k>` → the name it stands for, over the whole problem.
+    back: BTreeMap<String, String>,
 }
 
-impl Writer<'_> {
-    fn term(&mut self, t: &Term) -> Result<(), String> {
+impl Renamer<'_> {
+    fn term(&self, t: &Term) -> Result<Term, String> {
         match t {
-            Term::Var(v) => {
-                let Some((_, x)) = self.vars.iter().rev().find(|(name, _)| name == v) else {
-                    return Err(format!("variable `{v}` is not bound"));
-                };
-                self.out.push_str(&x.clone());
-            }
-            Term::App(name, args) => {
-                let tptp = &self.names.symbols[&(name.clone(), args.len(), false)];
-                self.out.push_str(tptp);
-                self.args(args)?;
-            }
+            Term::Var(v) => match self.scope.iter().rev().find(|(name, _)| name == v) {
+                Some((_, x)) => Ok(Term::Var(x.clone())),
+                None => Err(format!("variable `{v}` is not bound")),
+            },
+            Term::App(name, args) => Ok(Term::App(
+                self.names.symbols[&(name.clone(), args.len(), false)].clone(),
+                args.iter().map(|a| self.term(a)).collect::<Result<_, _>>()?,
+            )),
         }
-        Ok(())
     }
 
-    fn args(&mut self, args: &[Term]) -> Result<(), String> {
-        if !args.is_empty() {
-            self.out.push('(');
-            for (i, a) in args.iter().enumerate() {
-                if i > 0 {
-                    self.out.push(',');
-                }
-                self.term(a)?;
-            }
-            self.out.push(')');
-        }
-        Ok(())
-    }
-
-    fn formula(&mut self, f: &Formula) -> Result<(), String> {
-        let binary = |w: &mut Self, a: &Formula, op: &str, b: &Formula| {
-            w.out.push('(');
-            w.formula(a)?;
-            w.out.push_str(op);
-            w.formula(b)?;
-            w.out.push(')');
-            Ok::<(), String>(())
+    fn formula(&mut self, f: &Formula) -> Result<Formula, String> {
+        let pair = |r: &mut Self, a: &Formula, b: &Formula| -> Result<_, String> {
+            Ok((Box::new(r.formula(a)?), Box::new(r.formula(b)?)))
         };
-        match f {
-            Formula::True => self.out.push_str("$true"),
-            Formula::False => self.out.push_str("$false"),
+        Ok(match f {
+            Formula::True => Formula::True,
+            Formula::False => Formula::False,
             Formula::Atom(Term::App(name, args)) if name == "=" && args.len() == 2 => {
-                self.out.push('(');
-                self.term(&args[0])?;
-                self.out.push_str(" = ");
-                self.term(&args[1])?;
-                self.out.push(')');
+                Formula::Atom(Term::App(
+                    "=".into(),
+                    vec![self.term(&args[0])?, self.term(&args[1])?],
+                ))
             }
-            Formula::Atom(Term::App(name, args)) => {
-                let tptp = &self.names.symbols[&(name.clone(), args.len(), true)];
-                self.out.push_str(tptp);
-                self.args(args)?;
-            }
+            Formula::Atom(Term::App(name, args)) => Formula::Atom(Term::App(
+                self.names.symbols[&(name.clone(), args.len(), true)].clone(),
+                args.iter().map(|a| self.term(a)).collect::<Result<_, _>>()?,
+            )),
             Formula::Atom(Term::Var(v)) => return Err(format!("variable `{v}` used as a formula")),
-            Formula::Not(g) => {
-                self.out.push_str("~ ");
-                self.formula(g)?;
+            Formula::Not(g) => Formula::Not(Box::new(self.formula(g)?)),
+            Formula::And(a, b) => {
+                let (a, b) = pair(self, a, b)?;
+                Formula::And(a, b)
             }
-            Formula::And(a, b) => binary(self, a, " & ", b)?,
-            Formula::Or(a, b) => binary(self, a, " | ", b)?,
-            Formula::Implies(a, b) => binary(self, a, " => ", b)?,
-            Formula::ImpliedBy(a, b) => binary(self, a, " <= ", b)?,
-            Formula::Iff(a, b) => binary(self, a, " <=> ", b)?,
+            Formula::Or(a, b) => {
+                let (a, b) = pair(self, a, b)?;
+                Formula::Or(a, b)
+            }
+            Formula::Implies(a, b) => {
+                let (a, b) = pair(self, a, b)?;
+                Formula::Implies(a, b)
+            }
+            Formula::ImpliedBy(a, b) => {
+                let (a, b) = pair(self, a, b)?;
+                Formula::ImpliedBy(a, b)
+            }
+            Formula::Iff(a, b) => {
+                let (a, b) = pair(self, a, b)?;
+                Formula::Iff(a, b)
+            }
             Formula::Quant(q, v, body) => {
-                let x = format!("X{}", self.next_var);
-                self.next_var += 1;
-                self.out.push_str(match q {
-                    Quantifier::All => "! [",
-                    Quantifier::Exists => "? [",
-                });
-                self.out.push_str(&x);
-                self.out.push_str("] : ");
-                self.vars.push((v.clone(), x));
-                let r = self.formula(body);
-                self.vars.pop();
-                r?;
+                let x = format!("X{}", self.back.len());
+                self.back.insert(x.clone(), v.clone());
+                self.scope.push((v.clone(), x.clone()));
+                let body = self.formula(body);
+                self.scope.pop();
+                Formula::Quant(*q, x, Box::new(body?))
             }
-        }
-        Ok(())
+        })
     }
+}
+
+/// `f` with its symbols and variables mapped through `symbols` and `vars`
+/// (names missing from them are an error).
+fn rename_back(
+    f: &Formula,
+    symbols: &BTreeMap<String, String>,
+    vars: &BTreeMap<String, String>,
+) -> Result<Formula, String> {
+    let look = |map: &BTreeMap<String, String>, n: &str| {
+        map.get(n)
+            .cloned()
+            .ok_or_else(|| format!("TPTP read-back: unknown name `{n}`"))
+    };
+    fn term(
+        t: &Term,
+        symbols: &BTreeMap<String, String>,
+        vars: &BTreeMap<String, String>,
+    ) -> Result<Term, String> {
+        Ok(match t {
+            Term::Var(v) => Term::Var(
+                vars.get(v)
+                    .cloned()
+                    .ok_or_else(|| format!("TPTP read-back: unknown variable `{v}`"))?,
+            ),
+            Term::App(n, args) => Term::App(
+                symbols
+                    .get(n)
+                    .cloned()
+                    .ok_or_else(|| format!("TPTP read-back: unknown symbol `{n}`"))?,
+                args.iter()
+                    .map(|a| term(a, symbols, vars))
+                    .collect::<Result<_, _>>()?,
+            ),
+        })
+    }
+    let pair = |a: &Formula, b: &Formula| -> Result<_, String> {
+        Ok((
+            Box::new(rename_back(a, symbols, vars)?),
+            Box::new(rename_back(b, symbols, vars)?),
+        ))
+    };
+    Ok(match f {
+        Formula::True => Formula::True,
+        Formula::False => Formula::False,
+        Formula::Atom(Term::App(n, args)) if n == "=" && args.len() == 2 => Formula::Atom(
+            Term::App("=".into(), vec![term(&args[0], symbols, vars)?, term(&args[1], symbols, vars)?]),
+        ),
+        Formula::Atom(t) => Formula::Atom(term(t, symbols, vars)?),
+        Formula::Not(g) => Formula::Not(Box::new(rename_back(g, symbols, vars)?)),
+        Formula::And(a, b) => {
+            let (a, b) = pair(a, b)?;
+            Formula::And(a, b)
+        }
+        Formula::Or(a, b) => {
+            let (a, b) = pair(a, b)?;
+            Formula::Or(a, b)
+        }
+        Formula::Implies(a, b) => {
+            let (a, b) = pair(a, b)?;
+            Formula::Implies(a, b)
+        }
+        Formula::ImpliedBy(a, b) => {
+            let (a, b) = pair(a, b)?;
+            Formula::ImpliedBy(a, b)
+        }
+        Formula::Iff(a, b) => {
+            let (a, b) = pair(a, b)?;
+            Formula::Iff(a, b)
+        }
+        Formula::Quant(q, v, body) => Formula::Quant(
+            *q,
+            look(vars, v)?,
+            Box::new(rename_back(body, symbols, vars)?),
+        ),
+    })
 }
 
 /// Translates "`assumptions` entail `goal`" (no goal: "are unsatisfiable")
 /// and checks that the text reads back to the same closed formulas.
 pub fn translate(assumptions: &[&Formula], goal: Option<&Formula>) -> Result<Translation, String> {
+    translate_marked(assumptions, &[], goal)
+}
+
+/// [`translate`], with the assumptions at the indices `negated_conjectures`
+/// given to E as `negated_conjecture`s (a CNF problem's goal), so that E's
+/// goal-directed heuristics see them as the goal.
+pub fn translate_marked(
+    assumptions: &[&Formula],
+    negated_conjectures: &[usize],
+    goal: Option<&Formula>,
+) -> Result<Translation, String> {
     let closed: Vec<Formula> = assumptions.iter().map(|f| universal_closure(f)).collect();
     let goal = goal.map(universal_closure);
     let mut names = Names::default();
     closed.iter().chain(&goal).for_each(|f| names.collect(f));
     names.number();
-    let mut text = String::new();
-    let mut var_names = BTreeMap::new();
-    let mut write = |role: &str, name: String, f: &Formula| -> Result<(), String> {
-        let mut w = Writer {
-            names: &names,
-            out: String::new(),
-            vars: Vec::new(),
-            next_var: var_names.len(),
-        };
-        collect_binders(f, &mut var_names);
-        w.formula(f)?;
-        text.push_str(&format!("fof({name}, {role}, {}).\n", w.out));
-        Ok(())
+    let mut renamer = Renamer {
+        names: &names,
+        scope: Vec::new(),
+        back: BTreeMap::new(),
     };
+    let mut expected = Vec::new();
     for (i, f) in closed.iter().enumerate() {
-        write("axiom", format!("a{i}"), f)?;
+        let role = if negated_conjectures.contains(&i) {
+            Role::NegatedConjecture
+        } else {
+            Role::Axiom
+        };
+        expected.push((format!("a{i}"), role, renamer.formula(f)?, f));
     }
     if let Some(g) = &goal {
-        write("conjecture", "goal".to_string(), g)?;
+        expected.push(("goal".to_string(), Role::Conjecture, renamer.formula(g)?, g));
     }
-    // Read it back and map the names back: it must be the same problem.
-    let back: BTreeMap<String, (String, usize)> = names
+    let text: String = expected
+        .iter()
+        .map(|(name, role, f, _)| format!("fof({name}, {}, {}).\n", role.name(), Fof(f)))
+        .collect();
+    // Read it back with our TPTP reader and map the names back: it must be
+    // the same problem.
+    let symbols: BTreeMap<String, String> = names
         .symbols
         .iter()
-        .map(|((name, arity, _), tptp)| (tptp.clone(), (name.clone(), *arity)))
+        .map(|((name, _, _), tptp)| (tptp.clone(), name.clone()))
         .collect();
-    let read = read_back(&text, &back, &var_names)?;
-    let expected: Vec<(String, Formula)> = closed
-        .iter()
-        .map(|f| ("axiom".to_string(), f.clone()))
-        .chain(goal.iter().map(|g| ("conjecture".to_string(), g.clone())))
-        .collect();
-    if read != expected {
+    let read = crate::syntax::tptp::parse(&text)
+        .map_err(|e| format!("the TPTP translation does not read back: {e}"))?;
+    let faithful = read.len() == expected.len()
+        && read.iter().zip(&expected).all(|(statement, (name, role, renamed, original))| {
+            matches!(statement, Statement::Formula(a)
+                if a.name == *name && a.role == *role && a.formula == *renamed
+                && rename_back(&a.formula, &symbols, &renamer.back).as_ref() == Ok(*original))
+        });
+    if !faithful {
         return Err("the TPTP translation does not read back to the input".to_string());
     }
     Ok(Translation { text })
-}
-
-/// Records `X<k>` → the bound name, in the order [`Writer`] numbers binders.
-fn collect_binders(f: &Formula, out: &mut BTreeMap<String, String>) {
-    match f {
-        Formula::Quant(_, v, body) => {
-            out.insert(format!("X{}", out.len()), v.clone());
-            collect_binders(body, out);
-        }
-        Formula::Not(g) => collect_binders(g, out),
-        Formula::And(a, b)
-        | Formula::Or(a, b)
-        | Formula::Implies(a, b)
-        | Formula::ImpliedBy(a, b)
-        | Formula::Iff(a, b) => {
-            collect_binders(a, out);
-            collect_binders(b, out);
-        }
-        Formula::True | Formula::False | Formula::Atom(_) => {}
-    }
-}
-
-/// A strict reader for the TPTP that [`translate`] writes: every binary
-/// connective parenthesised, `~` and quantifiers over a unitary formula.
-struct Reader<'a> {
-    toks: Vec<&'a str>,
-    at: usize,
-    back: &'a BTreeMap<String, (String, usize)>,
-    vars: &'a BTreeMap<String, String>,
-}
-
-fn tokens(text: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let bytes = text.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        let c = bytes[i];
-        if c.is_ascii_whitespace() {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        if c.is_ascii_alphanumeric() || c == b'_' || c == b'$' {
-            while i < bytes.len()
-                && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_' || bytes[i] == b'$')
-            {
-                i += 1;
-            }
-        } else {
-            let three = text.get(i..i + 3);
-            let two = text.get(i..i + 2);
-            i += if three == Some("<=>") {
-                3
-            } else if matches!(two, Some("=>") | Some("<=")) {
-                2
-            } else {
-                1
-            };
-        }
-        out.push(&text[start..i]);
-    }
-    out
-}
-
-impl<'a> Reader<'a> {
-    fn peek(&self) -> Option<&'a str> {
-        self.toks.get(self.at).copied()
-    }
-
-    fn expect(&mut self, t: &str) -> Result<(), String> {
-        if self.peek() == Some(t) {
-            self.at += 1;
-            Ok(())
-        } else {
-            Err(format!(
-                "TPTP read-back: expected `{t}`, found {:?}",
-                self.peek()
-            ))
-        }
-    }
-
-    fn word(&mut self) -> Result<String, String> {
-        match self.peek() {
-            Some(w)
-                if w.chars()
-                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$') =>
-            {
-                self.at += 1;
-                Ok(w.to_string())
-            }
-            other => Err(format!("TPTP read-back: expected a word, found {other:?}")),
-        }
-    }
-
-    fn unitary(&mut self, bound: &mut Vec<String>) -> Result<Formula, String> {
-        match self.peek() {
-            Some("(") => {
-                self.at += 1;
-                let left = self.unitary_or_term(bound)?;
-                let op = self.peek().unwrap_or("").to_string();
-                self.at += 1;
-                let f = match op.as_str() {
-                    "=" => {
-                        let Some(Left::Term(a)) = Some(left) else {
-                            return Err("TPTP read-back: `=` needs terms".into());
-                        };
-                        let b = self.term(bound)?;
-                        Formula::Atom(Term::App("=".into(), vec![a, b]))
-                    }
-                    _ => {
-                        let a = left.formula()?;
-                        let b = self.unitary(bound)?;
-                        let (a, b) = (Box::new(a), Box::new(b));
-                        match op.as_str() {
-                            "&" => Formula::And(a, b),
-                            "|" => Formula::Or(a, b),
-                            "=>" => Formula::Implies(a, b),
-                            "<=" => Formula::ImpliedBy(a, b),
-                            "<=>" => Formula::Iff(a, b),
-                            _ => return Err(format!("TPTP read-back: unexpected `{op}`")),
-                        }
-                    }
-                };
-                self.expect(")")?;
-                Ok(f)
-            }
-            _ => self.unitary_or_term(bound)?.formula(),
-        }
-    }
-
-    /// A unitary formula, or (inside parentheses, before `=`) a term.
-    fn unitary_or_term(&mut self, bound: &mut Vec<String>) -> Result<Left, String> {
-        match self.peek() {
-            Some("(") => Ok(Left::Formula(self.unitary(bound)?)),
-            Some("~") => {
-                self.at += 1;
-                Ok(Left::Formula(Formula::Not(Box::new(self.unitary(bound)?))))
-            }
-            Some(q @ ("!" | "?")) => {
-                let q = if q == "!" {
-                    Quantifier::All
-                } else {
-                    Quantifier::Exists
-                };
-                self.at += 1;
-                self.expect("[")?;
-                let x = self.word()?;
-                self.expect("]")?;
-                self.expect(":")?;
-                let name = self
-                    .vars
-                    .get(&x)
-                    .ok_or("TPTP read-back: unknown variable")?;
-                bound.push(x);
-                let body = self.unitary(bound);
-                bound.pop();
-                Ok(Left::Formula(Formula::Quant(
-                    q,
-                    name.clone(),
-                    Box::new(body?),
-                )))
-            }
-            Some("$true") => {
-                self.at += 1;
-                Ok(Left::Formula(Formula::True))
-            }
-            Some("$false") => {
-                self.at += 1;
-                Ok(Left::Formula(Formula::False))
-            }
-            Some(w) if w.starts_with('p') => {
-                Ok(Left::Formula(Formula::Atom(self.application(bound)?)))
-            }
-            _ => Ok(Left::Term(self.term(bound)?)),
-        }
-    }
-
-    /// A variable or a function term (`f<k>`).
-    fn term(&mut self, bound: &mut Vec<String>) -> Result<Term, String> {
-        match self.peek() {
-            Some(w) if w.starts_with('X') || w.starts_with('f') => self.application(bound),
-            other => Err(format!("TPTP read-back: expected a term, found {other:?}")),
-        }
-    }
-
-    /// `X<k>`, or a symbol with its arguments, mapped back to our names.
-    fn application(&mut self, bound: &mut Vec<String>) -> Result<Term, String> {
-        let w = self.word()?;
-        if w.starts_with('X') {
-            if !bound.contains(&w) {
-                return Err(format!("TPTP read-back: `{w}` is not bound"));
-            }
-            let name = self
-                .vars
-                .get(&w)
-                .ok_or("TPTP read-back: unknown variable")?;
-            return Ok(Term::Var(name.clone()));
-        }
-        let mut args = Vec::new();
-        if self.peek() == Some("(") {
-            self.at += 1;
-            loop {
-                args.push(self.term(bound)?);
-                if self.peek() == Some(",") {
-                    self.at += 1;
-                } else {
-                    break;
-                }
-            }
-            self.expect(")")?;
-        }
-        let (name, arity) = self
-            .back
-            .get(&w)
-            .ok_or_else(|| format!("TPTP read-back: unknown symbol `{w}`"))?;
-        if *arity != args.len() {
-            return Err(format!("TPTP read-back: `{w}` has the wrong arity"));
-        }
-        Ok(Term::App(name.clone(), args))
-    }
-}
-
-/// A parenthesised left side, before its operator is known.
-enum Left {
-    Formula(Formula),
-    Term(Term),
-}
-
-impl Left {
-    fn formula(self) -> Result<Formula, String> {
-        match self {
-            Left::Formula(f) => Ok(f),
-            Left::Term(t) => Err(format!("TPTP read-back: term `{t}` used as a formula")),
-        }
-    }
-}
-
-fn read_back(
-    text: &str,
-    back: &BTreeMap<String, (String, usize)>,
-    vars: &BTreeMap<String, String>,
-) -> Result<Vec<(String, Formula)>, String> {
-    let mut r = Reader {
-        toks: tokens(text),
-        at: 0,
-        back,
-        vars,
-    };
-    let mut out = Vec::new();
-    while r.peek().is_some() {
-        r.expect("fof")?;
-        r.expect("(")?;
-        r.word()?;
-        r.expect(",")?;
-        let role = r.word()?;
-        r.expect(",")?;
-        let f = r.unitary(&mut Vec::new())?;
-        r.expect(")")?;
-        r.expect(".")?;
-        out.push((role, f));
-    }
-    Ok(out)
 }
 
 /// Whether an `eprover` executable is on the PATH (looked up once).
@@ -498,6 +310,16 @@ pub fn eprover_installed() -> bool {
 /// Runs `eprover` on `problem` until it answers, `deadline` passes or `stop`
 /// is raised (then it is killed).
 pub fn run_eprover(problem: &Translation, deadline: Instant, stop: &AtomicBool) -> EOutcome {
+    run_eprover_proof(problem, deadline, stop).0
+}
+
+/// [`run_eprover`], with E's TSTP derivation (`# SZS output start` to
+/// `end`) when it found a proof.
+pub fn run_eprover_proof(
+    problem: &Translation,
+    deadline: Instant,
+    stop: &AtomicBool,
+) -> (EOutcome, Option<String>) {
     let left = deadline.saturating_duration_since(Instant::now());
     let cpu = left.as_secs().max(1) + 1;
     // `--auto`, not `--auto-schedule`: the schedule proves some equational
@@ -509,24 +331,52 @@ pub fn run_eprover(problem: &Translation, deadline: Instant, stop: &AtomicBool) 
         "--auto".to_string(),
         "-s".to_string(),
         "--memory-limit=2048".to_string(),
+        "--proof-object".to_string(),
         format!("--cpu-limit={cpu}"),
     ];
     let out = match child::run("eprover", &args, &problem.text, deadline, stop) {
         Ended::Exited(_, out) => out,
-        Ended::Absent => return EOutcome::Absent,
-        Ended::Unknown(why) => return EOutcome::Unknown(why),
+        Ended::Absent => return (EOutcome::Absent, None),
+        Ended::Unknown(why) => return (EOutcome::Unknown(why), None),
     };
     let status = out
         .lines()
         .find_map(|l| l.strip_prefix("# SZS status "))
         .unwrap_or("")
         .trim();
-    match status {
+    let outcome = match status {
         "Theorem" | "Unsatisfiable" | "ContradictoryAxioms" => EOutcome::Proved,
         "CounterSatisfiable" | "Satisfiable" => EOutcome::Refuted,
         "" => EOutcome::Unknown("eprover gave no SZS status".into()),
         other => EOutcome::Unknown(format!("eprover: {other}")),
-    }
+    };
+    let proof = (outcome == EOutcome::Proved)
+        .then(|| {
+            let start = out.find("# SZS output start")?;
+            let end = out[start..]
+                .find("# SZS output end")
+                .map_or(out.len(), |e| start + e);
+            let end = out[end..].find('\n').map_or(out.len(), |n| end + n + 1);
+            Some(out[start..end].to_string())
+        })
+        .flatten();
+    (outcome, proof)
+}
+
+/// The assumptions (by index) a TSTP derivation of a [`translate`]d
+/// problem cites as input: `file(.., a<i>)`.
+pub fn used_axioms(proof: &str) -> Vec<usize> {
+    let mut used: Vec<usize> = proof
+        .match_indices("file(")
+        .filter_map(|(at, _)| {
+            let rest = &proof[at..];
+            let inside = rest[..rest.find(')')?].rsplit(',').next()?.trim();
+            inside.strip_prefix('a')?.parse().ok()
+        })
+        .collect();
+    used.sort_unstable();
+    used.dedup();
+    used
 }
 
 #[cfg(test)]
@@ -553,6 +403,17 @@ mod tests {
     }
 
     #[test]
+    fn a_derivation_names_the_axioms_it_used() {
+        let proof = "# SZS output start CNFRefutation\n\
+                     fof(goal, conjecture, p1(f0), file('<stdin>', goal)).\n\
+                     fof(a10, axiom, ![X1]:(p0(X1)=>p1(X1)), file('<stdin>', a10)).\n\
+                     fof(a1, axiom, p0(f0), file('<stdin>', a1)).\n\
+                     cnf(c_0_7, plain, (p0(f0)), inference(split_conjunct,[status(thm)],[a1])).\n\
+                     # SZS output end CNFRefutation\n";
+        assert_eq!(used_axioms(proof), [1, 10]);
+    }
+
+    #[test]
     fn a_mapping_that_loses_information_is_caught() {
         // p/1 and p/2 must get different TPTP names.
         let a = f("p(a) & p(a, b)");
@@ -562,12 +423,5 @@ mod tests {
             "{}",
             t.text
         );
-        // A forged text with the two predicates merged does not read back.
-        let back: BTreeMap<String, (String, usize)> = [("p0".to_string(), ("p".to_string(), 1))]
-            .into_iter()
-            .collect();
-        let vars = BTreeMap::new();
-        let forged = "fof(a0, axiom, (p0(f0) & p0(f0,f1))).\n";
-        assert!(read_back(forged, &back, &vars).is_err());
     }
 }

@@ -1,5 +1,5 @@
 //! The syntax layer: lexers, parsers, ASTs and printers for Prover9 and
-//! Prolog, and nom parsers for the small formats of model answers ([`answer`]).
+//! Prolog, a TPTP (FOF and CNF) reader, and nom parsers for the small formats of model answers ([`answer`]).
 //!
 //! Both parsers are total: any input gives either an AST or a [`SyntaxError`]
 //! with a position, never a panic.
@@ -8,5 +8,6 @@ pub mod answer;
 mod error;
 pub mod prolog;
 pub mod prover9;
+pub mod tptp;
 
 pub use error::{Pos, SyntaxError};

@@ -1,0 +1,98 @@
+//! TPTP problems (`syntax::tptp`) as plain problems: every role but
+//! `conjecture` is an assumption, the conjecture is the goal, distinct
+//! objects are pairwise unequal, and negated conjectures keep their role on
+//! the way to E.
+
+use super::{Entailment, ProblemReport, ProveError, Prover};
+use crate::smt::Signature;
+use crate::syntax::prover9::{Formula, Item};
+use crate::syntax::tptp::{Problem, Role};
+
+impl Prover {
+    /// Answers a TPTP problem: do its assumptions entail its conjecture (or,
+    /// without one, are they unsatisfiable)? The report counts one goal when
+    /// there is a conjecture, so [`ProblemReport::szs_status`] answers
+    /// `Theorem`/`CounterSatisfiable` for it and `Unsatisfiable`/`Satisfiable`
+    /// for a problem without one (a CNF problem's negated conjecture is an
+    /// assumption, as in the SZS ontology).
+    pub fn prove_tptp(&mut self, problem: &Problem) -> Result<ProblemReport, ProveError> {
+        let conjectures: Vec<_> = problem
+            .formulas
+            .iter()
+            .filter(|a| a.role == Role::Conjecture)
+            .collect();
+        if let Some(second) = conjectures.get(1) {
+            return Err(ProveError::new(
+                Some(second.pos),
+                format!(
+                    "more than one conjecture (`{}` and `{}`): write their conjunction as one",
+                    conjectures[0].name, second.name
+                ),
+            ));
+        }
+        let mut premises: Vec<Formula> = Vec::new();
+        let mut negated = Vec::new();
+        let mut signature = Signature::new();
+        for a in &problem.formulas {
+            signature
+                .add_formula(&a.formula)
+                .map_err(|e| ProveError::new(None, format!("in `{}`: {}", a.name, e.message)))?;
+            if a.role == Role::Conjecture {
+                continue;
+            }
+            if a.role == Role::NegatedConjecture {
+                negated.push(premises.len());
+            }
+            premises.push(a.formula.clone());
+        }
+        let distinct = problem.distinct_object_axioms();
+        let mut notes = Vec::new();
+        if !distinct.is_empty() {
+            notes.push(format!(
+                "{} distinct objects: {} disequalities added",
+                problem.distinct_objects().len(),
+                distinct.len()
+            ));
+        }
+        premises.extend(distinct);
+        let goal = conjectures.first().map(|a| a.formula.clone());
+        self.first_model_size = 1;
+        // TPTP's variables are upper case and its constants lower case (`x`,
+        // `unit`), which is Prover9's reading under this flag.
+        self.search_directives = vec![Item::Set("prolog_style_variables".into())];
+        self.negated_conjectures = negated;
+        let mut names: Vec<String> = problem
+            .formulas
+            .iter()
+            .filter(|a| a.role != Role::Conjecture)
+            .map(|a| a.name.clone())
+            .collect();
+        names.resize(premises.len(), "distinct_objects".to_string());
+        let refs: Vec<&Formula> = premises.iter().collect();
+        let timeout = self.timeout;
+        let first_order = !signature.is_propositional();
+        let decided = self.race(&refs, goal.as_ref(), timeout, first_order);
+        let decided = decided?;
+        let out = self.proved_out(&refs, &names, goal.as_ref(), &decided, first_order);
+        self.negated_conjectures = Vec::new();
+        let mut result = decided.result;
+        if !self.options.countermodels {
+            if let Entailment::NotProved { countermodel } = &mut result {
+                *countermodel = None;
+            }
+        }
+        notes.extend(decided.notes);
+        Ok(ProblemReport {
+            result,
+            assumptions: premises.len(),
+            goals: usize::from(goal.is_some()),
+            timeout_seconds: timeout.as_secs_f64(),
+            engine: decided.engine.map(str::to_string),
+            notes,
+            reason: decided.reason.map(str::to_string),
+            used_premises: out.as_ref().map(|o| o.used.clone()),
+            premises_recheck: out.map(|o| o.recheck),
+            proof: decided.proof.filter(|_| self.proof_out),
+        })
+    }
+}

@@ -1,0 +1,444 @@
+//! A recursive-descent parser for TPTP FOF and CNF (`grammar/tptp.md`).
+
+use super::lexer::{tokens, Kind, Token};
+use super::{Annotated, Include, Language, Role, Statement};
+use crate::syntax::prover9::{Formula, Quantifier, Term};
+use crate::syntax::{Pos, SyntaxError};
+
+/// Deeper nesting than this is an error, so later recursive passes are safe.
+const MAX_DEPTH: usize = 1000;
+
+/// The connectives that do not chain: `a => b => c` needs parentheses.
+const NON_ASSOCIATIVE: [&str; 6] = ["<=>", "=>", "<=", "<~>", "~|", "~&"];
+
+pub(crate) struct Parser<'a> {
+    src: &'a str,
+    toks: Vec<Token>,
+    at: usize,
+    depth: usize,
+    /// The variables bound at this point of a FOF formula, innermost last.
+    bound: Vec<String>,
+    /// Whether free variables are allowed (CNF clauses are implicitly closed).
+    open: bool,
+}
+
+type Parsed<T> = Result<T, SyntaxError>;
+
+impl<'a> Parser<'a> {
+    pub(crate) fn new(src: &'a str) -> Parsed<Parser<'a>> {
+        Ok(Parser {
+            src,
+            toks: tokens(src)?,
+            at: 0,
+            depth: 0,
+            bound: Vec::new(),
+            open: false,
+        })
+    }
+
+    fn peek(&self) -> &Kind {
+        &self.toks[self.at].kind
+    }
+
+    fn offset(&self) -> usize {
+        self.toks[self.at].offset
+    }
+
+    fn error<T>(&self, message: impl Into<String>) -> Parsed<T> {
+        Err(SyntaxError::at(self.src, self.offset(), message))
+    }
+
+    fn describe(&self) -> String {
+        match self.peek() {
+            Kind::Word(w) | Kind::Var(w) | Kind::Dollar(w) | Kind::Distinct(w) | Kind::Number(w) => {
+                format!("`{w}`")
+            }
+            Kind::Punct(p) => format!("`{p}`"),
+            Kind::End => "the end of the input".to_string(),
+        }
+    }
+
+    fn is(&self, p: &str) -> bool {
+        matches!(self.peek(), Kind::Punct(q) if *q == p)
+    }
+
+    fn eat(&mut self, p: &str) -> bool {
+        let yes = self.is(p);
+        if yes {
+            self.at += 1;
+        }
+        yes
+    }
+
+    fn expect(&mut self, p: &str) -> Parsed<()> {
+        if self.eat(p) {
+            Ok(())
+        } else {
+            self.error(format!("expected `{p}`, found {}", self.describe()))
+        }
+    }
+
+    fn deeper(&mut self) -> Parsed<()> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return self.error(format!("nesting deeper than {MAX_DEPTH} levels"));
+        }
+        Ok(())
+    }
+
+    /// A whole file: annotated formulas and includes.
+    pub(crate) fn statements(&mut self) -> Parsed<Vec<Statement>> {
+        let mut out = Vec::new();
+        while *self.peek() != Kind::End {
+            out.push(self.statement()?);
+        }
+        Ok(out)
+    }
+
+    fn statement(&mut self) -> Parsed<Statement> {
+        let start = self.offset();
+        let pos = Pos::of_offset(self.src, start);
+        let keyword = match self.peek() {
+            Kind::Word(w) => w.clone(),
+            _ => return self.error(format!("expected `fof(`, `cnf(` or `include(`, found {}", self.describe())),
+        };
+        let language = match keyword.as_str() {
+            "fof" => Language::Fof,
+            "cnf" => Language::Cnf,
+            "include" => return self.include(pos),
+            "tff" | "thf" | "tcf" | "tpi" => {
+                return self.error(format!(
+                    "`{keyword}` formulas are not supported: entail reads FOF and CNF (typed and higher-order TPTP are refused)"
+                ))
+            }
+            _ => return self.error(format!("expected `fof(`, `cnf(` or `include(`, found `{keyword}`")),
+        };
+        self.at += 1;
+        self.expect("(")?;
+        let name = self.name()?;
+        self.expect(",")?;
+        let role = match self.peek() {
+            Kind::Word(w) => match Role::from_name(w) {
+                Some(r) => r,
+                None => {
+                    return self.error(format!(
+                        "role `{w}` is not supported (axiom, hypothesis, definition, assumption, lemma, theorem, corollary, conjecture, negated_conjecture and plain are)"
+                    ))
+                }
+            },
+            _ => return self.error(format!("expected a role, found {}", self.describe())),
+        };
+        self.at += 1;
+        self.expect(",")?;
+        self.open = language == Language::Cnf;
+        let formula = match language {
+            Language::Fof => self.logic_formula()?,
+            Language::Cnf => self.clause()?,
+        };
+        if self.eat(",") {
+            self.skip_annotations()?;
+        }
+        self.expect(")")?;
+        self.expect(".")?;
+        Ok(Statement::Formula(Annotated {
+            language,
+            name,
+            role,
+            formula,
+            pos,
+        }))
+    }
+
+    /// `include('file')` or `include('file', [name, ...])`.
+    fn include(&mut self, pos: Pos) -> Parsed<Statement> {
+        self.at += 1;
+        self.expect("(")?;
+        let path = match self.peek() {
+            Kind::Word(w) if w.starts_with('\'') => unquote(w),
+            Kind::Word(w) => w.clone(),
+            _ => return self.error(format!("expected a quoted file name, found {}", self.describe())),
+        };
+        self.at += 1;
+        let mut names = None;
+        if self.eat(",") {
+            self.expect("[")?;
+            let mut list = Vec::new();
+            if !self.is("]") {
+                loop {
+                    list.push(self.name()?);
+                    if !self.eat(",") {
+                        break;
+                    }
+                }
+            }
+            self.expect("]")?;
+            names = Some(list);
+        }
+        self.expect(")")?;
+        self.expect(".")?;
+        Ok(Statement::Include(Include { path, names, pos }))
+    }
+
+    /// A formula name: an atomic word or an integer.
+    fn name(&mut self) -> Parsed<String> {
+        match self.peek().clone() {
+            Kind::Word(w) | Kind::Number(w) => {
+                self.at += 1;
+                Ok(w)
+            }
+            _ => self.error(format!("expected a name, found {}", self.describe())),
+        }
+    }
+
+    /// Skips the source and useful-info annotations up to the closing `)`.
+    fn skip_annotations(&mut self) -> Parsed<()> {
+        let mut open = 0usize;
+        loop {
+            match self.peek() {
+                Kind::End => return self.error("unterminated annotations"),
+                Kind::Punct("(") | Kind::Punct("[") => open += 1,
+                Kind::Punct(")") | Kind::Punct("]") if open == 0 => return Ok(()),
+                Kind::Punct(")") | Kind::Punct("]") => open -= 1,
+                _ => {}
+            }
+            self.at += 1;
+        }
+    }
+
+    /// `<fof_logic_formula>`: a unit formula, or units joined by one
+    /// non-associative connective, or by a chain of `|` or of `&`.
+    pub(crate) fn logic_formula(&mut self) -> Parsed<Formula> {
+        self.deeper()?;
+        let first = self.unit()?;
+        let f = match self.peek().clone() {
+            Kind::Punct(op) if NON_ASSOCIATIVE.contains(&op) => {
+                self.at += 1;
+                let second = self.unit()?;
+                if let Kind::Punct(next) = self.peek() {
+                    if NON_ASSOCIATIVE.contains(next) || *next == "&" || *next == "|" {
+                        return self.error(format!(
+                            "`{op}` does not associate: add parentheses before `{next}`"
+                        ));
+                    }
+                }
+                let (a, b) = (Box::new(first), Box::new(second));
+                match op {
+                    "<=>" => Formula::Iff(a, b),
+                    "=>" => Formula::Implies(a, b),
+                    "<=" => Formula::ImpliedBy(a, b),
+                    "<~>" => Formula::Not(Box::new(Formula::Iff(a, b))),
+                    "~|" => Formula::Not(Box::new(Formula::Or(a, b))),
+                    _ => Formula::Not(Box::new(Formula::And(a, b))),
+                }
+            }
+            Kind::Punct(op @ ("&" | "|")) => {
+                let mut f = first;
+                while self.eat(op) {
+                    let next = self.unit()?;
+                    f = if op == "&" {
+                        Formula::and(f, next)
+                    } else {
+                        Formula::or(f, next)
+                    };
+                }
+                if let Kind::Punct(next) = self.peek() {
+                    if NON_ASSOCIATIVE.contains(next) || *next == "&" || *next == "|" {
+                        return self.error(format!(
+                            "`{op}` and `{next}` do not mix without parentheses"
+                        ));
+                    }
+                }
+                f
+            }
+            _ => first,
+        };
+        self.depth -= 1;
+        Ok(f)
+    }
+
+    /// `<fof_unit_formula>`: `~` before a unit formula, a quantified
+    /// formula (whose scope is the unit formula after `:`), a parenthesised
+    /// formula or an atomic one.
+    fn unit(&mut self) -> Parsed<Formula> {
+        self.deeper()?;
+        let f = if self.eat("~") {
+            Formula::Not(Box::new(self.unit()?))
+        } else if self.is("!") || self.is("?") {
+            let quantifier = if self.eat("!") {
+                Quantifier::All
+            } else {
+                self.at += 1;
+                Quantifier::Exists
+            };
+            self.expect("[")?;
+            let mut vars = Vec::new();
+            loop {
+                match self.peek().clone() {
+                    Kind::Var(v) => {
+                        self.at += 1;
+                        vars.push(v);
+                    }
+                    _ => return self.error(format!("expected a variable, found {}", self.describe())),
+                }
+                if self.is(":") {
+                    return self.error("typed variables are TFF, which is not supported");
+                }
+                if !self.eat(",") {
+                    break;
+                }
+            }
+            self.expect("]")?;
+            self.expect(":")?;
+            let depth = self.bound.len();
+            self.bound.extend(vars.iter().cloned());
+            let body = self.unit();
+            self.bound.truncate(depth);
+            vars.into_iter()
+                .rev()
+                .fold(body?, |f, v| Formula::Quant(quantifier, v, Box::new(f)))
+        } else if self.eat("(") {
+            let f = self.logic_formula()?;
+            self.expect(")")?;
+            f
+        } else {
+            self.atomic()?
+        };
+        self.depth -= 1;
+        Ok(f)
+    }
+
+    /// `$true`, `$false`, a predicate application, `s = t` or `s != t`.
+    fn atomic(&mut self) -> Parsed<Formula> {
+        match self.peek() {
+            Kind::Dollar(d) if d == "$true" => {
+                self.at += 1;
+                return Ok(Formula::True);
+            }
+            Kind::Dollar(d) if d == "$false" => {
+                self.at += 1;
+                return Ok(Formula::False);
+            }
+            _ => {}
+        }
+        let start = self.offset();
+        let left = self.term()?;
+        let equation = |a: Term, b: Term| Formula::Atom(Term::App("=".into(), vec![a, b]));
+        if self.eat("=") {
+            let right = self.term()?;
+            return Ok(equation(left, right));
+        }
+        if self.eat("!=") {
+            let right = self.term()?;
+            return Ok(Formula::Not(Box::new(equation(left, right))));
+        }
+        match left {
+            Term::App(name, args) if !name.starts_with('"') => Ok(Formula::Atom(Term::App(name, args))),
+            other => Err(SyntaxError::at(
+                self.src,
+                start,
+                format!("`{other}` is a term, not a formula"),
+            )),
+        }
+    }
+
+    /// A variable, a constant, a distinct object or a function application.
+    fn term(&mut self) -> Parsed<Term> {
+        self.deeper()?;
+        let t = match self.peek().clone() {
+            Kind::Var(v) => {
+                if !self.open && !self.bound.contains(&v) {
+                    return self.error(format!(
+                        "variable `{v}` is not bound: a fof formula must be closed"
+                    ));
+                }
+                self.at += 1;
+                Term::Var(v)
+            }
+            Kind::Word(w) => {
+                self.at += 1;
+                let mut args = Vec::new();
+                if self.eat("(") {
+                    loop {
+                        args.push(self.term()?);
+                        if !self.eat(",") {
+                            break;
+                        }
+                    }
+                    self.expect(")")?;
+                }
+                Term::App(w, args)
+            }
+            Kind::Distinct(d) => {
+                self.at += 1;
+                Term::App(d, Vec::new())
+            }
+            Kind::Number(n) => {
+                return self.error(format!(
+                    "number `{n}`: arithmetic is not supported (it needs TFF's $int, $rat, $real)"
+                ))
+            }
+            Kind::Dollar(d) => {
+                return self.error(format!(
+                    "`{d}` is not supported: entail reads FOF and CNF without arithmetic or other interpreted symbols"
+                ))
+            }
+            _ => return self.error(format!("expected a term, found {}", self.describe())),
+        };
+        self.depth -= 1;
+        Ok(t)
+    }
+
+    /// A CNF clause: literals joined by `|`, optionally in parentheses.
+    fn clause(&mut self) -> Parsed<Formula> {
+        if self.eat("(") {
+            let c = self.disjunction()?;
+            self.expect(")")?;
+            Ok(c)
+        } else {
+            self.disjunction()
+        }
+    }
+
+    fn disjunction(&mut self) -> Parsed<Formula> {
+        let mut c = self.literal()?;
+        while self.eat("|") {
+            c = Formula::or(c, self.literal()?);
+        }
+        Ok(c)
+    }
+
+    fn literal(&mut self) -> Parsed<Formula> {
+        if self.eat("~") {
+            Ok(Formula::Not(Box::new(self.atomic()?)))
+        } else {
+            self.atomic()
+        }
+    }
+
+    /// Fails unless every token was read.
+    pub(crate) fn end(&mut self) -> Parsed<()> {
+        self.eat(".");
+        if *self.peek() == Kind::End {
+            Ok(())
+        } else {
+            self.error(format!("unexpected {} after the formula", self.describe()))
+        }
+    }
+}
+
+/// The text of a quoted atom, quotes removed and escapes undone.
+fn unquote(quoted: &str) -> String {
+    let inner = &quoted[1..quoted.len() - 1];
+    let mut out = String::with_capacity(inner.len());
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            if let Some(e) = chars.next() {
+                out.push(e);
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
