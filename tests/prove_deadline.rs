@@ -25,14 +25,15 @@ fn documents(stdout: &[u8]) -> Vec<serde_json::Value> {
 
 #[test]
 fn a_run_into_the_deadline_prints_one_document() {
-    // infinite_only.in: no proof and only infinite models, so Z3, E and the
-    // model search all run until the deadline; set_union.in at 0.3 s is
-    // cut off mid-search. The target is T + 10%, shown, not asserted.
+    // serial_order.in: no proof, only infinite models, and no saturation,
+    // so Z3, E and the model search all run until the deadline;
+    // set_union.in at 0.3 s is cut off mid-search. The target is T + 10%,
+    // shown, not asserted.
     for (name, timeout) in [
-        ("infinite_only.in", "1"),
-        ("infinite_only.in", "0.5"),
+        ("serial_order.in", "1"),
+        ("serial_order.in", "0.5"),
         ("set_union.in", "0.3"),
-        ("infinite_only.in", "0.1"),
+        ("serial_order.in", "0.1"),
     ] {
         for _ in 0..3 {
             let started = Instant::now();
@@ -106,7 +107,7 @@ fn no_prover_child_outlives_the_process() {
     ] {
         let out = Command::new(env!("CARGO_BIN_EXE_entail"))
             .args(["prove", "--json", "--timeout", timeout])
-            .arg(fo("infinite_only.in"))
+            .arg(fo("serial_order.in"))
             .env("PATH", &path)
             .output()
             .expect("runs");

@@ -282,8 +282,8 @@ fn cli_verdicts_match_prover9_and_mace4_on_the_fo_corpus() {
         if expected == "not_proved" {
             let size = report["countermodel"]["domain_size"].as_u64();
             assert!(
-                size.is_some(),
-                "{name}: a countermodel comes with not_proved"
+                size.is_some() || report["reason"] == "saturation",
+                "{name}: a countermodel, or E's saturation, comes with not_proved"
             );
         }
         checked += 1;

@@ -275,6 +275,28 @@ fn corpus_verdicts_and_szs_statuses() {
 }
 
 #[test]
+fn a_proof_names_the_premises_it_used_and_they_prove_the_goal_alone() {
+    // Asymmetry needs both selected axioms; the unselected `unused` one is
+    // not even read.
+    let (code, out, err) = entail(&[
+        "prove",
+        "corpora/prove/tptp/Problems/ORD/ORD001+1.p",
+        "--json",
+        "--proof",
+        "--timeout",
+        "20",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let report: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(report["used_premises"], serde_json::json!(["irreflexive", "transitive"]));
+    assert_eq!(report["premises_recheck"], "proved");
+    if report["engine"] == "eprover" {
+        let proof = report["proof"].as_str().expect("E's derivation");
+        assert!(proof.starts_with("# SZS output start CNFRefutation"), "{proof}");
+    }
+}
+
+#[test]
 fn a_countermodel_is_counter_satisfiable_and_checked() {
     let dir = common::scratch("prove_tptp", "counter");
     let file = dir.join("ce.p");
@@ -381,6 +403,14 @@ mod round_trip {
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(1000))]
+
+        /// Any text gives statements or an error with a place, never a panic.
+        #[test]
+        fn any_text_reads_or_fails_cleanly(text in "(fof|cnf|include|[(),.:!?~&|=<>\\[\\]'\"%$ a-zX-Z0-9_é/*-]){0,60}") {
+            if let Err(e) = tptp::parse(&text) {
+                prop_assert!(e.pos.line >= 1 && e.pos.col >= 1);
+            }
+        }
 
         /// Our printer's text reads back to the same formula.
         #[test]
