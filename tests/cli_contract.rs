@@ -169,11 +169,13 @@ fn prove_exit_codes_follow_the_table() {
     }
     let dir = scratch("contract", "unknown");
     let hard = dir.join("hard.in");
-    // Unprovable with no finite countermodel: only `unknown` is honest.
+    // Unprovable, with no finite countermodel and no saturation by E (an
+    // injective function missing a point would saturate): only `unknown`
+    // is honest.
     std::fs::write(
         &hard,
-        "formulas(assumptions).\n  all x (s(x) != c0).\n  all x all y (s(x) = s(y) -> x = y).\n\
-         end_of_list.\nformulas(goals).\n  exists x (s(x) = x).\nend_of_list.\n",
+        "formulas(assumptions).\n  -less(x, x).\n  less(x, y) & less(y, z) -> less(x, z).\n\
+         less(x, s(x)).\nend_of_list.\nformulas(goals).\n  p(c0).\nend_of_list.\n",
     )
     .unwrap();
     let (code, out, _) = entail(&["prove", &hard.display().to_string(), "--timeout", "1"]);

@@ -55,11 +55,17 @@ fn a_quantifier_scopes_over_the_unit_formula_after_the_colon() {
         fof("~ ? [X] : p(X) | q"),
         Formula::or(p9("-(exists X p(X))"), p9("q"))
     );
-    assert_eq!(fof("! [X, Y] : ? [Z] : r(X, Y, Z)"), p9("all X all Y exists Z r(X, Y, Z)"));
+    assert_eq!(
+        fof("! [X, Y] : ? [Z] : r(X, Y, Z)"),
+        p9("all X all Y exists Z r(X, Y, Z)")
+    );
     assert_eq!(fof("! [X] : (p(X) => q(X))"), p9("all X (p(X) -> q(X))"));
     // The body of `! [X] :` is `p(X)`, so `q(X)` is outside the scope.
     let e = error("fof(a, axiom, ! [X] : p(X) & q(X)).");
-    assert_eq!(e, "<input>:1:32: variable `X` is not bound: a fof formula must be closed");
+    assert_eq!(
+        e,
+        "<input>:1:32: variable `X` is not bound: a fof formula must be closed"
+    );
 }
 
 #[test]
@@ -68,7 +74,10 @@ fn every_connective_has_its_meaning() {
     assert_eq!(fof("a & b & a"), Formula::and(Formula::and(a(), b()), a()));
     assert_eq!(fof("a | b | a"), Formula::or(Formula::or(a(), b()), a()));
     assert_eq!(fof("a => b"), Formula::implies(a(), b()));
-    assert_eq!(fof("a <= b"), Formula::ImpliedBy(Box::new(a()), Box::new(b())));
+    assert_eq!(
+        fof("a <= b"),
+        Formula::ImpliedBy(Box::new(a()), Box::new(b()))
+    );
     assert_eq!(fof("a <=> b"), Formula::iff(a(), b()));
     assert_eq!(fof("a <~> b"), Formula::not(Formula::iff(a(), b())));
     assert_eq!(fof("a ~| b"), Formula::not(Formula::or(a(), b())));
@@ -125,7 +134,11 @@ fn quoted_atoms_and_distinct_objects() {
         .collect();
     assert_eq!(
         axioms,
-        ["~ (\"x\" = \"y\")", "~ (\"x\" = \"z\")", "~ (\"y\" = \"z\")"]
+        [
+            "~ (\"x\" = \"y\")",
+            "~ (\"x\" = \"z\")",
+            "~ (\"y\" = \"z\")"
+        ]
     );
 }
 
@@ -194,7 +207,8 @@ fn typed_higher_order_and_arithmetic_tptp_are_refused() {
         error("fof(a, axiom, ! [X: $int] : p(X))."),
         "<input>:1:19: typed variables are TFF, which is not supported"
     );
-    assert!(error("fof(a, axiom, p @ q).").contains("typed (TFF) and higher-order (THF) syntax is not supported"));
+    assert!(error("fof(a, axiom, p @ q).")
+        .contains("typed (TFF) and higher-order (THF) syntax is not supported"));
 }
 
 #[test]
@@ -231,7 +245,12 @@ fn includes_are_found_from_the_file_upwards_and_selected_by_name() {
 
 #[test]
 fn errors_name_file_line_and_column() {
-    let (code, out, err) = entail(&["prove", "corpora/prove/tptp/Problems/ORD/../../pelletier18.p", "--timeout", "5"]);
+    let (code, out, err) = entail(&[
+        "prove",
+        "corpora/prove/tptp/Problems/ORD/../../pelletier18.p",
+        "--timeout",
+        "5",
+    ]);
     assert_eq!((code, out.trim()), (0, "proved"), "{err}");
     let dir = common::scratch("prove_tptp", "errors");
     let bad = dir.join("bad.p");
@@ -239,7 +258,10 @@ fn errors_name_file_line_and_column() {
     let (code, out, err) = entail(&["prove", bad.to_str().expect("utf8"), "--szs"]);
     assert_eq!(code, 1);
     assert_eq!(out, "% SZS status Error for bad\n");
-    assert_eq!(err.trim(), format!("{}:2:22: expected `)`, found `.`", bad.display()));
+    assert_eq!(
+        err.trim(),
+        format!("{}:2:22: expected `)`, found `.`", bad.display())
+    );
 }
 
 /// Runs `entail prove corpora/prove/tptp/NAME --szs --json`: exit code, the
@@ -247,8 +269,11 @@ fn errors_name_file_line_and_column() {
 fn prove_corpus(name: &str) -> (i32, String, serde_json::Value) {
     let path = format!("corpora/prove/tptp/{name}");
     let (code, out, err) = entail(&["prove", &path, "--szs", "--json", "--timeout", "20"]);
-    let (szs, json) = out.split_once('\n').unwrap_or_else(|| panic!("{name}: {out} {err}"));
-    let report: serde_json::Value = serde_json::from_str(json).unwrap_or_else(|e| panic!("{e}: {out}"));
+    let (szs, json) = out
+        .split_once('\n')
+        .unwrap_or_else(|| panic!("{name}: {out} {err}"));
+    let report: serde_json::Value =
+        serde_json::from_str(json).unwrap_or_else(|e| panic!("{e}: {out}"));
     (code, szs.to_string(), report)
 }
 
@@ -261,7 +286,12 @@ fn corpus_verdicts_and_szs_statuses() {
         ("connectives.p", 0, "Theorem for connectives", "proved"),
         ("distinct.p", 0, "Theorem for distinct", "proved"),
         ("grp_cnf.p", 0, "Unsatisfiable for grp_cnf", "proved"),
-        ("Problems/ORD/ORD001+1.p", 0, "Theorem for ORD001+1", "proved"),
+        (
+            "Problems/ORD/ORD001+1.p",
+            0,
+            "Theorem for ORD001+1",
+            "proved",
+        ),
     ] {
         let (c, line, report) = prove_corpus(file);
         assert_eq!(
@@ -288,11 +318,17 @@ fn a_proof_names_the_premises_it_used_and_they_prove_the_goal_alone() {
     ]);
     assert_eq!(code, 0, "{err}");
     let report: serde_json::Value = serde_json::from_str(&out).expect("json");
-    assert_eq!(report["used_premises"], serde_json::json!(["irreflexive", "transitive"]));
+    assert_eq!(
+        report["used_premises"],
+        serde_json::json!(["irreflexive", "transitive"])
+    );
     assert_eq!(report["premises_recheck"], "proved");
     if report["engine"] == "eprover" {
         let proof = report["proof"].as_str().expect("E's derivation");
-        assert!(proof.starts_with("# SZS output start CNFRefutation"), "{proof}");
+        assert!(
+            proof.starts_with("# SZS output start CNFRefutation"),
+            "{proof}"
+        );
     }
 }
 
@@ -309,7 +345,10 @@ fn a_countermodel_is_counter_satisfiable_and_checked() {
     .expect("write");
     let (code, out, err) = entail(&["prove", file.to_str().expect("utf8"), "--szs"]);
     assert_eq!(code, 2, "{err}");
-    assert!(out.starts_with("% SZS status CounterSatisfiable for ce\nnot_proved\ncountermodel:"), "{out}");
+    assert!(
+        out.starts_with("% SZS status CounterSatisfiable for ce\nnot_proved\ncountermodel:"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -338,7 +377,10 @@ fn negated_conjectures_reach_e_in_their_role() {
         .lines()
         .map(|l| l.split(", ").nth(1).unwrap_or(""))
         .collect();
-    assert_eq!(roles, ["axiom", "axiom", "axiom", "axiom", "negated_conjecture"]);
+    assert_eq!(
+        roles,
+        ["axiom", "axiom", "axiom", "axiom", "negated_conjecture"]
+    );
 }
 
 mod round_trip {
@@ -365,7 +407,8 @@ mod round_trip {
             .boxed()
         };
         leaf.prop_recursive(3, 8, 3, |inner| {
-            ("[f-h]", proptest::collection::vec(inner, 1..3)).prop_map(|(f, args)| Term::App(f, args))
+            ("[f-h]", proptest::collection::vec(inner, 1..3))
+                .prop_map(|(f, args)| Term::App(f, args))
         })
     }
 
@@ -394,7 +437,11 @@ mod round_trip {
             (sub(), sub()).prop_map(|(a, b)| Formula::ImpliedBy(Box::new(a), Box::new(b))),
             (sub(), sub()).prop_map(|(a, b)| Formula::iff(a, b)),
             (any::<bool>(), formula(inner_vars, depth - 1)).prop_map(move |(all, body)| {
-                let q = if all { Quantifier::All } else { Quantifier::Exists };
+                let q = if all {
+                    Quantifier::All
+                } else {
+                    Quantifier::Exists
+                };
                 Formula::Quant(q, v.clone(), Box::new(body))
             }),
         ]

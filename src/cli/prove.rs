@@ -184,8 +184,10 @@ fn is_tptp(path: &Path, src: &str) -> bool {
 
 /// The problem's name in SZS lines: the file name without its extension.
 fn problem_name(path: &Path) -> String {
-    path.file_stem()
-        .map_or_else(|| path.display().to_string(), |s| s.to_string_lossy().into_owned())
+    path.file_stem().map_or_else(
+        || path.display().to_string(),
+        |s| s.to_string_lossy().into_owned(),
+    )
 }
 
 /// Runs one plain (Prover9 or TPTP) problem under `limit` (default
@@ -329,7 +331,9 @@ fn print_problem(report: &ProblemReport, as_json: bool, szs: Option<&str>) {
         }
         Entailment::NotProved { countermodel } => {
             match &report.reason {
-                Some(reason) => outln!("not_proved ({reason}: no proof exists; no finite model was found)"),
+                Some(reason) => {
+                    outln!("not_proved ({reason}: no proof exists; no finite model was found)")
+                }
                 None => outln!("not_proved"),
             }
             if let Some(cm) = countermodel {

@@ -144,7 +144,12 @@ pub fn run_prover9_proof(
 ) -> Option<String> {
     match child::run("prover9", &[], &problem.text, deadline, stop) {
         Ended::Exited(Some(0), out) if out.lines().any(|l| l.trim() == "THEOREM PROVED") => {
-            let start = out.find("============================== PROOF")?;
+            // The proof section; without one (a Prover9 that does not
+            // print it), the whole output, whose echoed input names every
+            // assumption.
+            let Some(start) = out.find("============================== PROOF") else {
+                return Some(out);
+            };
             let end = out[start..]
                 .find("============================== end of proof")
                 .map_or(out.len(), |e| start + e);

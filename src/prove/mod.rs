@@ -26,11 +26,11 @@ pub mod ladr;
 mod portfolio;
 mod problem;
 mod projection;
+mod proof_out;
 mod quick;
 mod report;
 pub mod rules;
 pub mod tptp;
-mod proof_out;
 mod tptp_problem;
 
 pub use child::kill_children;
@@ -38,8 +38,8 @@ pub use problem::{
     combined_goal, is_step_file, Premise, Solution, Step, StepProblem, ASSUMPTION_LISTS,
 };
 pub use report::{
-    SZS_ERROR, CheckReport, Consistency, Entailment, ErrorKind, Lint, ProblemReport, ProveError,
-    SolutionReport, StepReport, StepStatus, SupportsReport,
+    CheckReport, Consistency, Entailment, ErrorKind, Lint, ProblemReport, ProveError,
+    SolutionReport, StepReport, StepStatus, SupportsReport, SZS_ERROR,
 };
 
 use crate::smt::{free_variables, Sat, Signature, SubsetMap, Z3Session};

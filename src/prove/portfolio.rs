@@ -70,7 +70,11 @@ impl Verdict {
     }
 
     /// A proof by `engine` whose text names the premises it `used`.
-    fn proof(engine: &'static str, proof: Option<String>, used: fn(&str) -> Vec<usize>) -> Result<Verdict, ProveError> {
+    fn proof(
+        engine: &'static str,
+        proof: Option<String>,
+        used: fn(&str) -> Vec<usize>,
+    ) -> Result<Verdict, ProveError> {
         Ok(Verdict {
             used: proof.as_deref().map(used),
             proof,
@@ -231,7 +235,9 @@ impl Prover {
         if let Some(t) = prover9 {
             let (tx, stop) = (tx.clone(), stop.clone());
             std::thread::spawn(move || {
-                let _ = tx.send(Helper::Prover9(ladr::run_prover9_proof(&t, deadline, &stop)));
+                let _ = tx.send(Helper::Prover9(ladr::run_prover9_proof(
+                    &t, deadline, &stop,
+                )));
             });
         }
         if portfolio {

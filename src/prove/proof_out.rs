@@ -62,10 +62,16 @@ impl Prover {
 
     /// The premises in Z3's unsat core of `premises ∧ ¬goal`; all of them
     /// if Z3 does not find it unsatisfiable within `timeout`.
-    fn core(&mut self, premises: &[&Formula], goal: Option<&Formula>, timeout: Duration) -> Vec<usize> {
+    fn core(
+        &mut self,
+        premises: &[&Formula],
+        goal: Option<&Formula>,
+        timeout: Duration,
+    ) -> Vec<usize> {
         let all: Vec<usize> = (0..premises.len()).collect();
         let saved = self.timeout;
-        self.engine().set_timeout(timeout.max(Duration::from_millis(1)));
+        self.engine()
+            .set_timeout(timeout.max(Duration::from_millis(1)));
         let core = match Guarded::new(self, premises, goal) {
             Ok(mut guarded) => {
                 let core = match guarded.check(&all) {

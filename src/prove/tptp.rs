@@ -109,7 +109,9 @@ impl Renamer<'_> {
             },
             Term::App(name, args) => Ok(Term::App(
                 self.names.symbols[&(name.clone(), args.len(), false)].clone(),
-                args.iter().map(|a| self.term(a)).collect::<Result<_, _>>()?,
+                args.iter()
+                    .map(|a| self.term(a))
+                    .collect::<Result<_, _>>()?,
             )),
         }
     }
@@ -129,7 +131,9 @@ impl Renamer<'_> {
             }
             Formula::Atom(Term::App(name, args)) => Formula::Atom(Term::App(
                 self.names.symbols[&(name.clone(), args.len(), true)].clone(),
-                args.iter().map(|a| self.term(a)).collect::<Result<_, _>>()?,
+                args.iter()
+                    .map(|a| self.term(a))
+                    .collect::<Result<_, _>>()?,
             )),
             Formula::Atom(Term::Var(v)) => return Err(format!("variable `{v}` used as a formula")),
             Formula::Not(g) => Formula::Not(Box::new(self.formula(g)?)),
@@ -208,9 +212,15 @@ fn rename_back(
     Ok(match f {
         Formula::True => Formula::True,
         Formula::False => Formula::False,
-        Formula::Atom(Term::App(n, args)) if n == "=" && args.len() == 2 => Formula::Atom(
-            Term::App("=".into(), vec![term(&args[0], symbols, vars)?, term(&args[1], symbols, vars)?]),
-        ),
+        Formula::Atom(Term::App(n, args)) if n == "=" && args.len() == 2 => {
+            Formula::Atom(Term::App(
+                "=".into(),
+                vec![
+                    term(&args[0], symbols, vars)?,
+                    term(&args[1], symbols, vars)?,
+                ],
+            ))
+        }
         Formula::Atom(t) => Formula::Atom(term(t, symbols, vars)?),
         Formula::Not(g) => Formula::Not(Box::new(rename_back(g, symbols, vars)?)),
         Formula::And(a, b) => {
@@ -291,11 +301,14 @@ pub fn translate_marked(
     let read = crate::syntax::tptp::parse(&text)
         .map_err(|e| format!("the TPTP translation does not read back: {e}"))?;
     let faithful = read.len() == expected.len()
-        && read.iter().zip(&expected).all(|(statement, (name, role, renamed, original))| {
-            matches!(statement, Statement::Formula(a)
+        && read
+            .iter()
+            .zip(&expected)
+            .all(|(statement, (name, role, renamed, original))| {
+                matches!(statement, Statement::Formula(a)
                 if a.name == *name && a.role == *role && a.formula == *renamed
                 && rename_back(&a.formula, &symbols, &renamer.back).as_ref() == Ok(*original))
-        });
+            });
     if !faithful {
         return Err("the TPTP translation does not read back to the input".to_string());
     }

@@ -131,7 +131,11 @@ pub(crate) fn tokens(src: &str) -> Result<Vec<Token>, SyntaxError> {
             i = word_end(i);
             Kind::Var(src[start..i].to_string())
         } else if c == b'$' {
-            let from = if bytes.get(i + 1) == Some(&b'$') { i + 2 } else { i + 1 };
+            let from = if bytes.get(i + 1) == Some(&b'$') {
+                i + 2
+            } else {
+                i + 1
+            };
             i = word_end(from);
             if i == from {
                 return Err(SyntaxError::at(src, start, "`$` must start a word"));
@@ -152,10 +156,13 @@ pub(crate) fn tokens(src: &str) -> Result<Vec<Token>, SyntaxError> {
             let (content, end) = quoted(src, i, b'"')?;
             i = end;
             Kind::Distinct(quote(&content, '"'))
-        } else if c.is_ascii_digit() || (matches!(c, b'+' | b'-') && bytes.get(i + 1).is_some_and(u8::is_ascii_digit)) {
+        } else if c.is_ascii_digit()
+            || (matches!(c, b'+' | b'-') && bytes.get(i + 1).is_some_and(u8::is_ascii_digit))
+        {
             i += 1;
             while i < bytes.len()
-                && (bytes[i].is_ascii_alphanumeric() || matches!(bytes[i], b'.' | b'/' | b'+' | b'-'))
+                && (bytes[i].is_ascii_alphanumeric()
+                    || matches!(bytes[i], b'.' | b'/' | b'+' | b'-'))
             {
                 // A `.` ends the number unless a digit follows (`p(1).`).
                 if bytes[i] == b'.' && !bytes.get(i + 1).is_some_and(u8::is_ascii_digit) {

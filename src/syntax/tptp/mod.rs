@@ -174,7 +174,9 @@ impl Problem {
             }
         }
         let mut out = BTreeSet::new();
-        self.formulas.iter().for_each(|a| formula(&a.formula, &mut out));
+        self.formulas
+            .iter()
+            .for_each(|a| formula(&a.formula, &mut out));
         out.into_iter().collect()
     }
 
@@ -249,7 +251,11 @@ fn load_into(
                     fail(format!(
                         "cannot find `{}` in the file's directory, its parents{}",
                         inc.path,
-                        if tptp.is_some() { " or $TPTP" } else { " (and $TPTP is not set)" }
+                        if tptp.is_some() {
+                            " or $TPTP"
+                        } else {
+                            " (and $TPTP is not set)"
+                        }
                     ))
                 })?;
                 let names: Option<BTreeSet<String>> =
@@ -272,7 +278,11 @@ fn load_into(
 /// Where an include of `name` from `from` is: see [`load`].
 fn resolve(from: &Path, name: &str, tptp: Option<&Path>) -> Option<PathBuf> {
     let dir = from.parent().unwrap_or(Path::new("."));
-    let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
     let dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
     dir.ancestors()
         .map(|d| d.join(name))
@@ -294,10 +304,12 @@ pub fn looks_like_tptp(text: &str) -> bool {
             break;
         }
     }
-    ["fof", "cnf", "include", "tff", "thf", "tcf"].iter().any(|k| {
-        rest.strip_prefix(k)
-            .is_some_and(|r| r.trim_start().starts_with('('))
-    })
+    ["fof", "cnf", "include", "tff", "thf", "tcf"]
+        .iter()
+        .any(|k| {
+            rest.strip_prefix(k)
+                .is_some_and(|r| r.trim_start().starts_with('('))
+        })
 }
 
 /// Prints a formula as TPTP FOF: every binary connective and equation in
@@ -380,7 +392,9 @@ mod tests {
     fn looks_like_tptp_skips_comments() {
         assert!(looks_like_tptp("% c\n/* x */ fof (a, axiom, p)."));
         assert!(looks_like_tptp("include('Axioms/A.ax')."));
-        assert!(!looks_like_tptp("formulas(assumptions).\np.\nend_of_list.\n"));
+        assert!(!looks_like_tptp(
+            "formulas(assumptions).\np.\nend_of_list.\n"
+        ));
         assert!(!looks_like_tptp("% fof(a, axiom, p).\n"));
     }
 }

@@ -50,7 +50,11 @@ impl<'a> Parser<'a> {
 
     fn describe(&self) -> String {
         match self.peek() {
-            Kind::Word(w) | Kind::Var(w) | Kind::Dollar(w) | Kind::Distinct(w) | Kind::Number(w) => {
+            Kind::Word(w)
+            | Kind::Var(w)
+            | Kind::Dollar(w)
+            | Kind::Distinct(w)
+            | Kind::Number(w) => {
                 format!("`{w}`")
             }
             Kind::Punct(p) => format!("`{p}`"),
@@ -100,7 +104,12 @@ impl<'a> Parser<'a> {
         let pos = Pos::of_offset(self.src, start);
         let keyword = match self.peek() {
             Kind::Word(w) => w.clone(),
-            _ => return self.error(format!("expected `fof(`, `cnf(` or `include(`, found {}", self.describe())),
+            _ => {
+                return self.error(format!(
+                    "expected `fof(`, `cnf(` or `include(`, found {}",
+                    self.describe()
+                ))
+            }
         };
         let language = match keyword.as_str() {
             "fof" => Language::Fof,
@@ -156,7 +165,12 @@ impl<'a> Parser<'a> {
         let path = match self.peek() {
             Kind::Word(w) if w.starts_with('\'') => unquote(w),
             Kind::Word(w) => w.clone(),
-            _ => return self.error(format!("expected a quoted file name, found {}", self.describe())),
+            _ => {
+                return self.error(format!(
+                    "expected a quoted file name, found {}",
+                    self.describe()
+                ))
+            }
         };
         self.at += 1;
         let mut names = None;
@@ -278,7 +292,10 @@ impl<'a> Parser<'a> {
                         self.at += 1;
                         vars.push(v);
                     }
-                    _ => return self.error(format!("expected a variable, found {}", self.describe())),
+                    _ => {
+                        return self
+                            .error(format!("expected a variable, found {}", self.describe()))
+                    }
                 }
                 if self.is(":") {
                     return self.error("typed variables are TFF, which is not supported");
@@ -332,7 +349,9 @@ impl<'a> Parser<'a> {
             return Ok(Formula::Not(Box::new(equation(left, right))));
         }
         match left {
-            Term::App(name, args) if !name.starts_with('"') => Ok(Formula::Atom(Term::App(name, args))),
+            Term::App(name, args) if !name.starts_with('"') => {
+                Ok(Formula::Atom(Term::App(name, args)))
+            }
             other => Err(SyntaxError::at(
                 self.src,
                 start,
