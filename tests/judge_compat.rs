@@ -278,3 +278,39 @@ fn an_undefined_closure_is_named_with_its_arity() {
     ]);
     assert_eq!(score(RULE), 1.0);
 }
+
+#[test]
+fn built_in_corners_raise_or_succeed_as_in_swi() {
+    let corner = |goal: &str| format!("eastbound(T) :- has_car(T, C), car_color(C, red), {goal}.");
+    let goals = [
+        // memberchk/2 and intersection/3 on what is not a list.
+        "memberchk(a, foo)",
+        "memberchk(a, [b|foo])",
+        "memberchk(red, [red|foo])",
+        "memberchk(a, L), L = [a|_]",
+        "intersection([a], foo, _)",
+        "intersection(foo, [a], _)",
+        // Negative indexes and an unbound one.
+        "sub_atom(abc, -1, _, _, _)",
+        "sub_atom(abc, _, -1, _, _)",
+        "sub_atom(abc, 4, _, _, _)",
+        "arg(-1, f(a), _)",
+        "arg(0, f(a), _)",
+        "arg(N, f(a, b), b), N == 2",
+        "findall(N-X, arg(N, g(x, y, z), X), [1-x, 2-y, 3-z])",
+        "arg(_, a, _)",
+        "arg(a, f(a), _)",
+        // Signed zero.
+        "X is sign(-0.0), X == 0.0",
+        "X is min(0.0, -0.0), X == -0.0",
+        "X is max(-0.0, 0.0), X == 0.0",
+        "X is max(-0.0, 0), X == 0",
+        "X is min(0, -0.0), X == -0.0",
+        "X is float_fractional_part(-0.0), X == -0.0",
+        "X is float_fractional_part(-2.0), X == -0.0",
+        "X is min(1, 1.0), X == 1.0",
+    ];
+    let answers: Vec<String> = goals.iter().map(|g| corner(g)).collect();
+    let answers: Vec<&str> = answers.iter().map(String::as_str).collect();
+    assert_agree(&answers);
+}

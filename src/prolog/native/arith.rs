@@ -280,7 +280,8 @@ fn unary(name: &str, x: Num) -> Result<Num, Fallback> {
         } else if f < 0.0 {
             -1.0
         } else {
-            f
+            // SWI: sign(-0.0) is 0.0.
+            0.0
         }),
         ("float", x) => float(to_float(x)?),
         ("integer" | "truncate" | "round" | "ceiling" | "floor", I(i)) => Ok(I(i)),
@@ -291,7 +292,8 @@ fn unary(name: &str, x: Num) -> Result<Num, Fallback> {
         ("floor", F(f)) => to_int(f.floor()),
         ("float_integer_part", x) => float(to_float(x)?.trunc()),
         ("float_fractional_part", I(_)) => Ok(I(0)),
-        ("float_fractional_part", F(f)) => float(f - f.trunc()),
+        // SWI keeps the sign on a zero part: -2.0 gives -0.0.
+        ("float_fractional_part", F(f)) => float((f - f.trunc()).copysign(f)),
         ("sqrt", x) => float(to_float(x)?.sqrt()),
         ("sin", x) => float(to_float(x)?.sin()),
         ("cos", x) => float(to_float(x)?.cos()),
@@ -361,13 +363,17 @@ fn binary(name: &str, x: Num, y: Num) -> Result<Num, Fallback> {
         }
         ("min", I(a), I(b)) => Ok(I(a.min(b))),
         ("max", I(a), I(b)) => Ok(I(a.max(b))),
-        ("min", F(a), F(b)) => float(if b < a { b } else { a }),
-        ("max", F(a), F(b)) => float(if b > a { b } else { a }),
+        // SWI orders -0.0 before 0.0 here.
+        ("min", F(a), F(b)) => float(if b.total_cmp(&a).is_lt() { b } else { a }),
+        ("max", F(a), F(b)) => float(if b.total_cmp(&a).is_gt() { b } else { a }),
         ("min" | "max", ..) => {
             // Mixed types: the result keeps the type of the chosen operand;
             // on a tie SWI 9 gives the float.
-            let float_one = if matches!(x, F(_)) { x } else { y };
+            let (float_one, int_one) = if matches!(x, F(_)) { (x, y) } else { (y, x) };
+            // -0.0 against 0: the float is the smaller.
+            let negative_zero = matches!(float_one, F(f) if f == 0.0 && f.is_sign_negative());
             Ok(match (compare(x, y)?, name) {
+                (Ordering::Equal, "max") if negative_zero => int_one,
                 (Ordering::Equal, _) => float_one,
                 (Ordering::Less, "min") | (Ordering::Greater, "max") => x,
                 _ => y,

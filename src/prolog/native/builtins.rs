@@ -363,6 +363,9 @@ impl Machine<'_> {
         let before = self.opt_int(args, 1, what)?;
         let length = self.opt_int(args, 2, what)?;
         let after = self.opt_int(args, 3, what)?;
+        if [before, length, after].iter().flatten().any(|&x| x < 0) {
+            return Err(raise(format!("domain_error(not_less_than_zero) in {what}")));
+        }
         let sub = match self.text_arg(self.arg(args, 4), what)? {
             Text::Value(t) => Some(t.chars().collect::<Vec<char>>()),
             Text::Unbound => None,

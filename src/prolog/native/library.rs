@@ -7,7 +7,7 @@
 
 use super::builtins::{parse_number, raise, unsure, Kind, Text};
 use super::Machine;
-use crate::prolog::native::term::{Cell, NIL};
+use crate::prolog::native::term::{Cell, MINUS, NIL};
 use crate::prolog::native::Fallback;
 
 /// The built-ins of this file.
@@ -226,6 +226,44 @@ impl Machine<'_> {
             (Cell::Ref(_), Cell::Ref(_)) => Err(raise(format!("instantiation_error in {what}"))),
             (_, Cell::Ref(_)) => Err(raise(format!("type_error(number) in {what}"))),
             _ => Err(unsure("number_string/2 on a number")),
+        }
+    }
+
+    /// arg/3 beyond a non-negative index into a compound: SWI enumerates
+    /// the arguments for an unbound index, and raises for a negative one
+    /// or for a term that is not compound.
+    pub(super) fn arg_modes(&mut self, args: u32) -> Result<bool, Fallback> {
+        let what = "arg/3";
+        let term = self.deref_arg(args, 1);
+        let compound = match term {
+            Cell::Str(p) if !self.is_string(term) => match self.store.heap[p as usize] {
+                Cell::Functor(_, arity) => Some((p, arity)),
+                _ => None,
+            },
+            _ => None,
+        };
+        match (self.deref_arg(args, 0), compound) {
+            (Cell::Int(n), _) if n < 0 => {
+                Err(raise(format!("domain_error(not_less_than_zero) in {what}")))
+            }
+            (Cell::Ref(_) | Cell::Int(_), None) => match term {
+                Cell::Ref(_) => Err(raise(format!("instantiation_error in {what}"))),
+                _ => Err(raise(format!("type_error(compound) in {what}"))),
+            },
+            (Cell::Ref(_), Some((p, arity))) => {
+                self.charge_steps(arity as usize)?;
+                let mut solutions = Vec::with_capacity(arity as usize);
+                for i in 1..=arity {
+                    let value = self.store.heap[(p + i) as usize];
+                    solutions.push(self.store.compound(MINUS, &[Cell::Int(i as i64), value])?);
+                }
+                let pattern = self
+                    .store
+                    .compound(MINUS, &[self.arg(args, 0), self.arg(args, 2)])?;
+                self.alternatives(pattern, &solutions)
+            }
+            (Cell::Int(_), Some(_)) => Err(Fallback::new("internal", "arg/3")),
+            _ => Err(raise(format!("type_error(integer) in {what}"))),
         }
     }
 

@@ -1270,7 +1270,7 @@ impl<'a> Machine<'a> {
             }
             B::Functor => self.functor(args),
             B::Arg => match (self.deref_arg(args, 0), self.deref_arg(args, 1)) {
-                (Cell::Int(n), Cell::Str(p)) => {
+                (Cell::Int(n), c @ Cell::Str(p)) if n >= 0 && !self.is_string(c) => {
                     let Cell::Functor(_, arity) = self.store.heap[p as usize] else {
                         return Err(Fallback::new("internal", "arg"));
                     };
@@ -1280,7 +1280,7 @@ impl<'a> Machine<'a> {
                     let value = self.store.heap[(p as i64 + n) as usize];
                     self.unify(self.arg(args, 2), value)
                 }
-                _ => Err(Fallback::new("unsupported", "arg/3 mode")),
+                _ => self.arg_modes(args),
             },
             B::Univ => self.univ(args),
             B::MustBeList => {
