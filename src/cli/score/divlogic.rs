@@ -62,8 +62,6 @@ pub fn run(args: Args) -> Outcome {
 /// its answer.
 fn question(line: &str) -> Result<Question, String> {
     let q: Question = json_line(line)?;
-    if q.options.len() != 4 || q.answer >= 4 {
-        return Err("a question needs 4 options and an answer below 4".to_string());
-    }
+    q.check_scorable()?;
     Ok(q)
 }

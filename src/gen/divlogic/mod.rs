@@ -20,10 +20,12 @@
 
 mod content;
 mod language;
+mod reward;
 mod score;
 #[cfg(test)]
 mod tests;
 
+pub use reward::{gold_answer, rewards, Reward};
 pub use score::{score, Answer, Report, ScoreConfig};
 
 use crate::gen::wordnet::Words;

@@ -122,6 +122,17 @@ pub struct Report {
     pub pc_alpha: Vec<(f64, Option<f64>)>,
 }
 
+impl Question {
+    /// Whether the question can be scored: four options, one of them its
+    /// answer; else why not.
+    pub fn check_scorable(&self) -> Result<(), String> {
+        if self.options.len() != OPTIONS || self.answer >= OPTIONS {
+            return Err("a question needs 4 options and an answer below 4".to_string());
+        }
+        Ok(())
+    }
+}
+
 /// Whether `id` is an original question: rotation 0, or no rotation.
 fn is_original(id: &str) -> bool {
     base_id(id) == id || id.ends_with("-r0")

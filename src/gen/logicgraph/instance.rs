@@ -293,10 +293,21 @@ pub fn load(dir: &Path, instantiated: bool) -> Result<StepProblem, ProveError> {
 pub(crate) fn load_instance(dir: &Path, instantiated: bool) -> Result<Instance, ProveError> {
     let complete: CompleteFile = read_file(dir, "complete.json")?;
     let solutions: Value = read_file(dir, "solutions.json")?;
-    let in_complete = |e: ProveError| e.in_file(dir.join("complete.json").display().to_string());
-    let in_solutions = |e: ProveError| e.in_file(dir.join("solutions.json").display().to_string());
+    instance_of(&complete, &solutions, instantiated)
+        .map_err(|(file, e)| e.in_file(dir.join(file).display().to_string()))
+}
 
-    let notation = Notation::of_complete(&complete, instantiated).map_err(in_complete)?;
+/// The instance of a `complete.json` and a `solutions.json` already read;
+/// an error comes with the name of the file it is in.
+pub(crate) fn instance_of(
+    complete: &CompleteFile,
+    solutions: &Value,
+    instantiated: bool,
+) -> Result<Instance, (&'static str, ProveError)> {
+    let in_complete = |e: ProveError| ("complete.json", e);
+    let in_solutions = |e: ProveError| ("solutions.json", e);
+
+    let notation = Notation::of_complete(complete, instantiated).map_err(in_complete)?;
     // Premises and target in the notation asked for: the A-notation
     // (`formal`) or instantiated (`prover9_expression`).
     let spelling = |formal: &str, expression: &str| {
@@ -318,7 +329,7 @@ pub(crate) fn load_instance(dir: &Path, instantiated: bool) -> Result<Instance, 
 
     let mut gold = Vec::new();
     let mut families = Vec::new();
-    for parsed in parse_solutions(&solutions, &notation).map_err(in_solutions)? {
+    for parsed in parse_solutions(solutions, &notation).map_err(in_solutions)? {
         gold.push(parsed.solution.map_err(in_solutions)?);
         families.push(parsed.family);
     }

@@ -31,6 +31,7 @@ mod instance;
 mod lexicon;
 mod output;
 mod prop;
+mod reward;
 mod run;
 mod score;
 mod tree;
@@ -38,6 +39,7 @@ mod tree;
 pub use config::{Config, Error, Tier};
 pub use form::Form;
 pub use instance::{is_instance_dir, load, InstanceDir, Instances};
+pub use reward::{gold_answer, rewards, Reward};
 pub use run::{generate, item_dir, Stats};
 pub use score::{
     score, AnswerSet, AnswerSetReport, Average, InstanceScore, Report, ScoreConfig, SolutionScore,

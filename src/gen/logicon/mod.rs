@@ -19,6 +19,7 @@
 
 mod graph;
 mod prompt;
+mod reward;
 mod rewrite;
 mod score;
 mod task3;
@@ -28,6 +29,7 @@ mod text;
 
 pub use crate::syntax::answer::truth::Truth;
 pub use prompt::PromptStyle;
+pub use reward::{gold_answer, reward, Record, Reward};
 pub use score::{
     score, Accuracy, Answer, GroupsReport, Ratio, Rejected, Report, Samples, ScoreConfig, Task,
     Task1Report, Task2Report, Task3Report,

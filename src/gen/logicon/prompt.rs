@@ -129,7 +129,7 @@ fn path(out: &mut String, sample: &Sample) {
 }
 
 /// The expected answer, in the form the scorer reads.
-fn answer(sample: &Sample) -> String {
+pub(crate) fn answer(sample: &Sample) -> String {
     match &sample.query {
         Some(q) => q.answer.clone(),
         None => sample

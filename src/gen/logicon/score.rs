@@ -348,7 +348,7 @@ pub(crate) fn parse_lists(text: &str, k: usize) -> Option<BTreeSet<Vec<Truth>>> 
     truth::parse(&answer_focus(text), k)
 }
 
-fn answer_text(value: &serde_json::Value) -> String {
+pub(crate) fn answer_text(value: &serde_json::Value) -> String {
     match value {
         serde_json::Value::String(s) => s.clone(),
         other => other.to_string(),
@@ -357,6 +357,56 @@ fn answer_text(value: &serde_json::Value) -> String {
 
 fn index(samples: &[Sample]) -> BTreeMap<&str, &Sample> {
     samples.iter().map(|s| (s.id.as_str(), s)).collect()
+}
+
+/// One Task 1 answer judged against its sample.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Task1Verdict {
+    /// A list judged: whether the list is consistent and whether the
+    /// answer said so.
+    List {
+        gold: bool,
+        correct: bool,
+        parsed: bool,
+    },
+    /// A completion item: whether the hidden label was named correctly.
+    Completion { correct: bool, parsed: bool },
+}
+
+/// Judges a Task 1 answer `text` about `labels` (the list asked; unused by
+/// completion samples), or `None` when the record cannot be scored (no
+/// list, a list the sample does not have, no minimal pair).
+pub(crate) fn task1_verdict(
+    sample: &Sample,
+    labels: Option<&[Truth]>,
+    text: &str,
+) -> Option<Task1Verdict> {
+    if sample.variant() == Some(Variant::Completion) {
+        let (c, i) = (
+            sample.consistent_lists.first()?,
+            sample.inconsistent_lists.first()?,
+        );
+        let hidden = (0..sample.k).find(|&j| c.get(j) != i.get(j))?;
+        let given = parse_label(text);
+        return Some(Task1Verdict::Completion {
+            correct: given == c.get(hidden).copied(),
+            parsed: given.is_some(),
+        });
+    }
+    let labels = labels?;
+    let gold = if sample.consistent_lists.iter().any(|l| l == labels) {
+        true
+    } else if sample.inconsistent_lists.iter().any(|l| l == labels) {
+        false
+    } else {
+        return None;
+    };
+    let verdict = parse_verdict(text);
+    Some(Task1Verdict::List {
+        gold,
+        correct: verdict == Some(gold),
+        parsed: verdict.is_some(),
+    })
 }
 
 /// Scores Task 1 answers.
@@ -369,44 +419,62 @@ pub(crate) fn score_task1(samples: &[Sample], answers: &[Answer]) -> Task1Report
             continue;
         };
         let text = answer_text(&a.answer);
-        if sample.variant() == Some(Variant::Completion) {
-            let (Some(c), Some(i)) = (
-                sample.consistent_lists.first(),
-                sample.inconsistent_lists.first(),
-            ) else {
-                report.rejected.malformed += 1;
-                continue;
-            };
-            let Some(hidden) = (0..sample.k).find(|&j| c.get(j) != i.get(j)) else {
-                report.rejected.malformed += 1;
-                continue;
-            };
-            let given = parse_label(&text);
-            report.unparsed += usize::from(given.is_none());
-            report.completion.add(given == c.get(hidden).copied());
-            continue;
-        }
-        let Some(labels) = &a.labels else {
-            report.rejected.malformed += 1;
-            continue;
-        };
-        let gold = if sample.consistent_lists.contains(labels) {
-            true
-        } else if sample.inconsistent_lists.contains(labels) {
-            false
-        } else {
-            report.rejected.malformed += 1;
-            continue;
-        };
-        let verdict = parse_verdict(&text);
-        report.unparsed += usize::from(verdict.is_none());
-        let correct = verdict == Some(gold);
-        report.all.add(gold, correct);
-        if sample.variant() == Some(Variant::Hard) {
-            report.hard.add(gold, correct);
+        match task1_verdict(sample, a.labels.as_deref(), &text) {
+            None => report.rejected.malformed += 1,
+            Some(Task1Verdict::Completion { correct, parsed }) => {
+                report.unparsed += usize::from(!parsed);
+                report.completion.add(correct);
+            }
+            Some(Task1Verdict::List {
+                gold,
+                correct,
+                parsed,
+            }) => {
+                report.unparsed += usize::from(!parsed);
+                report.all.add(gold, correct);
+                if sample.variant() == Some(Variant::Hard) {
+                    report.hard.add(gold, correct);
+                }
+            }
         }
     }
     report
+}
+
+/// One Task 2 answer against its sample's consistent lists.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Task2Verdict {
+    /// The answer parses as a list of T/F lists of length k.
+    pub format: bool,
+    /// The listed set equals the gold set.
+    pub exact: bool,
+    pub precision: f64,
+    pub recall: f64,
+    /// 0 when precision and recall are both 0.
+    pub f1: f64,
+}
+
+/// Judges a Task 2 answer `text`: unlisted lists count as predicted
+/// inconsistent, so an unparsable answer predicts nothing consistent.
+pub(crate) fn task2_verdict(sample: &Sample, text: &str) -> Task2Verdict {
+    let gold: BTreeSet<Vec<Truth>> = sample.consistent_lists.iter().cloned().collect();
+    let parsed = parse_lists(text, sample.k);
+    let format = parsed.is_some();
+    let predicted = parsed.unwrap_or_default();
+    let hits = predicted.intersection(&gold).count() as f64;
+    let ratio = |n: usize| if n == 0 { 0.0 } else { hits / n as f64 };
+    let (precision, recall) = (ratio(predicted.len()), ratio(gold.len()));
+    Task2Verdict {
+        format,
+        exact: predicted == gold,
+        precision,
+        recall,
+        f1: if precision + recall > 0.0 {
+            2.0 * precision * recall / (precision + recall)
+        } else {
+            0.0
+        },
+    }
 }
 
 /// Scores Task 2 answers: the model lists every consistent label list.
@@ -421,35 +489,12 @@ pub(crate) fn score_task2(samples: &[Sample], answers: &[Answer]) -> Task2Report
             continue;
         };
         report.answers += 1;
-        let gold: BTreeSet<Vec<Truth>> = sample.consistent_lists.iter().cloned().collect();
-        // Unlisted lists count as predicted inconsistent, so an unparsable
-        // answer predicts nothing consistent.
-        let predicted = match parse_lists(&answer_text(&a.answer), sample.k) {
-            Some(p) => {
-                format += 1;
-                p
-            }
-            None => BTreeSet::new(),
-        };
-        exact += usize::from(predicted == gold);
-        let hits = predicted.intersection(&gold).count() as f64;
-        let p = if predicted.is_empty() {
-            0.0
-        } else {
-            hits / predicted.len() as f64
-        };
-        let r = if gold.is_empty() {
-            0.0
-        } else {
-            hits / gold.len() as f64
-        };
-        precision += p;
-        recall += r;
-        f1 += if p + r > 0.0 {
-            2.0 * p * r / (p + r)
-        } else {
-            0.0
-        };
+        let v = task2_verdict(sample, &answer_text(&a.answer));
+        format += usize::from(v.format);
+        exact += usize::from(v.exact);
+        precision += v.precision;
+        recall += v.recall;
+        f1 += v.f1;
     }
     if report.answers > 0 {
         let n = report.answers as f64;
@@ -592,36 +637,46 @@ pub(crate) fn score_task3(samples: &[GroupSample], answers: &[Answer]) -> Task3R
             report.rejected.unknown_id += 1;
             continue;
         };
-        let groups: Option<Vec<CheckedGroup>> = sample
-            .groups
-            .iter()
-            .map(|g| CheckedGroup::new(sample, g))
-            .collect();
-        let Some(groups) = groups.filter(|g| g.len() == sample.n && !g.is_empty()) else {
+        let Some(scored) = task3_verdict(sample, &a.answer) else {
             report.rejected.malformed += 1;
             continue;
         };
-        let checked: Option<Vec<bool>> = group_statements(&a.answer, sample.n).and_then(|s| {
-            s.iter()
-                .zip(&groups)
-                .map(|(statement, group)| group.check(statement))
-                .collect()
-        });
-        let scored = checked.map(|truths| {
-            let total = groups
-                .iter()
-                .fold(1u64, |acc, g| acc.saturating_mul(g.facts.len() as u64));
-            let consistent = if truths.iter().all(|&t| t) {
-                groups
-                    .iter()
-                    .fold(1u64, |acc, g| acc.saturating_mul(g.true_facts))
-            } else {
-                0
-            };
-            (consistent, total)
-        });
         report.all.add(scored);
         report.by_groups.entry(sample.n).or_default().add(scored);
     }
     report
+}
+
+/// Judges a Task 3 answer: `None` when the sample itself cannot be checked
+/// (malformed), else `None` inside for an answer not executed, or its
+/// consistent and total combinations.
+pub(crate) fn task3_verdict(
+    sample: &GroupSample,
+    answer: &serde_json::Value,
+) -> Option<Option<(u64, u64)>> {
+    let groups: Option<Vec<CheckedGroup>> = sample
+        .groups
+        .iter()
+        .map(|g| CheckedGroup::new(sample, g))
+        .collect();
+    let groups = groups.filter(|g| g.len() == sample.n && !g.is_empty())?;
+    let checked: Option<Vec<bool>> = group_statements(answer, sample.n).and_then(|s| {
+        s.iter()
+            .zip(&groups)
+            .map(|(statement, group)| group.check(statement))
+            .collect()
+    });
+    Some(checked.map(|truths| {
+        let total = groups
+            .iter()
+            .fold(1u64, |acc, g| acc.saturating_mul(g.facts.len() as u64));
+        let consistent = if truths.iter().all(|&t| t) {
+            groups
+                .iter()
+                .fold(1u64, |acc, g| acc.saturating_mul(g.true_facts))
+        } else {
+            0
+        };
+        (consistent, total)
+    }))
 }
