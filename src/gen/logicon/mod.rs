@@ -402,13 +402,14 @@ fn consistency(table: &TruthTable, models: &[Models]) -> Vec<bool> {
 }
 
 /// The Task 1 question of a hard or completion item over its minimal pair
-/// (`consistent`, `inconsistent` masks). Hard items alternate by index
-/// between asking about the consistent and the inconsistent list, so the
-/// answers are balanced; a completion item hides the position where the
-/// two differ, and its answer is the consistent list's label there.
+/// (`consistent`, `inconsistent` masks). A hard item asks about the
+/// consistent list when `ask_consistent`, a fair coin of the item's own
+/// stream, so the answer follows neither the index nor `k` (nor the number
+/// of statements); a completion item hides the position where the two
+/// differ, and its answer is the consistent list's label there.
 fn query(
     variant: Variant,
-    index: u64,
+    ask_consistent: bool,
     k: usize,
     consistent: Option<&usize>,
     inconsistent: Option<&usize>,
@@ -417,7 +418,7 @@ fn query(
     let list = |mask: usize| labels_of(mask, k).into_iter().map(Some).collect::<Vec<_>>();
     match variant {
         Variant::Plain => None,
-        Variant::Hard if index.is_multiple_of(2) => Some(Query {
+        Variant::Hard if ask_consistent => Some(Query {
             labels: list(c),
             hidden: None,
             answer: "consistent".into(),
@@ -555,6 +556,17 @@ fn finish(
             .flat_map(|&c| (0..k).map(move |j| (c, c ^ (1 << j))))
             .filter(|&(_, i)| !consistent[i])
             .collect();
+        // A completion item's answer is the consistent list's label where
+        // the pair differs, which says which list has more `F`s: draw it
+        // first by a fair coin, then a pair that has it (any if none has).
+        let answer_t = rng.gen_bool(0.5);
+        // A set bit of a mask is an `F` (see `labels_of`).
+        let fitting: Vec<(usize, usize)> = pairs
+            .iter()
+            .copied()
+            .filter(|&(c, i)| (c & (c ^ i) == 0) == answer_t)
+            .collect();
+        let pairs = if fitting.is_empty() { pairs } else { fitting };
         if let Some(&(c, i)) = pairs.get(rng.gen_range(0..pairs.len().max(1))) {
             good.retain(|&m| m != c);
             good.insert(0, c);
@@ -562,7 +574,8 @@ fn finish(
             bad.insert(0, i);
         }
     }
-    let query = query(config.variant, index, k, good.first(), bad.first());
+    let ask_consistent = config.variant == Variant::Hard && rng.gen_bool(0.5);
+    let query = query(config.variant, ask_consistent, k, good.first(), bad.first());
     let words = text::words(config.wordnet.as_deref()).map_err(Error::Lexicon)?;
     let vocabulary = text::Vocabulary::draw(&graph.atoms, words, rng);
     // The path names its nodes again and again: each is printed once.

@@ -198,14 +198,18 @@ fn plain_lists_are_in_canonical_order() {
 #[test]
 fn hard_and_completion_samples_lead_with_a_minimal_pair() {
     for variant in [Variant::Hard, Variant::Completion] {
-        let mut asked_consistent = 0;
+        // (answer is the first label, item's statement count is even), counted
+        // for answer cues: the index, the number of statements.
+        let mut first_answer = 0;
+        let mut answer_with_even_k = [0usize; 2];
+        let mut answer_with_even_index = [0usize; 2];
         let config = Config {
             seed: 5,
             count: 200,
             variant,
             ..Config::default()
         };
-        for s in generate(&config) {
+        for (index, s) in generate(&config).into_iter().enumerate() {
             assert_eq!(s.variant(), Some(variant));
             let (c, i) = (&s.consistent_lists[0], &s.inconsistent_lists[0]);
             let differing = c.iter().zip(i).filter(|(a, b)| a != b).count();
@@ -237,7 +241,10 @@ fn hard_and_completion_samples_lead_with_a_minimal_pair() {
                         "inconsistent"
                     };
                     assert_eq!(q.answer, expected, "{}", s.id);
-                    asked_consistent += usize::from(expected == "consistent");
+                    let first = usize::from(expected == "consistent");
+                    first_answer += first;
+                    answer_with_even_k[first] += usize::from(s.k % 2 == 0);
+                    answer_with_even_index[first] += usize::from(index % 2 == 0);
                 }
                 _ => {
                     let hidden = q.hidden.expect("a hidden position");
@@ -252,11 +259,29 @@ fn hard_and_completion_samples_lead_with_a_minimal_pair() {
                     };
                     assert!(consistent(&statements, &filled(right)), "{}", s.id);
                     assert!(!consistent(&statements, &filled(wrong)), "{}", s.id);
+                    let first = usize::from(q.answer == "T");
+                    first_answer += first;
+                    answer_with_even_k[first] += usize::from(s.k % 2 == 0);
+                    answer_with_even_index[first] += usize::from(index % 2 == 0);
                 }
             }
         }
-        if variant == Variant::Hard {
-            assert_eq!(asked_consistent, 100, "hard items alternate their question");
+        // 200 fair coins: 100 ± 30 is more than four standard deviations.
+        assert!(
+            (70..=130).contains(&first_answer),
+            "{variant:?}: {first_answer} of 200"
+        );
+        // Neither the statement count's parity nor the index's tells the
+        // answer: both answers occur with even and with odd values.
+        for (cue, counts) in [("k", answer_with_even_k), ("index", answer_with_even_index)] {
+            let other_answer = 200 - first_answer;
+            assert!(
+                counts[1] > 10
+                    && first_answer - counts[1] > 10
+                    && counts[0] > 10
+                    && other_answer - counts[0] > 10,
+                "{variant:?}: the answer follows the {cue}'s parity: {counts:?} of {first_answer}"
+            );
         }
     }
     let plain = Config {
