@@ -530,6 +530,7 @@ fn legitimate_answers_need_far_fewer_steps_than_the_budget() {
         levels: (1..=20).collect(),
         count: 4,
         split: Split::Test,
+        test_tasks: 4,
         prompt: PromptStyle::Prolog,
         language: Language::trains(),
         judge: {

@@ -42,6 +42,7 @@ fn generated() -> &'static [SlrTask] {
             levels: (6..=20).collect(),
             count: 2,
             split: Split::Test,
+            test_tasks: 2,
             prompt: PromptStyle::Prolog,
             language: Language::trains(),
             threads: 2,
