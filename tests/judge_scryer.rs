@@ -73,7 +73,9 @@ fn cases() -> Vec<(&'static str, String, Expect)> {
         ("partition/5", checked("partition(cmp2, [1, 2, 3, 2], [1], [2, 2], [3])"), Agree),
         ("foldl/4", checked("foldl(plus, [1, 2, 3], 0, 6)"), Agree),
         ("foldl/6", checked("foldl(plus3, [1], [2], [3], 0, 6)"), Agree),
-        ("max_member/2", checked("max_member(M, [1, b, a]), M == b, min_member(N, [b, 1, a]), N == 1"), Agree),
+        // The native prelude now defines max_member/min_member (with SWI's
+        // standard-order semantics); the scryer path reports them unsupported.
+        ("max_member/2", checked("max_member(M, [1, b, a]), M == b, min_member(N, [b, 1, a]), N == 1"), Unsupported),
         ("nextto/3", checked("nextto(X, c, [a, b, c]), X == b"), Agree),
         ("dif/2", checked("dif(X, a), X = b, \\+ (dif(Y, a), Y = a), dif(f(Z), f(W)), Z = 1, W = 2"), Agree),
         ("plus/3", checked("plus(1, X, 5), X == 4, plus(2, 3, Y), Y == 5"), Agree),
