@@ -208,7 +208,7 @@ def test_empty_batch():
 
 def test_isomorphic_both_reports_original_names(root):
     record = json.loads((root / "corpora/slr/task_l1.json").read_text())
-    # A rule that names a train (a fact alone is no rule: the reference scores it 0).
+    # A rule that names a train.
     naming = "eastbound(T) :- T = train0."
     result = entail.Judge(workers=1, isomorphic="both").score(naming, record)
     # Renamed constants defeat a rule naming a train; the original names do not.
