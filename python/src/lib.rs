@@ -80,7 +80,7 @@ fn prove(
                     .map_err(|e| entail::prove::ProveError::from(e).to_string())?;
                 if !is_step_file(&input) {
                     let report = prover.prove_input(&input).map_err(|e| e.to_string())?;
-                    return json(serde_json::to_value(report));
+                    return json(serde_json::to_value(report.json()));
                 }
                 StepProblem::from_step_file(&input).map_err(|e| e.to_string())?
             }

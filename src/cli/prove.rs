@@ -307,17 +307,7 @@ fn print_problem(report: &ProblemReport, as_json: bool, szs: Option<&str>) {
         outln!("% SZS status {} for {name}", report.szs_status());
     }
     if as_json {
-        /// The report with its SZS status last.
-        #[derive(serde::Serialize)]
-        struct WithSzs<'a> {
-            #[serde(flatten)]
-            report: &'a ProblemReport,
-            szs_status: &'static str,
-        }
-        return json(&WithSzs {
-            report,
-            szs_status: report.szs_status(),
-        });
+        return json(&report.json());
     }
     match &report.result {
         Entailment::Proved => {

@@ -38,7 +38,7 @@ pub use problem::{
     combined_goal, is_step_file, Premise, Solution, Step, StepProblem, ASSUMPTION_LISTS,
 };
 pub use report::{
-    CheckReport, Consistency, Entailment, ErrorKind, Lint, ProblemReport, ProveError,
+    CheckReport, Consistency, Entailment, ErrorKind, Lint, ProblemJson, ProblemReport, ProveError,
     SolutionReport, StepReport, StepStatus, SupportsReport, SZS_ERROR,
 };
 

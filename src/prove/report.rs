@@ -161,6 +161,25 @@ impl ProblemReport {
     }
 }
 
+/// A [`ProblemReport`] as `--json` prints it: the report's fields, then its
+/// SZS status, so that every caller (CLI, Python) prints the same object.
+#[derive(Serialize)]
+pub struct ProblemJson<'a> {
+    #[serde(flatten)]
+    report: &'a ProblemReport,
+    szs_status: &'static str,
+}
+
+impl ProblemReport {
+    /// The report with its SZS status last, ready to serialise.
+    pub fn json(&self) -> ProblemJson<'_> {
+        ProblemJson {
+            report: self,
+            szs_status: self.szs_status(),
+        }
+    }
+}
+
 /// The SZS status of an input that could not be read or checked.
 pub const SZS_ERROR: &str = "Error";
 
