@@ -2,10 +2,17 @@
 //! baseline, side by side, one worker and one baseline process at a time:
 //! (a) one hypothesis per task across levels, (b) 16 hypotheses per task,
 //! (c) looping and exploding hypotheses, (d) a mixed RL batch (16 answers
-//! per task, 5% of them looping or exploding). Each workload runs with the
-//! default engine (`auto`: native, falling back to scryer only for what it
-//! does not implement), with scryer workers only, and with the baseline,
-//! and prints the ratios. Run with `cargo bench --bench judge`.
+//! per task, 5% of them looping or exploding), (e) a 1,000-answer RL batch
+//! with 5% cost bombs (long-atom walks, unbound `sub_atom/5`, big-integer
+//! loops, `dif/2` loops, a 1 MB answer) beside the same batch with those
+//! answers replaced by ordinary ones. Each workload runs with the default
+//! engine (`auto`: native only), with scryer workers only (not on (e),
+//! whose bombs would each run into scryer's wall clock), and with the
+//! baseline, and prints the ratios and how many evaluations the native
+//! engine did not decide (0 expected). The (e) batch is also written to
+//! `target/judge_bombs.jsonl`, for measuring peak memory with
+//! `/usr/bin/time -v entail judge --batch target/judge_bombs.jsonl`.
+//! Run with `cargo bench --bench judge`.
 
 #[path = "../tests/reference/slr_baseline.rs"]
 mod baseline;
@@ -31,6 +38,27 @@ const LOOPING: &[&str] = &[
     "eastbound(T) :- has_car(T, C), between(1, inf, N), car_num(C, N).",
     "eastbound(T) :- grow([], T).\ngrow(L, T) :- grow([T|L], T).",
 ];
+
+/// Cost bombs: answers that do unbounded work or take unbounded memory in
+/// few inference steps. Each must end in a counted budget, fast.
+fn bombs() -> Vec<String> {
+    let double = "d(0, A, A) :- !.\nd(N, A0, A) :- atom_concat(A0, A0, A1), N1 is N - 1, d(N1, A1, A).\n";
+    // About 1 MB: a correct rule and 60,000 facts of a helper it never calls.
+    let mut big = String::from("eastbound(T) :- has_car(T, C), atom_length(C, N), N > 0.\n");
+    let mut i = 0;
+    while big.len() < 1 << 20 {
+        big.push_str(&format!("padding({i}, x).\n"));
+        i += 1;
+    }
+    vec![
+        format!("eastbound(T) :- has_car(T, _), d(16, a, A), w(2000, A).\n{double}w(0, _) :- !.\nw(N, A) :- sub_atom(A, 0, 1, _, _), N1 is N - 1, w(N1, A).\n"),
+        format!("eastbound(T) :- has_car(T, _), d(11, abcdefghij, A), findall(B-L, sub_atom(A, B, L, _, _), Ps), Ps = [_|_].\n{double}"),
+        "eastbound(T) :- has_car(T, _), sq(3).\nsq(X) :- Y is X * X, sq(Y).\n".to_string(),
+        "eastbound(T) :- X is 2 ^ 200, X > 0, eastbound(T).\n".to_string(),
+        "eastbound(T) :- has_car(T, _), ds(0).\nds(N) :- dif(_, N), N1 is N + 1, ds(N1).\n".to_string(),
+        big,
+    ]
+}
 
 struct Workload {
     name: &'static str,
@@ -110,6 +138,43 @@ fn main() {
         // 48 answers, two of them looping (each costs the baseline 5 s).
         baseline_tasks: 3,
     };
+    // (e): 1,000 answers, 16 per task; every 20th a cost bomb (5%), and
+    // the same batch with an ordinary answer in each bomb's place.
+    let bomb_list = bombs();
+    let (mut e_bombs, mut e_clean) = (Vec::new(), Vec::new());
+    let mut k = 0;
+    for i in 0..63 {
+        let (t, c) = LEVELS[i % LEVELS.len()];
+        let task = slr_gen::task(&mut rng, t, c);
+        let (mut with, mut without) = (Vec::new(), Vec::new());
+        for j in 0..16 {
+            if k == 1000 {
+                break;
+            }
+            k += 1;
+            let ordinary = slr_gen::hypothesis(&mut rng, i * 16 + j);
+            if k % 20 == 0 {
+                with.push(bomb_list[(k / 20) % bomb_list.len()].clone());
+            } else {
+                with.push(ordinary.clone());
+            }
+            without.push(ordinary);
+        }
+        e_bombs.push((task.program.clone(), with));
+        e_clean.push((task.program, without));
+    }
+    write_batch(&e_bombs);
+    let e = Workload {
+        name: "(e) RL batch, 5% bombs",
+        tasks: e_bombs,
+        // 48 answers, two of them bombs.
+        baseline_tasks: 3,
+    };
+    let e_clean = Workload {
+        name: "(e) same, bombs replaced",
+        tasks: e_clean,
+        baseline_tasks: 3,
+    };
     let judge_for = |engine: Engine| {
         let mut config = JudgeConfig::default();
         config.worker.command = Some(entail::prolog::WorkerCommand::new(env!(
@@ -133,7 +198,9 @@ fn main() {
         "{:<26} {:>11} {:>11} {:>10} {:>10} {:>10} {:>10}",
         "workload", "auto h/s", "scryer h/s", "swipl h/s", "auto/swi", "scry/swi", "auto/scry"
     );
-    for w in [a, b, c, d] {
+    let mut e_rates = Vec::new();
+    for w in [a, b, c, d, e, e_clean] {
+        let bombs = w.name.starts_with("(e)");
         // Each engine repeats the workload until it has run for a second,
         // so a fast engine is not timed over a few milliseconds of warm-up.
         let run = |judge: &Judge| {
@@ -162,7 +229,14 @@ fn main() {
         let before = auto.native_stats().unwrap_or_default();
         let (ours, auto_mean, auto_loading) = run(&auto);
         let after = auto.native_stats().unwrap_or_default();
-        let (scryer_rate, scryer_mean, _) = run(&scryer);
+        let (scryer_rate, scryer_mean, _) = if bombs {
+            (f64::NAN, f64::NAN, 0.0)
+        } else {
+            run(&scryer)
+        };
+        if bombs {
+            e_rates.push(ours);
+        }
         let start = Instant::now();
         let mut m = 0;
         for (program, hyps) in w.tasks.iter().take(w.baseline_tasks) {
@@ -188,7 +262,29 @@ fn main() {
             auto_loading * 100.0,
         );
     }
+    if let [with, without] = e_rates[..] {
+        println!(
+            "(e) wall time with bombs / without: {:.2}x (target <= 2x)",
+            without / with
+        );
+    }
     if let Some(stats) = auto.native_stats() {
         println!("native evaluator over the whole run: {stats}");
+    }
+}
+
+/// Writes the (e) batch as `judge --batch` input to `target/judge_bombs.jsonl`.
+fn write_batch(tasks: &[(String, Vec<String>)]) {
+    let mut text = String::new();
+    for (program, hyps) in tasks {
+        for h in hyps {
+            let line = serde_json::json!({"validation program": program, "prediction": h});
+            text.push_str(&line.to_string());
+            text.push('\n');
+        }
+    }
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/judge_bombs.jsonl");
+    if let Err(e) = std::fs::write(&path, text) {
+        eprintln!("cannot write {}: {e}", path.display());
     }
 }

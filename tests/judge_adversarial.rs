@@ -35,8 +35,23 @@ fn adversarial() -> Vec<(&'static str, String)> {
         ("redefines background", "eastbound(T) :- has_car(T, _).\nhas_car(train1, foo).".into()),
         ("names trains", "eastbound(train0).\neastbound(train2).".into()),
         ("arithmetic load error", "eastbound(T) :- X is foo + 1, has_car(T, X).".into()),
+        // Cost bombs: unbounded work or memory inside few inference steps.
+        ("long-atom walk", format!("eastbound(T) :- has_car(T, _), d(16, a, A), w(2000, A).\n{DOUBLE}w(0, _) :- !.\nw(N, A) :- sub_atom(A, 0, 1, _, _), N1 is N - 1, w(N1, A).")),
+        ("long-atom walk, last character", format!("eastbound(T) :- has_car(T, _), d(16, a, A), w(2000, A).\n{DOUBLE}w(0, _) :- !.\nw(N, A) :- sub_atom(A, _, 1, 0, _), N1 is N - 1, w(N1, A).")),
+        ("long-atom walk, atom_codes", format!("eastbound(T) :- has_car(T, _), d(16, a, A), w(2000, A).\n{DOUBLE}w(0, _) :- !.\nw(N, A) :- atom_codes(A, _), N1 is N - 1, w(N1, A).")),
+        ("unbound sub_atom", format!("eastbound(T) :- has_car(T, _), d(11, abcdefghij, A), findall(B-L, sub_atom(A, B, L, _, _), Ps), Ps = [_|_].\n{DOUBLE}")),
+        ("unbound sub_atom, failure loop", format!("eastbound(T) :- has_car(T, _), d(11, abcdefghij, A), \\+ (sub_atom(A, _, _, _, S), S == none).\n{DOUBLE}")),
+        ("unbound atom_concat", format!("eastbound(T) :- has_car(T, _), d(14, a, A), findall(X, atom_concat(X, _, A), Xs), Xs = [_|_].\n{DOUBLE}")),
+        ("big-integer loop", "eastbound(T) :- has_car(T, _), sq(3).\nsq(X) :- Y is X * X, sq(Y).".into()),
+        ("loop after a big integer", "eastbound(T) :- X is 2 ^ 200, X > 0, eastbound(T).".into()),
+        ("huge power", "eastbound(T) :- has_car(T, _), X is 2 ^ (2 ^ 80), X > 0.".into()),
+        ("dif loop", "eastbound(T) :- has_car(T, _), ds(0).\nds(N) :- dif(_, N), N1 is N + 1, ds(N1).".into()),
+        ("dif pile-up", "eastbound(T) :- has_car(T, _), length(L, 5000), maplist(dif(x), L), maplist(=(y), L).".into()),
     ]
 }
+
+/// Doubles an atom N times with atom_concat/3.
+const DOUBLE: &str = "d(0, A, A) :- !.\nd(N, A0, A) :- atom_concat(A0, A0, A1), N1 is N - 1, d(N1, A1, A).\n";
 
 #[test]
 fn adversarial_answers_never_pass_and_never_break_the_batch() {
@@ -105,4 +120,25 @@ fn adversarial_answers_never_pass_and_never_break_the_batch() {
     assert_eq!(kind("redefines background"), Some(ErrorKind::Unsafe));
     assert_eq!(kind("huge length"), Some(ErrorKind::Resource));
     assert_eq!(kind("arithmetic load error"), Some(ErrorKind::Runtime));
+    // Every cost bomb ends in a counted budget, never a wall clock.
+    for name in [
+        "long-atom walk",
+        "long-atom walk, last character",
+        "long-atom walk, atom_codes",
+        "unbound sub_atom",
+        "unbound sub_atom, failure loop",
+        "unbound atom_concat",
+        "big-integer loop",
+        "loop after a big integer",
+        "dif loop",
+        "dif pile-up",
+    ] {
+        assert_eq!(kind(name), Some(ErrorKind::Timeout), "{name}");
+    }
+    assert_eq!(kind("huge power"), Some(ErrorKind::Resource));
+    assert_eq!(
+        judge.native_stats().map(|s| s.fallbacks),
+        Some(0),
+        "nothing is left undecided"
+    );
 }

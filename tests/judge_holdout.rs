@@ -151,7 +151,7 @@ fn a_batch_reports_holdout_scores_per_line_and_in_the_summary() {
         String::from_utf8_lossy(&text.stderr),
         "4 answers, 0 bad lines: accuracy 1.0000, partial score 1.0000, syntax score 1.0000\n\
          holdout score 0.6667 over the 3 answers whose task has held-out trains\n\
-         evaluations: 7 answered natively, 0 handed to scryer\n"
+         evaluations: 7 answered natively, 0 not implemented natively\n"
     );
     let results: Vec<Value> = String::from_utf8(out.stdout)
         .unwrap()

@@ -576,3 +576,172 @@ fn legitimate_answers_need_far_fewer_steps_than_the_budget() {
     assert!(at(&per_goal, 1.0) * 10 <= MAX_STEPS);
     assert!(at(&total, 1.0) * 10 <= MAX_TOTAL_STEPS);
 }
+
+// ---------------------------------------------------------------------------
+// What once went to scryer, now native: big integers, delayed dif/2,
+// setof/bagof with free variables, the standard order of variables. Each
+// goal's verdict (or error) against swipl's, one swipl run for all.
+
+/// SWI's verdict on each goal: `1`/`0`, or `e` (error) / `t` (limit).
+fn swipl_goal_verdicts(goals: &[&str]) -> String {
+    let mut text = String::from(":- style_check(-singleton).\n");
+    for (i, goal) in goals.iter().enumerate() {
+        text.push_str(&format!("c({i}) :- {goal}.\n"));
+    }
+    let count = goals.len();
+    text.push_str(&format!("run :- forall(between(0, {}, I), (catch((call_with_inference_limit(c(I), 1000000, R) -> (R == inference_limit_exceeded -> write(t) ; write(1)) ; write(0)), _, write(e)))), nl.\n", count - 1));
+    let path = std::env::temp_dir().join(format!("entail_goals_{}.pl", std::process::id()));
+    std::fs::write(&path, text).expect("temp file");
+    let output = Command::new("timeout")
+        .args(["60", "swipl", "-q", "-g", "run", "-t", "halt"])
+        .arg(&path)
+        .stdin(Stdio::null())
+        .stderr(Stdio::null())
+        .output()
+        .expect("swipl runs");
+    let _ = std::fs::remove_file(&path);
+    String::from_utf8_lossy(&output.stdout).trim().to_string()
+}
+
+/// The native verdict on one goal, as [`swipl_goal_verdicts`] writes it
+/// (`u` when the native engine does not decide it).
+fn native_goal_verdict(goal: &str) -> char {
+    let h = format!("q(x) :- {goal}.\n");
+    match run_native("", &h, &["q(x)".to_string()], 1_000_000) {
+        Ok(Outcome::Verdicts(v)) => if v == [true] { '1' } else { '0' },
+        Ok(Outcome::Error(..)) => 'e',
+        Ok(Outcome::Timeout(_)) => 't',
+        Err(_) => 'u',
+    }
+}
+
+#[test]
+fn big_integers_dif_bagof_and_variable_order_agree_with_swipl() {
+    assert!(baseline::swipl_available(), "swipl is required");
+    let goals: &[&str] = &[
+        // Big integers: overflow, each operation, back to small, printing.
+        "X is 9223372036854775807 + 1, X == 9223372036854775808",
+        "X is -9223372036854775808 - 1, X < -9223372036854775808",
+        "X is 2 ** 100, Y is 2 ^ 100, X == Y",
+        "X is 2 ^ 100, atom_length(X, 31)",
+        "X is (2 ^ 100) // 3, X == 422550200076076467165567735125",
+        "X is -(2 ^ 100) // 3, X == -422550200076076467165567735125",
+        "X is -(2 ^ 100) mod 7, X == 5",
+        "X is -(2 ^ 100) rem 7, X == -2",
+        "X is div(-(2 ^ 100), 7), X == -181092942889747057356671886483",
+        "X is gcd(2 ^ 100, 6 ^ 50), X == 1125899906842624",
+        "X is abs(-(2 ^ 100)), X > 0",
+        "X is msb(2 ^ 100), X == 100",
+        "X is 2 ^ 100 - 2 ^ 100, X == 0, integer(X)",
+        "X is 2 ^ 100 / 2 ^ 98, X == 4",
+        "X is 2 ^ 100 / 3, float(X)",
+        "X is 2 ^ 100 + 0.5, float(X)",
+        "2 ^ 100 > 1.0e30",
+        "2 ^ 100 =:= 2.0 ^ 100",
+        "X is 2 ^ 100, Y is 2.0 ^ 100, compare(O, X, Y), O == (>)",
+        "X is 2 ^ 100, compare(O, X, 5), O == (>)",
+        "X is 2 ^ 100, number_codes(X, Cs), atom_codes(A, Cs), atom_number(A, Y), Y == X",
+        "atom_number('123456789012345678901234567890', N), N > 2 ^ 90",
+        "X is 1 << 100, Y is X >> 98, Y == 4",
+        "X is -1 >> 100, X == -1",
+        "X is (2 ^ 100) /\\ (2 ^ 100 - 1), X == 0",
+        "X is 2 ^ 64 xor 1, X == 18446744073709551617",
+        "X is \\ (2 ^ 64), X == -18446744073709551617",
+        "X is max(2 ^ 100, 1.0), integer(X)",
+        "X is max(2 ^ 64, 2.0 ^ 64), float(X)",
+        "X is integer(1.0e20), X == 100000000000000000000",
+        "X is truncate(1.0e30), X > 10 ^ 29",
+        "X is float(2 ^ 2000)",
+        "X is 2 ** -1, X == 0.5",
+        "X is 3 ^ -2, float(X)",
+        "X is 0 ^ -1",
+        "X is 9223372036854775807 * 2 // 2, X == 9223372036854775807",
+        "X is -(-(9223372036854775808)), X > 0",
+        "X is abs(-9223372036854775808), X == 9223372036854775808",
+        "X is 7 ^ 100 mod 13, X == 9",
+        "X is lcm(4, 6), X == 12",
+        "succ(9223372036854775807, X), X > 9223372036854775807",
+        "plus(9223372036854775807, 1, X), X == 9223372036854775808",
+        "X is 2 ^ 100, msort([X, 1.0e40, 3, 2.0], L), L == [2.0, 3, X, 1.0e40]",
+        "X is 2 ^ 100, sort(0, @>=, [X, 5, X], L), L == [X, X, 5]",
+        "X is 123456789012345678901234567890 + 1, X == 123456789012345678901234567891",
+        "X = 123456789012345678901234567890, X =:= 123456789012345678901234567890.0",
+        "9007199254740993 =:= 9007199254740992.0",
+        "compare(O, 9007199254740993, 9007199254740992.0), O == (>)",
+        "compare(O, 9007199254740992, 9007199254740992.0), O == (>)",
+        "between(1, 100000000000000000000, X), X > 3, !",
+        // dif/2: delayed, woken by bindings, undone on backtracking.
+        "dif(X, a), X = b",
+        "dif(X, a), X = a",
+        "dif(f(X, b), f(a, Y)), X = a",
+        "dif(f(X, b), f(a, Y)), X = a, Y = b",
+        "dif(f(X, b), f(a, Y)), X = a, Y = c",
+        "dif(X, Y), X = Y",
+        "dif(X, Y), X = a, Y = b",
+        "dif(X, Y), X = a, Y = a",
+        "dif(X, a), member(X, [a, b]), X == b",
+        "dif(X, a), \\+ X = a",
+        "dif(X, a), findall(X, member(X, [a, b, c]), L), L == [b, c]",
+        "dif(A, B), member(A-B, [1-1, 2-2, 3-4]), A == 3",
+        "\\+ dif(X, a)",
+        "dif(X, a), (X = a ; true), var(X)",
+        "dif([X|Y], [a|Z]), Y = Z, X = a",
+        // setof/bagof with free variables, ^, grouping by witness.
+        "setof(X, member(X-Y, [1-a]), L), L == [1], Y == a",
+        "findall(Y-L, bagof(X, member(X-Y, [1-b, 2-a, 3-b]), L), R), R == [a-[2], b-[1, 3]]",
+        "findall(Y-L, setof(X, member(X-Y, [3-b, 2-a, 1-b, 3-b]), L), R), R == [a-[2], b-[1, 3]]",
+        "setof(X, Y^member(X-Y, [3-b, 2-a, 1-b]), L), L == [1, 2, 3]",
+        "bagof(X, member(X-_, [3-b, 2-a]), L)",
+        "findall(K-L, bagof(X, member(X-K, [1-f(A), 2-f(B), 3-f(A)]), L), R), length(R, 2)",
+        "findall(Y-Z-L, bagof(X, member(X-Y-Z, [1-a-x, 2-b-y, 3-a-x, 4-a-y]), L), R), R == [a-x-[1, 3], a-y-[4], b-y-[2]]",
+        "bagof(X, member(X-Y, []), L)",
+        "setof(X-Y, member(X-Y, [2-a, 1-b]), L), L == [1-b, 2-a]",
+        "aggregate_all(count, bagof(X, member(X-Y, [1-a, 2-b, 3-a]), _), N), N == 2",
+        "setof(Y, X^member(X-Y, [1-b, 2-a, 3-b]), L), L == [a, b]",
+        // Two distinct variables in the standard order: by age.
+        "compare(O, A, B), O == (<)",
+        "compare(O, B, A), O == (<)",
+        "X = f(A, B), compare(O, B, A), O == (>)",
+        "msort([C, B, A], [First|_]), First == C",
+        "length(L, 3), L = [A, B, C], msort([C, A, B], M), M == [A, B, C]",
+        "copy_term(f(X, Y), f(A, B)), compare(O, B, A), O == (>)",
+        "findall(X-Y, member(X-Y, [_-_]), [P-Q]), compare(O, Q, P), O == (>)",
+        "sort([B, a, A, 1], L), L = [V1, V2, 1, a], V1 == B, V2 == A",
+        "A @< B",
+        "f(A) @< f(B), A @< B",
+        // sort/4 keeps the first of equal keys.
+        "sort(1, @<, [f(1, a), f(2, b), f(1, c)], L), L == [f(1, a), f(2, b)]",
+        "sort(1, @>, [f(1, a), f(2, b), f(1, c)], L), L == [f(2, b), f(1, a)]",
+        // Text built-ins on long and partly bound atoms.
+        "atom_concat(abc, X, abcdef), X == def",
+        "atom_concat(X, def, abcdef), X == abc",
+        "atom_concat(X, xyz, abcdef)",
+        "findall(X+Y, atom_concat(X, Y, abc), L), L == [''+abc, a+bc, ab+c, abc+'']",
+        "findall(B-L-A, sub_atom(abc, B, L, A, _), R), length(R, 10), R = [0-0-3|_]",
+        "findall(S, sub_atom(abcab, _, 2, _, S), R), R == [ab, bc, ca, ab]",
+        "findall(B, sub_atom(aaaa, B, _, _, aa), R), R == [0, 1, 2]",
+        "sub_atom(abcde, B, 2, 1, S), B == 2, S == cd",
+        "sub_atom(abcde, 1, L, 1, S), L == 3, S == bcd",
+        "findall(L, sub_atom(abc, 1, L, _, _), R), R == [0, 1, 2]",
+        "findall(B, sub_atom(abc, B, _, 0, _), R), R == [0, 1, 2, 3]",
+        "sub_atom(abc, 4, _, _, _)",
+        "sub_atom('héllo', 1, 3, A, S), A == 1, S == 'éll'",
+        "findall(S, sub_atom('hé', _, _, _, S), R), length(R, 6)",
+    ];
+    let theirs = swipl_goal_verdicts(goals);
+    assert_eq!(theirs.chars().count(), goals.len(), "swipl printed {theirs}");
+    let mut differing = Vec::new();
+    for (goal, swi) in goals.iter().zip(theirs.chars()) {
+        let ours = native_goal_verdict(goal);
+        if ours != swi {
+            differing.push(format!("{goal}: native {ours}, swipl {swi}"));
+        }
+    }
+    assert!(
+        differing.is_empty(),
+        "{} of {} goals differ from swipl:\n{}",
+        differing.len(),
+        goals.len(),
+        differing.join("\n")
+    );
+}

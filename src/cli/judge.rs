@@ -86,9 +86,8 @@ pub struct Args {
     /// Seed of the renamings (the same seed gives the same names).
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// `auto` (default) runs hypotheses natively and hands anything the
-    /// native evaluator is not sure of to scryer workers; `scryer` uses the
-    /// workers only.
+    /// `auto` (default) runs hypotheses natively, never handing them to
+    /// another engine; `scryer` uses scryer workers only.
     #[arg(long, value_enum, default_value_t = choice::Engine::Auto)]
     engine: choice::Engine,
 }
@@ -236,8 +235,8 @@ fn run_batch_file(judge: &Judge, path: &Path, args: &Args) -> Outcome {
     let summary = summary.map_err(read_failure)?;
     let evaluations = judge.native_stats().map(|stats| Evaluations {
         native: stats.native_answers,
-        scryer: stats.fallbacks,
-        scryer_reasons: stats
+        unsupported: stats.fallbacks,
+        unsupported_reasons: stats
             .fallback_kinds
             .iter()
             .map(|(kind, n)| (message::fallback_reason(kind), *n))
@@ -270,12 +269,13 @@ struct Summary<'a> {
     evaluations: Option<Evaluations>,
 }
 
-/// Evaluations answered natively and handed to scryer, with why.
+/// Evaluations the native engine answered, and those it does not implement
+/// (scored `engine_unsupported`), with why.
 #[derive(serde::Serialize)]
 struct Evaluations {
     native: u64,
-    scryer: u64,
-    scryer_reasons: std::collections::BTreeMap<String, u64>,
+    unsupported: u64,
+    unsupported_reasons: std::collections::BTreeMap<String, u64>,
 }
 
 impl Summary<'_> {
@@ -298,12 +298,12 @@ impl Summary<'_> {
         }
         if let Some(e) = &self.evaluations {
             text.push_str(&format!(
-                "\nevaluations: {} answered natively, {} handed to scryer",
-                e.native, e.scryer
+                "\nevaluations: {} answered natively, {} not implemented natively",
+                e.native, e.unsupported
             ));
-            if !e.scryer_reasons.is_empty() {
+            if !e.unsupported_reasons.is_empty() {
                 let reasons: Vec<String> = e
-                    .scryer_reasons
+                    .unsupported_reasons
                     .iter()
                     .map(|(why, n)| format!("{n} for {why}"))
                     .collect();

@@ -38,17 +38,17 @@ pub fn out_of_budget() -> String {
     "ran out of its inference budget (it may loop)".to_string()
 }
 
-/// The words for one reason the native evaluator handed an evaluation to
-/// scryer (a `Fallback` kind), for summaries.
+/// The words for one reason the native evaluator did not decide an
+/// evaluation (a `Fallback` kind), for summaries.
 pub fn fallback_reason(kind: &str) -> String {
     let words = match kind {
         "unknown" => "a built-in the native engine lacks",
         "unsupported" => "a construct the native engine does not run",
-        "unsure" => "a case the native engine leaves to scryer",
-        "arith" => "arithmetic beyond 64-bit integers",
-        "order" => "comparing unbound variables",
+        "unsure" => "a case the native engine does not implement",
+        "arith" => "an arithmetic function the native engine lacks",
+        "order" => "an order the native engine does not implement",
         "cyclic" => "a cyclic term",
-        "syntax" => "syntax only scryer reads",
+        "syntax" => "syntax the native engine does not read",
         "internal" => "a limit of the native engine",
         "budget" => "the native step budget ran out",
         "error" => "a runtime error",

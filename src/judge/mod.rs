@@ -95,8 +95,9 @@ pub trait Evaluator: Send + Sync {
 }
 
 /// The native evaluator decides in-process (verdicts, errors and budget
-/// overruns alike) and hands only what it does not implement to the
-/// evaluator it wraps (see [`crate::prolog::native`]).
+/// overruns alike). What it does not implement goes to the evaluator it
+/// wraps when it has one (tests and fuzz targets), and is otherwise
+/// [`ErrorKind::EngineUnsupported`] (see [`crate::prolog::native`]).
 impl Evaluator for NativeEvaluator<dyn Evaluator> {
     fn evaluate(
         &self,
@@ -105,11 +106,12 @@ impl Evaluator for NativeEvaluator<dyn Evaluator> {
         goals: &[Term],
         inference_limit: u64,
     ) -> Result<Outcome, WorkerFailure> {
-        match self.try_native(background, hypothesis, goals, inference_limit) {
-            Some(outcome) => Ok(outcome),
-            None => self
-                .fallback()
-                .evaluate(background, hypothesis, goals, inference_limit),
+        match self.evaluate_native(background, hypothesis, goals, inference_limit) {
+            Ok(outcome) => Ok(outcome),
+            Err(reason) => match self.fallback() {
+                Some(fallback) => fallback.evaluate(background, hypothesis, goals, inference_limit),
+                None => Err(WorkerFailure::NotNative(reason.to_string())),
+            },
         }
     }
 }
@@ -117,8 +119,8 @@ impl Evaluator for NativeEvaluator<dyn Evaluator> {
 /// Which engine runs the hypotheses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Engine {
-    /// The native evaluator, falling back to scryer workers whenever it is
-    /// not sure of the answer (the fast default).
+    /// The native evaluator alone (the default): it never hands an answer
+    /// to scryer.
     #[default]
     Auto,
     /// Scryer workers only.
@@ -245,9 +247,10 @@ pub enum ErrorKind {
     /// The answer needed the scryer fallback and no worker program was
     /// found (see [`WorkerConfig::command`]).
     EngineUnavailable,
-    /// The answer needed the scryer fallback and uses something scryer
-    /// does not do as SWI-Prolog does (e.g. double-quoted strings, or
-    /// floats under standard order), so it was not scored.
+    /// The answer uses something the engine does not do as SWI-Prolog
+    /// does, so it was not scored: with `--engine scryer`, e.g.
+    /// double-quoted strings or floats under standard order; with the
+    /// native engine, a corner it does not implement.
     EngineUnsupported,
     /// entail itself failed on this answer (a bug, caught so the batch goes on).
     Internal,
@@ -337,16 +340,12 @@ pub struct Judge {
 }
 
 impl Judge {
-    /// A judge with the configured engine: the native evaluator in front of
-    /// scryer worker processes, or the workers alone.
+    /// A judge with the configured engine: the native evaluator alone, or
+    /// scryer worker processes alone.
     pub fn new(config: JudgeConfig) -> Judge {
-        let pool: Arc<dyn Evaluator> = Arc::new(WorkerPool::new(
-            config.worker.clone(),
-            config.workers.max(1),
-        ));
         match config.engine {
             Engine::Auto => {
-                let native = Arc::new(NativeEvaluator::new(pool));
+                let native = Arc::new(NativeEvaluator::native_only());
                 Judge {
                     config,
                     evaluator: native.clone(),
@@ -354,8 +353,11 @@ impl Judge {
                 }
             }
             Engine::Scryer => Judge {
+                evaluator: Arc::new(WorkerPool::new(
+                    config.worker.clone(),
+                    config.workers.max(1),
+                )),
                 config,
-                evaluator: pool,
                 native: None,
             },
         }
@@ -371,7 +373,8 @@ impl Judge {
     }
 
     /// How many evaluations the native evaluator answered and how many it
-    /// handed to scryer (`None` unless the engine is [`Engine::Auto`]).
+    /// did not decide, scored `engine_unsupported` (`None` unless the engine
+    /// is [`Engine::Auto`]).
     pub fn native_stats(&self) -> Option<NativeStats> {
         self.native.as_ref().map(|n| n.stats())
     }
@@ -584,7 +587,7 @@ impl Task<'_> {
                 result.error_kind = Some(ErrorKind::EngineUnavailable);
                 result.error = Some(failure.to_string());
             }
-            Err(failure @ WorkerFailure::Unsupported(_)) => {
+            Err(failure @ (WorkerFailure::Unsupported(_) | WorkerFailure::NotNative(_))) => {
                 result.error_kind = Some(ErrorKind::EngineUnsupported);
                 result.error = Some(failure.to_string());
             }

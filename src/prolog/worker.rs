@@ -136,6 +136,9 @@ pub enum WorkerFailure {
     /// Scryer would not answer this as SWI-Prolog does, so it was not run.
     #[error("scryer cannot run this as SWI-Prolog does: {0}")]
     Unsupported(String),
+    /// The native engine does not implement this (and has no fallback).
+    #[error("the native engine does not implement this: {0}")]
+    NotNative(String),
 }
 
 #[derive(serde::Serialize, serde::Deserialize)]

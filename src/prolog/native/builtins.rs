@@ -5,11 +5,21 @@
 //! and falls back where it is not sure (floats printed as text, number
 //! syntax beyond plain decimals, non-ASCII case mapping).
 //!
-//! A built-in with several solutions (atom_concat/3 and sub_atom/5 on a
-//! bound atom) computes them all and continues as `member(Solution, All)`.
+//! Every built-in here charges for the text it scans, copies or makes
+//! ([`super::super::term::Store::charge_text`]) and counts the atoms it
+//! makes in the memory budget. A built-in with several solutions either
+//! finds them all in one charged scan and continues as
+//! `member(Solution, All)` (sub_atom/5 with Sub bound), or enumerates them
+//! one at a time through a prelude predicate (atom_concat/3 and sub_atom/5
+//! with unbound positions), so nothing is made before it is charged.
 
 use super::Machine;
-use crate::prolog::native::term::{is_string_tag, Cell, MEMBER, MINUS, NIL, STRING};
+use crate::prolog::native::arith::{self, Num};
+use crate::prolog::native::compile::MAX_LITERAL_DIGITS;
+use std::borrow::Cow;
+use crate::prolog::native::term::{
+    is_string_tag, Cell, MEMBER, MINUS, NIL, STRING, TEXT_BYTES_PER_UNIT,
+};
 use crate::prolog::native::Fallback;
 
 /// The built-ins of this file.
@@ -27,6 +37,8 @@ pub(crate) enum Ext {
     DowncaseAtom,
     AtomConcat,
     SubAtom,
+    SubAtomAt,
+    TextSplit,
     String,
     StringChars,
     StringCodes,
@@ -52,6 +64,8 @@ pub(crate) const TABLE: &[(&str, u32, Ext)] = &[
     ("downcase_atom", 2, Ext::DowncaseAtom),
     ("atom_concat", 3, Ext::AtomConcat),
     ("sub_atom", 5, Ext::SubAtom),
+    ("$sub_atom_at", 5, Ext::SubAtomAt),
+    ("$text_split", 5, Ext::TextSplit),
     ("string", 1, Ext::String),
     ("string_chars", 2, Ext::StringChars),
     ("string_codes", 2, Ext::StringCodes),
@@ -92,11 +106,11 @@ pub(super) enum Kind {
 }
 
 /// A plain decimal number as SWI reads it (`-12`, `+3`, `1.5`, `1.0e10`,
-/// `1e10`): `Ok(Some(cell))`; `Ok(None)` when `text` is certainly not a
-/// number; an `unsure` fallback for SWI's other number syntax (`0x1A`,
-/// `0'a`, `1_000`, `1r2`, `1.5Inf`, big integers) and anything that starts
-/// like a number but is not plain.
-pub(super) fn parse_number(text: &str) -> Result<Option<Cell>, Fallback> {
+/// `1e10`, big integers): `Ok(Some(number))`; `Ok(None)` when `text` is
+/// certainly not a number; an `unsure` fallback for SWI's other number
+/// syntax (`0x1A`, `0'a`, `1_000`, `1r2`, `1.5Inf`) and anything that
+/// starts like a number but is not plain.
+pub(super) fn parse_number(text: &str) -> Result<Option<Num>, Fallback> {
     let body = text.strip_prefix(['-', '+']).unwrap_or(text);
     if !body.starts_with(|c: char| c.is_ascii_digit()) {
         return Ok(None);
@@ -129,16 +143,35 @@ pub(super) fn parse_number(text: &str) -> Result<Option<Cell>, Fallback> {
         if !value.is_finite() {
             return Err(unsure("float out of range"));
         }
-        Ok(Some(Cell::Float(if negative { -value } else { value })))
+        Ok(Some(Num::Float(if negative { -value } else { value })))
     } else {
-        let signed = if negative {
-            format!("-{body}")
-        } else {
-            body.to_string()
-        };
-        let value: i64 = signed.parse().map_err(|_| unsure("big integer"))?;
-        Ok(Some(Cell::Int(value)))
+        if body.len() > MAX_LITERAL_DIGITS {
+            return Err(Fallback::new("memory", "integer text too long"));
+        }
+        let value: num_bigint::BigInt = body.parse().map_err(|_| unsure("integer syntax"))?;
+        let value = if negative { -value } else { value };
+        Ok(Some(match i64::try_from(&value) {
+            Ok(i) => Num::Int(i),
+            Err(_) => Num::Big(value),
+        }))
     }
+}
+
+/// Byte offsets of `len` characters of `text` from character `from`;
+/// `None` when out of range. Plain ASCII is sliced directly.
+fn char_span(text: &str, from: i64, len: i64) -> Option<(usize, usize)> {
+    if from < 0 || len < 0 {
+        return None;
+    }
+    let (from, len) = (from as usize, len as usize);
+    if text.is_ascii() {
+        let to = from.checked_add(len)?;
+        return (to <= text.len()).then_some((from, to));
+    }
+    let mut offsets = text.char_indices().map(|(i, _)| i).chain([text.len()]);
+    let start = offsets.nth(from)?;
+    let end = if len == 0 { start } else { offsets.nth(len - 1)? };
+    Some((start, end))
 }
 
 impl Machine<'_> {
@@ -152,18 +185,20 @@ impl Machine<'_> {
         }
     }
 
-    /// The text of an atomic argument (atom, integer, string); floats fall
-    /// back (SWI's float printing is not imitated); compounds raise.
-    pub(super) fn text_arg(&self, cell: Cell, what: &str) -> Result<Text, Fallback> {
+    /// The text of an atomic argument (atom, integer, string), borrowed
+    /// where it can be; floats fall back (SWI's float printing is not
+    /// imitated); compounds raise. Not charged: see [`Machine::text_arg`].
+    pub(super) fn text_of(&self, cell: Cell, what: &str) -> Result<Option<Cow<'_, str>>, Fallback> {
         let cell = self.store.deref(cell);
         match cell {
-            Cell::Ref(_) => Ok(Text::Unbound),
-            Cell::Atom(a) => Ok(Text::Value(self.atoms.name(a).to_string())),
-            Cell::Int(i) => Ok(Text::Value(i.to_string())),
+            Cell::Ref(_) => Ok(None),
+            Cell::Atom(a) => Ok(Some(Cow::Borrowed(self.atoms.name(a)))),
+            Cell::Int(i) => Ok(Some(Cow::Owned(i.to_string()))),
+            Cell::Big(b) => Ok(Some(Cow::Owned(self.store.bigs[b as usize].to_string()))),
             Cell::Float(_) => Err(unsure("float as text")),
             Cell::Str(p) if self.is_string(cell) => {
                 match self.store.deref(self.store.heap[p as usize + 1]) {
-                    Cell::Atom(a) => Ok(Text::Value(self.atoms.name(a).to_string())),
+                    Cell::Atom(a) => Ok(Some(Cow::Borrowed(self.atoms.name(a)))),
                     _ => Err(Fallback::new("internal", "string cell")),
                 }
             }
@@ -171,18 +206,45 @@ impl Machine<'_> {
         }
     }
 
+    /// Charges for reading an atomic argument's text: its bytes, and for a
+    /// big integer the conversion to decimal (quadratic in its words).
+    fn charge_text_of(&mut self, cell: Cell) -> Result<(), Fallback> {
+        match self.store.deref(cell) {
+            Cell::Big(b) => {
+                let words = self.store.bigs[b as usize].bits() / 64 + 1;
+                self.store.charge(words.saturating_mul(words) / 8 + words)
+            }
+            Cell::Ref(_) | Cell::Float(_) => Ok(()),
+            c => {
+                // Not text: the caller raises the error, naming itself.
+                let bytes = self.text_of(c, "").ok().flatten().map_or(0, |t| t.len());
+                self.store.charge_text(bytes)
+            }
+        }
+    }
+
+    /// The text of an atomic argument, copied (and charged for it).
+    pub(super) fn text_arg(&mut self, cell: Cell, what: &str) -> Result<Text, Fallback> {
+        self.charge_text_of(cell)?;
+        Ok(match self.text_of(cell, what)? {
+            None => Text::Unbound,
+            Some(t) => Text::Value(t.into_owned()),
+        })
+    }
+
     /// A text argument that must be bound.
-    pub(super) fn bound_text(&self, cell: Cell, what: &str) -> Result<String, Fallback> {
+    pub(super) fn bound_text(&mut self, cell: Cell, what: &str) -> Result<String, Fallback> {
         match self.text_arg(cell, what)? {
             Text::Value(t) => Ok(t),
             Text::Unbound => Err(raise(format!("instantiation_error in {what}"))),
         }
     }
 
-    /// An atom or string cell holding `text`.
+    /// An atom or string cell holding `text`, charged for copying it and
+    /// counted in the memory budget.
     pub(super) fn make_text(&mut self, text: &str, kind: Kind) -> Result<Cell, Fallback> {
-        self.store.charge(text.len() as u64 + 1)?;
-        let atom = self.atoms.make(text)?;
+        self.store.charge_text(text.len())?;
+        let atom = self.atoms.make(&mut self.store, text)?;
         match kind {
             Kind::Atom => Ok(Cell::Atom(atom)),
             Kind::String => self.store.compound(STRING, &[Cell::Atom(atom)]),
@@ -197,7 +259,7 @@ impl Machine<'_> {
                 Chars::Codes => Cell::Int(c as i64),
                 Chars::Chars => {
                     let mut buf = [0u8; 4];
-                    Cell::Atom(self.atoms.make(c.encode_utf8(&mut buf))?)
+                    Cell::Atom(self.atoms.make(&mut self.store, c.encode_utf8(&mut buf))?)
                 }
             });
         }
@@ -290,17 +352,33 @@ impl Machine<'_> {
     /// number_codes/2, number_chars/2.
     fn number_list(&mut self, args: u32, chars: Chars, what: &str) -> Result<bool, Fallback> {
         match self.deref_arg(args, 0) {
-            Cell::Int(i) => self.unify_chars(args, 1, &i.to_string(), chars),
+            n @ (Cell::Int(_) | Cell::Big(_)) => {
+                let text = self.bound_text(n, what)?;
+                self.unify_chars(args, 1, &text, chars)
+            }
             Cell::Float(_) => Err(unsure("float as text")),
             Cell::Ref(_) => {
                 let text = self.list_text(self.arg(args, 1), what)?;
                 // Leading layout is allowed here (not in atom_number/2).
-                match parse_number(text.trim_start())? {
+                match self.number_cell(text.trim_start())? {
                     Some(n) => self.unify(self.arg(args, 0), n),
                     None => Err(raise(format!("syntax_error(illegal_number) in {what}"))),
                 }
             }
             _ => Err(raise(format!("type_error(number) in {what}"))),
+        }
+    }
+
+    /// The number `text` spells ([`parse_number`]) as a cell, charged for
+    /// reading it (quadratic in the words of a big integer).
+    pub(super) fn number_cell(&mut self, text: &str) -> Result<Option<Cell>, Fallback> {
+        let words = (text.len() / 19 + 1) as u64;
+        if words > 1 {
+            self.store.charge(words * words / 16 + words)?;
+        }
+        match parse_number(text)? {
+            Some(n) => Ok(Some(n.cell(&mut self.store)?)),
+            None => Ok(None),
         }
     }
 
@@ -316,32 +394,81 @@ impl Machine<'_> {
         Ok(true)
     }
 
-    /// atom_concat/3 and string_concat/3.
+    /// atom_concat/3 and string_concat/3. With the whole bound and both
+    /// parts unbound, the splits are enumerated one at a time
+    /// (`'$concat_enum'/5` in the prelude), each charged as it is made.
     fn concat(&mut self, args: u32, kind: Kind, what: &str) -> Result<bool, Fallback> {
         let a = self.text_arg(self.arg(args, 0), what)?;
         let b = self.text_arg(self.arg(args, 1), what)?;
         if let (Text::Value(a), Text::Value(b)) = (&a, &b) {
+            self.store.charge_text(a.len() + b.len())?;
             let joined = format!("{a}{b}");
             let made = self.make_text(&joined, kind)?;
             return self.unify(self.arg(args, 2), made);
         }
         let whole = self.bound_text(self.arg(args, 2), what)?;
-        let mut solutions = Vec::new();
-        let splits: Vec<usize> = whole
-            .char_indices()
-            .map(|(i, _)| i)
-            .chain([whole.len()])
-            .collect();
-        self.charge_steps(splits.len())?;
-        for at in splits {
-            let left = self.make_text(&whole[..at], kind)?;
-            let right = self.make_text(&whole[at..], kind)?;
-            solutions.push(self.store.compound(MINUS, &[left, right])?);
+        match (a, b) {
+            (Text::Value(a), _) => match whole.strip_prefix(a.as_str()) {
+                Some(rest) => {
+                    let rest = self.make_text(rest, kind)?;
+                    self.unify(self.arg(args, 1), rest)
+                }
+                None => Ok(false),
+            },
+            (_, Text::Value(b)) => match whole.strip_suffix(b.as_str()) {
+                Some(rest) => {
+                    let rest = self.make_text(rest, kind)?;
+                    self.unify(self.arg(args, 0), rest)
+                }
+                None => Ok(false),
+            },
+            _ => {
+                let n = whole.chars().count() as i64;
+                let name = self.atoms.make(&mut self.store, "$concat_enum")?;
+                let goal = self.store.compound(
+                    name,
+                    &[
+                        self.arg(args, 2),
+                        Cell::Int(n),
+                        Cell::Int(kind as i64),
+                        self.arg(args, 0),
+                        self.arg(args, 1),
+                    ],
+                )?;
+                self.call_next(goal);
+                Ok(true)
+            }
         }
-        let pattern = self
-            .store
-            .compound(MINUS, &[self.arg(args, 0), self.arg(args, 1)])?;
-        self.alternatives(pattern, &solutions)
+    }
+
+    /// `'$text_split'(Whole, I, Kind, A, B)`: A is the first I characters
+    /// of Whole, B the rest, both of kind `Kind` (0 atom, 1 string).
+    fn text_split(&mut self, args: u32) -> Result<bool, Fallback> {
+        let (Cell::Int(at), Cell::Int(kind)) = (self.deref_arg(args, 1), self.deref_arg(args, 2))
+        else {
+            return Err(Fallback::new("internal", "$text_split"));
+        };
+        let kind = if kind == 0 { Kind::Atom } else { Kind::String };
+        let whole = self.bound_text(self.arg(args, 0), "atom_concat/3")?;
+        let Some((from, _)) = char_span(&whole, at, 0) else {
+            return Ok(false);
+        };
+        let left = self.make_text(&whole[..from], kind)?;
+        let right = self.make_text(&whole[from..], kind)?;
+        Ok(self.unify(self.arg(args, 3), left)? && self.unify(self.arg(args, 4), right)?)
+    }
+
+    /// An integer argument of any size that may be unbound.
+    fn opt_integer(&mut self, args: u32, i: u32, what: &str) -> Result<Option<Num>, Fallback> {
+        match self.deref_arg(args, i) {
+            Cell::Ref(_) => Ok(None),
+            Cell::Int(n) => Ok(Some(Num::Int(n))),
+            Cell::Big(b) => {
+                self.store.charge(self.store.bigs[b as usize].bits() / 64 + 1)?;
+                Ok(Some(Num::Big(self.store.bigs[b as usize].clone())))
+            }
+            _ => Err(raise(format!("type_error(integer) in {what}"))),
+        }
     }
 
     /// An integer argument that may be unbound: SWI's type errors.
@@ -353,60 +480,152 @@ impl Machine<'_> {
         }
     }
 
-    /// sub_atom/5 on a bound atom: every (Before, Length, After, Sub) in
-    /// SWI's order (Before, then Length, ascending), filtered by what is bound.
+    /// sub_atom/5 on a bound atom, with SWI's solutions in SWI's order
+    /// (Before, then Length, ascending). A bound Sub is searched for; two
+    /// of Before, Length and After bound give the one answer directly;
+    /// otherwise the candidates are enumerated one at a time
+    /// (`'$sub_atom_enum'/6` in the prelude), so no answer materialises
+    /// more than one substring per solution, and each is charged.
     fn sub_atom(&mut self, args: u32) -> Result<bool, Fallback> {
         let what = "sub_atom/5";
-        let whole = self.bound_text(self.arg(args, 0), what)?;
-        let chars: Vec<char> = whole.chars().collect();
-        let n = chars.len() as i64;
+        let atom = self.arg(args, 0);
+        if matches!(self.store.deref(atom), Cell::Ref(_)) {
+            return Err(raise(format!("instantiation_error in {what}")));
+        }
         let before = self.opt_int(args, 1, what)?;
         let length = self.opt_int(args, 2, what)?;
         let after = self.opt_int(args, 3, what)?;
         if [before, length, after].iter().flatten().any(|&x| x < 0) {
             return Err(raise(format!("domain_error(not_less_than_zero) in {what}")));
         }
-        let sub = match self.text_arg(self.arg(args, 4), what)? {
-            Text::Value(t) => Some(t.chars().collect::<Vec<char>>()),
-            Text::Unbound => None,
+        self.charge_text_of(atom)?;
+        let n = match self.text_of(atom, what)? {
+            Some(whole) => whole.chars().count() as i64,
+            None => return Err(Fallback::new("internal", "sub_atom")),
         };
-        let mut found: Vec<(i64, i64)> = Vec::new();
-        for b in 0..=n {
-            if before.is_some_and(|x| x != b) {
-                continue;
-            }
-            self.charge_steps(1)?;
-            for l in 0..=(n - b) {
-                if length.is_some_and(|x| x != l) || after.is_some_and(|x| x != n - b - l) {
-                    continue;
-                }
-                if let Some(s) = &sub {
-                    if s.len() as i64 != l || chars[b as usize..(b + l) as usize] != s[..] {
-                        continue;
-                    }
-                }
-                found.push((b, l));
-            }
+        self.charge_text_of(self.arg(args, 4))?;
+        if self.text_of(self.arg(args, 4), what)?.is_some() {
+            return self.sub_atom_search(args, n, (before, length, after));
         }
-        self.charge_steps(found.len())?;
-        let mut solutions = Vec::with_capacity(found.len());
-        for (b, l) in found {
-            let text: String = chars[b as usize..(b + l) as usize].iter().collect();
-            let s = self.make_text(&text, Kind::Atom)?;
-            let t = self.store.compound(
-                MINUS,
-                &[Cell::Int(b), Cell::Int(l), Cell::Int(n - b - l), s],
-            )?;
-            solutions.push(t);
+        let direct = match (before, length, after) {
+            (Some(b), Some(l), _) => Some((b, l)),
+            (Some(b), None, Some(a)) => Some((b, n - b - a)),
+            (None, Some(l), Some(a)) => Some((n - l - a, l)),
+            _ => None,
+        };
+        if let Some((b, l)) = direct {
+            return self.sub_atom_at(args, b, l);
         }
-        let pattern = self.store.compound(
-            MINUS,
+        let name = self.atoms.make(&mut self.store, "$sub_atom_enum")?;
+        let goal = self.store.compound(
+            name,
             &[
+                atom,
+                Cell::Int(n),
                 self.arg(args, 1),
                 self.arg(args, 2),
                 self.arg(args, 3),
                 self.arg(args, 4),
             ],
+        )?;
+        self.call_next(goal);
+        Ok(true)
+    }
+
+    /// sub_atom/5's one answer at Before `b`, Length `l` (its arguments at
+    /// `args`): fails when out of range.
+    fn sub_atom_at(&mut self, args: u32, b: i64, l: i64) -> Result<bool, Fallback> {
+        let what = "sub_atom/5";
+        let atom = self.arg(args, 0);
+        let (sub, n) = {
+            let Some(whole) = self.text_of(atom, what)? else {
+                return Err(raise(format!("instantiation_error in {what}")));
+            };
+            let n = whole.chars().count() as i64;
+            match char_span(&whole, b, l) {
+                Some((from, to)) if b + l <= n => (whole[from..to].to_string(), n),
+                _ => return Ok(false),
+            }
+        };
+        self.charge_text_of(atom)?;
+        let sub = self.make_text(&sub, Kind::Atom)?;
+        Ok(self.unify(self.arg(args, 1), Cell::Int(b))?
+            && self.unify(self.arg(args, 2), Cell::Int(l))?
+            && self.unify(self.arg(args, 3), Cell::Int(n - b - l))?
+            && self.unify(self.arg(args, 4), sub)?)
+    }
+
+    /// `'$sub_atom_at'(Atom, B, L, A, Sub)` with B and L bound.
+    fn sub_atom_at_builtin(&mut self, args: u32) -> Result<bool, Fallback> {
+        match (self.deref_arg(args, 1), self.deref_arg(args, 2)) {
+            (Cell::Int(b), Cell::Int(l)) => self.sub_atom_at(args, b, l),
+            _ => Err(Fallback::new("internal", "$sub_atom_at")),
+        }
+    }
+
+    /// sub_atom/5 with Sub bound: its occurrences (overlapping ones too),
+    /// filtered by what else is bound. Each search is charged for the text
+    /// it passes over.
+    fn sub_atom_search(
+        &mut self,
+        args: u32,
+        n: i64,
+        (before, length, after): (Option<i64>, Option<i64>, Option<i64>),
+    ) -> Result<bool, Fallback> {
+        let what = "sub_atom/5";
+        // The scan borrows the text, so it is charged after, but stops
+        // as soon as it has done more than the budget has left.
+        let allowance = self.store.work_left().saturating_mul(TEXT_BYTES_PER_UNIT as u64);
+        let (found, scanned) = {
+            let (Some(whole), Some(sub)) = (
+                self.text_of(self.arg(args, 0), what)?,
+                self.text_of(self.arg(args, 4), what)?,
+            ) else {
+                return Err(Fallback::new("internal", "sub_atom"));
+            };
+            let l = sub.chars().count() as i64;
+            let mut found: Vec<i64> = Vec::new();
+            let mut scanned = 0usize;
+            if length.is_none_or(|x| x == l) {
+                // Byte offset and character offset of the search start.
+                let (mut from, mut chars) = (0usize, 0i64);
+                while from <= whole.len() && scanned as u64 <= allowance {
+                    let Some(hit) = whole[from..].find(sub.as_ref()) else {
+                        scanned += whole.len() - from;
+                        break;
+                    };
+                    scanned += hit + sub.len();
+                    chars += whole[from..from + hit].chars().count() as i64;
+                    let b = chars;
+                    if before.is_none_or(|x| x == b) && after.is_none_or(|x| x == n - b - l) {
+                        found.push(b);
+                    }
+                    // The next search starts one character later.
+                    let step = whole[from + hit..].chars().next().map_or(1, char::len_utf8);
+                    from += hit + step;
+                    chars += 1;
+                }
+            }
+            (found, scanned)
+        };
+        self.store.charge_text(scanned)?;
+        self.charge_steps(found.len())?;
+        let sub = self.deref_arg(args, 4);
+        let l = match self.text_of(sub, what)? {
+            Some(t) => t.chars().count() as i64,
+            None => 0,
+        };
+        let mut solutions = Vec::with_capacity(found.len());
+        for b in found {
+            let t = self.store.compound(
+                MINUS,
+                &[Cell::Int(b), Cell::Int(l), Cell::Int(n - b - l)],
+            )?;
+            solutions.push(t);
+        }
+        let pattern = self.store.compound(
+            MINUS,
+            &[self.arg(args, 1), self.arg(args, 2), self.arg(args, 3)],
         )?;
         self.alternatives(pattern, &solutions)
     }
@@ -439,7 +658,7 @@ impl Machine<'_> {
                             match u32::try_from(code).ok().and_then(char::from_u32) {
                                 Some(c) if code > 0 => {
                                     let mut buf = [0u8; 4];
-                                    let atom = self.atoms.make(c.encode_utf8(&mut buf))?;
+                                    let atom = self.atoms.make(&mut self.store, c.encode_utf8(&mut buf))?;
                                     self.unify(self.arg(args, 0), Cell::Atom(atom))
                                 }
                                 _ => Err(raise(format!("representation_error in {what}"))),
@@ -468,18 +687,19 @@ impl Machine<'_> {
                 match (self.deref_arg(args, 0), self.deref_arg(args, 1)) {
                     (c @ Cell::Atom(_), _) => {
                         let text = self.bound_text(c, what)?;
-                        match parse_number(&text)? {
+                        match self.number_cell(&text)? {
                             Some(n) => self.unify(self.arg(args, 1), n),
                             None => Ok(false),
                         }
                     }
                     (c, _) if self.is_string(c) => Err(unsure("atom_number/2 on a string")),
-                    (Cell::Ref(_), Cell::Int(i)) => {
-                        let made = self.make_text(&i.to_string(), Kind::Atom)?;
+                    (Cell::Ref(_), n @ (Cell::Int(_) | Cell::Big(_))) => {
+                        let text = self.bound_text(n, what)?;
+                        let made = self.make_text(&text, Kind::Atom)?;
                         self.unify(self.arg(args, 0), made)
                     }
                     (Cell::Ref(_), Cell::Float(_)) => Err(unsure("float as text")),
-                    (_, Cell::Int(_) | Cell::Float(_)) => Ok(false),
+                    (_, Cell::Int(_) | Cell::Float(_) | Cell::Big(_)) => Ok(false),
                     (Cell::Ref(_), Cell::Ref(_)) => {
                         Err(raise(format!("instantiation_error in {what}")))
                     }
@@ -525,28 +745,22 @@ impl Machine<'_> {
             Ext::AtomConcat => self.concat(args, Kind::Atom, "atom_concat/3"),
             Ext::StringConcat => self.concat(args, Kind::String, "string_concat/3"),
             Ext::SubAtom => self.sub_atom(args),
+            Ext::SubAtomAt => self.sub_atom_at_builtin(args),
+            Ext::TextSplit => self.text_split(args),
             Ext::String => Ok(self.is_string(self.deref_arg(args, 0))),
             Ext::Plus => {
                 let what = "plus/3";
-                let x = self.opt_int(args, 0, what)?;
-                let y = self.opt_int(args, 1, what)?;
-                let z = self.opt_int(args, 2, what)?;
-                let overflow = || Fallback::new("arith", "plus/3 past 64 bits");
-                match (x, y, z) {
-                    (Some(x), Some(y), _) => {
-                        let s = x.checked_add(y).ok_or_else(overflow)?;
-                        self.unify(self.arg(args, 2), Cell::Int(s))
-                    }
-                    (Some(x), None, Some(z)) => {
-                        let d = z.checked_sub(x).ok_or_else(overflow)?;
-                        self.unify(self.arg(args, 1), Cell::Int(d))
-                    }
-                    (None, Some(y), Some(z)) => {
-                        let d = z.checked_sub(y).ok_or_else(overflow)?;
-                        self.unify(self.arg(args, 0), Cell::Int(d))
-                    }
-                    _ => Err(raise(format!("instantiation_error in {what}"))),
-                }
+                let x = self.opt_integer(args, 0, what)?;
+                let y = self.opt_integer(args, 1, what)?;
+                let z = self.opt_integer(args, 2, what)?;
+                let (at, value) = match (x, y, z) {
+                    (Some(x), Some(y), _) => (2, arith::add(x, y)?),
+                    (Some(x), None, Some(z)) => (1, arith::sub(z, x)?),
+                    (None, Some(y), Some(z)) => (0, arith::sub(z, y)?),
+                    _ => return Err(raise(format!("instantiation_error in {what}"))),
+                };
+                let value = value.cell(&mut self.store)?;
+                self.unify(self.arg(args, at), value)
             }
             Ext::Dif => {
                 let (a, b) = (self.arg(args, 0), self.arg(args, 1));
@@ -557,8 +771,10 @@ impl Machine<'_> {
                 let unifiable = self.unify(a, b)?;
                 self.store.undo_to(trail, heap);
                 if unifiable {
-                    // SWI delays the constraint; not modelled here.
-                    return Err(Fallback::new("unsupported", "dif/2 on unifiable terms"));
+                    // Delayed: checked again after every binding, and
+                    // fails once the two terms are identical.
+                    self.store.charge(1)?;
+                    self.difs.push((a, b));
                 }
                 Ok(true)
             }
@@ -580,14 +796,14 @@ mod tests {
     #[test]
     fn plain_decimal_numbers_only() {
         let int = |t: &str| match parse_number(t) {
-            Ok(Some(Cell::Int(i))) => Some(i),
+            Ok(Some(Num::Int(i))) => Some(i),
             _ => None,
         };
         assert_eq!(int("12"), Some(12));
         assert_eq!(int("-12"), Some(-12));
         assert_eq!(int("+12"), Some(12));
-        assert!(matches!(parse_number("1e3"), Ok(Some(Cell::Float(f))) if f == 1000.0));
-        assert!(matches!(parse_number("1.5"), Ok(Some(Cell::Float(f))) if f == 1.5));
+        assert!(matches!(parse_number("1e3"), Ok(Some(Num::Float(f))) if f == 1000.0));
+        assert!(matches!(parse_number("1.5"), Ok(Some(Num::Float(f))) if f == 1.5));
         assert!(matches!(parse_number("abc"), Ok(None)));
         assert!(matches!(parse_number(" 12"), Ok(None)));
         assert!(matches!(parse_number("- 1"), Ok(None)));
@@ -598,9 +814,9 @@ mod tests {
             "12 ",
             "1r2",
             "1.5Inf",
-            "99999999999999999999",
         ] {
             assert!(parse_number(unsure).is_err(), "{unsure}");
         }
+        assert!(matches!(parse_number("-99999999999999999999"), Ok(Some(Num::Big(b))) if b.to_string() == "-99999999999999999999"));
     }
 }

@@ -7,6 +7,9 @@ use crate::syntax::prolog::{Sentence, Term};
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
+/// The most decimal digits of an integer literal an answer may write.
+pub(crate) const MAX_LITERAL_DIGITS: usize = 20_000;
+
 /// What the first argument of a clause head or call is, for indexing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum Key {
@@ -154,6 +157,8 @@ impl Pred {
 #[derive(Debug, Default, Clone)]
 pub(crate) struct Db {
     pub(crate) templates: Vec<Cell>,
+    /// The big integer constants `Cell::Big` in `templates` refer to.
+    pub(crate) bigs: Vec<num_bigint::BigInt>,
     pub(crate) preds: Vec<Pred>,
     pub(crate) index: FastMap<(u32, u32), u32>,
 }
@@ -222,9 +227,9 @@ impl Db {
             return Err(Fallback::new("unsupported", format!("clause head {head}")));
         };
         let mut vars: HashMap<String, u32> = HashMap::new();
-        let head_cell = compile_term(head, atoms, &mut self.templates, &mut vars)?;
+        let head_cell = compile_term(head, atoms, self, &mut vars)?;
         let body_cell = match body {
-            Some(b) => compile_term(b, atoms, &mut self.templates, &mut vars)?,
+            Some(b) => compile_term(b, atoms, self, &mut vars)?,
             None => Cell::Atom(TRUE),
         };
         let key = match head_cell {
@@ -264,22 +269,22 @@ pub(crate) fn key_of(cell: Cell, arena: &[Cell]) -> Option<Key> {
             Cell::Functor(n, a) => Some(Key::Functor(n, a)),
             _ => None,
         },
-        Cell::Ref(_) | Cell::Functor(..) => None,
+        Cell::Ref(_) | Cell::Functor(..) | Cell::Big(_) => None,
     }
 }
 
-/// Compiles a reader term into `arena`; named variables share numbers
-/// through `vars`, each `_` is fresh. Iterative: lists nest as deep as they
-/// are long.
+/// Compiles a reader term into `db`'s templates (big integers into its
+/// `bigs`); named variables share numbers through `vars`, each `_` is
+/// fresh. Iterative: lists nest as deep as they are long.
 pub(crate) fn compile_term(
     term: &Term,
     atoms: &mut impl Intern,
-    arena: &mut Vec<Cell>,
+    db: &mut Db,
     vars: &mut HashMap<String, u32>,
 ) -> Result<Cell, Fallback> {
     let mut anonymous = 0u32;
-    let root_slot = arena.len();
-    arena.push(Cell::Atom(NIL));
+    let root_slot = db.templates.len();
+    db.templates.push(Cell::Atom(NIL));
     let mut todo: Vec<(&Term, usize)> = vec![(term, root_slot)];
     while let Some((t, slot)) = todo.pop() {
         let cell = match t {
@@ -297,27 +302,44 @@ pub(crate) fn compile_term(
             Term::Int(i) => Cell::Int(*i),
             Term::Float(f) if f.is_finite() => Cell::Float(*f),
             Term::Float(_) => return Err(Fallback::new("unsupported", "non-finite float")),
-            Term::BigInt(_) => return Err(Fallback::new("unsupported", "big integer")),
+            Term::BigInt(digits) => {
+                // Reading decimal digits takes time quadratic in their
+                // number: past this many, SWI's reading (GMP, in C) is
+                // beyond what a counted budget here allows.
+                if digits.len() > MAX_LITERAL_DIGITS {
+                    return Err(Fallback::new("memory", "integer literal too long"));
+                }
+                let value: num_bigint::BigInt = digits
+                    .parse()
+                    .map_err(|_| Fallback::new("internal", format!("big integer {digits}")))?;
+                match i64::try_from(&value) {
+                    Ok(i) => Cell::Int(i),
+                    Err(_) => {
+                        db.bigs.push(value);
+                        Cell::Big(db.bigs.len() as u32 - 1)
+                    }
+                }
+            }
             Term::Str(text) => {
-                let at = arena.len();
-                arena.push(Cell::Functor(STRING, 1));
-                arena.push(Cell::Atom(atoms.intern(text)));
+                let at = db.templates.len();
+                db.templates.push(Cell::Functor(STRING, 1));
+                db.templates.push(Cell::Atom(atoms.intern(text)));
                 Cell::Str(at as u32)
             }
             Term::Compound(name, _) if name == "$string" => {
                 return Err(Fallback::new("unsupported", "'$string' term"))
             }
             Term::Compound(name, args) => {
-                let at = arena.len();
-                arena.push(Cell::Functor(atoms.intern(name), args.len() as u32));
+                let at = db.templates.len();
+                db.templates.push(Cell::Functor(atoms.intern(name), args.len() as u32));
                 for (i, arg) in args.iter().enumerate() {
-                    arena.push(Cell::Atom(NIL));
+                    db.templates.push(Cell::Atom(NIL));
                     todo.push((arg, at + 1 + i));
                 }
                 Cell::Str(at as u32)
             }
         };
-        arena[slot] = cell;
+        db.templates[slot] = cell;
     }
-    Ok(arena[root_slot])
+    Ok(db.templates[root_slot])
 }

@@ -5,7 +5,7 @@
 //! `tests/judge_compat.rs`), and charges a step per list cell it walks or
 //! builds and a work unit per character it scans.
 
-use super::builtins::{parse_number, raise, unsure, Kind, Text};
+use super::builtins::{raise, unsure, Kind, Text};
 use super::Machine;
 use crate::prolog::native::term::{Cell, MINUS, NIL};
 use crate::prolog::native::Fallback;
@@ -213,7 +213,7 @@ impl Machine<'_> {
         if self.is_string(text) {
             let text = self.bound_text(text, what)?;
             self.store.charge(text.len() as u64)?;
-            return match parse_number(&text)? {
+            return match self.number_cell(&text)? {
                 Some(n) => self.unify(self.arg(args, 0), n),
                 None => Ok(false),
             };

@@ -11,9 +11,10 @@ use super::arith::{self, Num};
 use super::compile::{key_of, Db};
 use super::order;
 use super::term::{
-    AtomTable, Atoms, Cell, FastMap, Store, VarMap, ARROW, CARET, COMMA, DOT, EQUAL, FAIL, GREATER,
+    AtomTable, Atoms, Cell, FastMap, Limits, Store, VarMap, CELL_BYTES, ARROW, CARET, COMMA, DOT, EQUAL, FAIL, GREATER,
     LESS, LIST_NAME, MINUS, NIL, NOT, SOFT_ARROW, TRUE, X,
 };
+use super::term::is_string_tag;
 use super::Fallback;
 use std::cell::RefCell;
 use std::cmp::Ordering;
@@ -96,6 +97,7 @@ pub(crate) enum Builtin {
     BetweenCheck,
     NthIndex,
     PermCheck,
+    Variant,
     /// A built-in of `builtins.rs`.
     Ext(Ext),
     Lib(Lib),
@@ -173,6 +175,7 @@ pub(crate) fn builtin_table(atoms: &mut AtomTable) -> FastMap<(u32, u32), Builti
         ("$between_check", 3, BetweenCheck),
         ("$nth_index", 2, NthIndex),
         ("$perm_check", 2, PermCheck),
+        ("=@=", 2, Variant),
     ];
     for n in 1..=8u32 {
         entries.push(("call", n, Call));
@@ -254,6 +257,8 @@ enum Alt {
 #[derive(Debug, Clone, Copy)]
 struct ChoicePoint {
     alt: Alt,
+    /// How many delayed `dif/2` constraints there were.
+    difs: u32,
     trail: u32,
     heap: u32,
     frames: u32,
@@ -280,6 +285,11 @@ pub(crate) struct Machine<'a> {
     cps: Vec<ChoicePoint>,
     cont: u32,
     collectors: Vec<Collector>,
+    /// Delayed `dif/2` constraints: pairs of terms that must not become
+    /// identical (undone on backtracking, see [`ChoicePoint::difs`]).
+    difs: Vec<(Cell, Cell)>,
+    /// [`Store::binds`] when the constraints were last checked.
+    difs_checked: u64,
     steps: u64,
     step_limit: u64,
     /// Steps of the goals already run in this evaluation, and the cap on
@@ -342,27 +352,34 @@ impl<'a> Machine<'a> {
         builtins: &'a FastMap<(u32, u32), Builtin>,
         step_limit: u64,
         total_limit: u64,
-        heap_limit: usize,
+        memory_limit: usize,
     ) -> Machine<'a> {
         let spare = SPARE.with(RefCell::take);
+        // Term work is budgeted at WORK_PER_STEP units per step, plus a
+        // margin for the goal's first term copies.
+        let work = |steps: u64| {
+            steps
+                .saturating_mul(super::WORK_PER_STEP)
+                .saturating_add(1 << 20)
+        };
+        let limits = Limits {
+            work: work(step_limit),
+            total_work: work(total_limit),
+            memory: memory_limit,
+        };
         Machine {
             base,
             library,
             hyp,
             atoms,
             builtins,
-            store: Store::new(
-                step_limit
-                    .saturating_mul(super::WORK_PER_STEP)
-                    .saturating_add(1 << 20),
-                heap_limit,
-                spare.heap,
-                spare.trail,
-            ),
+            store: Store::new(limits, spare.heap, spare.trail, hyp.bigs.clone()),
             frames: spare.frames,
             cps: spare.cps,
             cont: NONE,
             collectors: Vec::new(),
+            difs: Vec::new(),
+            difs_checked: 0,
             steps: 0,
             step_limit,
             spent: 0,
@@ -383,18 +400,26 @@ impl<'a> Machine<'a> {
     /// Runs the template goal `goal` (from the hypothesis arena) once:
     /// whether it has a solution.
     pub(crate) fn solve_template(&mut self, goal: Cell, nvars: u32) -> Result<bool, Fallback> {
-        self.store.heap.clear();
-        self.store.trail.clear();
-        self.store.work = 0;
+        self.store.start_goal();
+        self.atoms.forget_made();
         self.frames.clear();
         self.cps.clear();
         self.collectors.clear();
+        self.difs.clear();
         self.spent += self.steps;
         self.steps = 0;
         let mut vars: VarMap = vec![None; nvars as usize];
         let goal = self.store.build(&self.hyp.templates, goal, &mut vars)?;
         self.cont = self.push_frame(Goal::Call(goal), 0, NONE);
         loop {
+            // Delayed dif/2 goals wake up after any binding, before the
+            // next goal runs (as SWI's attributed variables do).
+            if !self.difs.is_empty() && self.store.binds != self.difs_checked {
+                if !self.difs_hold()? && !self.backtrack()? {
+                    return Ok(false);
+                }
+                continue;
+            }
             if self.cont == NONE {
                 return Ok(true);
             }
@@ -424,6 +449,19 @@ impl<'a> Machine<'a> {
         }
     }
 
+    /// Whether every delayed `dif/2` still holds: none has become an
+    /// identity. Charged for the terms compared.
+    fn difs_hold(&mut self) -> Result<bool, Fallback> {
+        for i in 0..self.difs.len() {
+            let (a, b) = self.difs[i];
+            if self.store.identical(a, b)? {
+                return Ok(false);
+            }
+        }
+        self.difs_checked = self.store.binds;
+        Ok(true)
+    }
+
     /// Runs `goal` next (opaque to cut, as a call/1).
     fn call_next(&mut self, goal: Cell) {
         let height = self.cps.len() as u32;
@@ -444,6 +482,7 @@ impl<'a> Machine<'a> {
     fn push_cp(&mut self, alt: Alt) {
         self.cps.push(ChoicePoint {
             alt,
+            difs: self.difs.len() as u32,
             trail: self.store.trail.len() as u32,
             heap: self.store.heap.len() as u32,
             frames: self.frames.len() as u32,
@@ -458,6 +497,7 @@ impl<'a> Machine<'a> {
                 return Ok(false);
             };
             self.store.undo_to(cp.trail as usize, cp.heap as usize);
+            self.difs.truncate(cp.difs as usize);
             self.frames.truncate(cp.frames as usize);
             self.cont = cp.cont;
             match cp.alt {
@@ -603,15 +643,34 @@ impl<'a> Machine<'a> {
         }
     }
 
-    /// Charges list built-ins one step per element: scryer runs most of
-    /// them in Prolog, at an inference or more per element, and the step
-    /// budget must stay below what the fallback's inference limit allows.
-    fn charge_steps(&mut self, n: usize) -> Result<(), Fallback> {
+    // The charging API for built-ins (see the module docs of `native`):
+    // a built-in charges before it does or allocates what it charges for.
+
+    /// Charges `n` steps: list built-ins charge one per element, as SWI
+    /// runs most of them in Prolog at an inference or more per element.
+    pub(crate) fn charge_steps(&mut self, n: usize) -> Result<(), Fallback> {
         self.steps += n as u64;
         if self.steps > self.step_limit || self.spent + self.steps > self.total_limit {
             return Err(Fallback::new("budget", "step limit exceeded"));
         }
         Ok(())
+    }
+
+    /// Charges `units` of work: cells visited, built or compared, list
+    /// cells walked, big-integer words ([`Store::charge`]).
+    pub(crate) fn charge_work(&mut self, units: u64) -> Result<(), Fallback> {
+        self.store.charge(units)
+    }
+
+    /// Charges scanning, copying or making `bytes` of text.
+    pub(crate) fn charge_text(&mut self, bytes: usize) -> Result<(), Fallback> {
+        self.store.charge_text(bytes)
+    }
+
+    /// Counts `bytes` the goal holds beyond heap cells (a copy kept, a
+    /// table) in the memory budget; [`Store::release`] gives them back.
+    pub(crate) fn hold_memory(&mut self, bytes: usize) -> Result<(), Fallback> {
+        self.store.hold(bytes)
     }
 
     /// A proper list's elements, charged as steps.
@@ -703,6 +762,8 @@ impl<'a> Machine<'a> {
             None => return Err(Fallback::new("internal", "collector")),
         };
         self.collectors.truncate(slot as usize);
+        // The copies are rebuilt on the heap (counted there) and dropped.
+        self.store.release(collector.arena.len() * CELL_BYTES);
         self.charge_steps(collector.roots.len())?;
         let mut items = Vec::with_capacity(collector.roots.len());
         if agg != Agg::Count {
@@ -735,7 +796,7 @@ impl<'a> Machine<'a> {
                     let v = arith::eval(&mut self.store, &self.atoms, item)?;
                     total = arith::add(total, v)?;
                 }
-                total.cell()
+                total.cell(&mut self.store)?
             }
             Agg::Max | Agg::Min => match self.extreme(&items, agg == Agg::Max)? {
                 Some(v) => v,
@@ -777,7 +838,7 @@ impl<'a> Machine<'a> {
                 Some(b) => arith::max_min(max, b, v)?,
             });
         }
-        Ok(best.map(Num::cell))
+        best.map(|b| b.cell(&mut self.store)).transpose()
     }
 
     /// aggregate_all(max(X, W)) and min: the first witness of the extreme
@@ -794,13 +855,14 @@ impl<'a> Machine<'a> {
             let v = match (self.store.deref(x), &best) {
                 (Cell::Int(i), _) => Num::Int(i),
                 (Cell::Float(f), _) => Num::Float(f),
+                (Cell::Big(b), _) => Num::Big(self.store.bigs[b as usize].clone()),
                 (_, None) => return Err(Fallback::raise("type_error(number) in aggregate_all/3")),
                 (_, Some(_)) => arith::eval(&mut self.store, &self.atoms, x)?,
             };
             let better = match &best {
                 None => true,
                 Some((b, _, _)) => {
-                    let o = arith::compare(v, *b)?;
+                    let o = arith::compare(&v, b)?;
                     if max {
                         o == Ordering::Greater
                     } else {
@@ -845,12 +907,83 @@ impl<'a> Machine<'a> {
         let (x, y) = (self.arg(args, first), self.arg(args, first + 1));
         let a = arith::eval(&mut self.store, &self.atoms, x)?;
         let b = arith::eval(&mut self.store, &self.atoms, y)?;
-        arith::compare(a, b)
+        arith::compare(&a, &b)
     }
 
     fn term_compare(&mut self, args: u32) -> Result<Ordering, Fallback> {
         let (a, b) = (self.arg(args, 0), self.arg(args, 1));
         order::compare(&mut self.store, &self.atoms, a, b)
+    }
+
+    /// The distinct variables of a term (addresses), in depth-first,
+    /// left-to-right order of first occurrence.
+    fn ordered_variables(&mut self, term: Cell) -> Result<Vec<u32>, Fallback> {
+        let (mut seen, mut out) = (HashSet::new(), Vec::new());
+        let mut stack = vec![term];
+        while let Some(t) = stack.pop() {
+            self.store.charge(1)?;
+            match self.store.deref(t) {
+                Cell::Ref(a) => {
+                    if seen.insert(a) {
+                        out.push(a);
+                    }
+                }
+                Cell::Str(p) => {
+                    if let Cell::Functor(_, n) = self.store.heap[p as usize] {
+                        for i in (1..=n).rev() {
+                            stack.push(self.store.heap[(p + i) as usize]);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(out)
+    }
+
+    /// Whether two terms are variants (`=@=`): equal up to a one-to-one
+    /// renaming of their variables.
+    fn variant(&mut self, a: Cell, b: Cell) -> Result<bool, Fallback> {
+        let (mut left, mut right) = (FastMap::default(), FastMap::default());
+        let mut stack = vec![(a, b)];
+        while let Some((a, b)) = stack.pop() {
+            self.store.charge(1)?;
+            match (self.store.deref(a), self.store.deref(b)) {
+                (Cell::Ref(x), Cell::Ref(y)) => {
+                    if *left.entry(x).or_insert(y) != y || *right.entry(y).or_insert(x) != x {
+                        return Ok(false);
+                    }
+                }
+                (x @ Cell::Str(p), y @ Cell::Str(q)) => {
+                    match (self.store.heap[p as usize], self.store.heap[q as usize]) {
+                        (Cell::Functor(f, n), Cell::Functor(g, m)) if f == g && n == m => {
+                            if is_string_tag(f, n) {
+                                if !self.store.identical(x, y)? {
+                                    return Ok(false);
+                                }
+                                continue;
+                            }
+                            for i in 1..=n {
+                                stack.push((
+                                    self.store.heap[(p + i) as usize],
+                                    self.store.heap[(q + i) as usize],
+                                ));
+                            }
+                        }
+                        _ => return Ok(false),
+                    }
+                }
+                (Cell::Ref(_), _) | (_, Cell::Ref(_)) | (Cell::Str(_), _) | (_, Cell::Str(_)) => {
+                    return Ok(false)
+                }
+                (x, y) => {
+                    if !self.store.identical(x, y)? {
+                        return Ok(false);
+                    }
+                }
+            }
+        }
+        Ok(true)
     }
 
     /// The variables of a term (addresses).
@@ -1046,13 +1179,23 @@ impl<'a> Machine<'a> {
                     self.variables(self.arg(a, 0), &mut bound)?;
                     goal = self.deref_arg(a, 1);
                 }
-                let mut inner = HashSet::new();
-                self.variables(goal, &mut inner)?;
-                if inner.iter().any(|v| !bound.contains(v)) {
-                    return Err(Fallback::new(
-                        "unsupported",
-                        "setof/bagof with free variables",
-                    ));
+                let free: Vec<Cell> = self
+                    .ordered_variables(goal)?
+                    .into_iter()
+                    .filter(|v| !bound.contains(v))
+                    .map(Cell::Ref)
+                    .collect();
+                if !free.is_empty() {
+                    // Grouped by the free variables' bindings, as SWI's
+                    // bags.pl does: '$bagof_free'/5 in the prelude.
+                    let witness = self.store.compound(X, &free)?;
+                    let name = self.atoms.make(&mut self.store, "$bagof_free")?;
+                    let set = Cell::Int(i64::from(b == B::Setof));
+                    let call = self
+                        .store
+                        .compound(name, &[witness, template, goal, result, set])?;
+                    self.call_next(call);
+                    return Ok(true);
                 }
                 let agg = if b == B::Setof {
                     Agg::SetNonEmpty
@@ -1061,6 +1204,10 @@ impl<'a> Machine<'a> {
                 };
                 self.start_collect(template, goal, result, None, agg);
                 Ok(true)
+            }
+            B::Variant => {
+                let (a, b) = (self.arg(args, 0), self.arg(args, 1));
+                self.variant(a, b)
             }
             B::JudgeArith => {
                 let op = self.deref_arg(args, 0);
@@ -1131,13 +1278,14 @@ impl<'a> Machine<'a> {
             B::Atom => Ok(matches!(self.deref_arg(args, 0), Cell::Atom(a) if a != NIL)),
             B::Number => Ok(matches!(
                 self.deref_arg(args, 0),
-                Cell::Int(_) | Cell::Float(_)
+                Cell::Int(_) | Cell::Float(_) | Cell::Big(_)
             )),
-            B::Integer => Ok(matches!(self.deref_arg(args, 0), Cell::Int(_))),
+            B::Integer => Ok(matches!(self.deref_arg(args, 0), Cell::Int(_) | Cell::Big(_))),
             B::Float => Ok(matches!(self.deref_arg(args, 0), Cell::Float(_))),
             B::Atomic => {
                 let c = self.deref_arg(args, 0);
-                Ok(matches!(c, Cell::Atom(_) | Cell::Int(_) | Cell::Float(_)) || self.is_string(c))
+                Ok(matches!(c, Cell::Atom(_) | Cell::Int(_) | Cell::Float(_) | Cell::Big(_))
+                    || self.is_string(c))
             }
             B::Compound => {
                 let c = self.deref_arg(args, 0);
@@ -1161,7 +1309,8 @@ impl<'a> Machine<'a> {
             B::Is => {
                 let expression = self.arg(args, 1);
                 let v = arith::eval(&mut self.store, &self.atoms, expression)?;
-                self.unify(self.arg(args, 0), v.cell())
+                let v = v.cell(&mut self.store)?;
+                self.unify(self.arg(args, 0), v)
             }
             B::ArithEq => Ok(self.arith_compare(args, 0)? == Ordering::Equal),
             B::ArithNe => Ok(self.arith_compare(args, 0)? != Ordering::Equal),
@@ -1219,7 +1368,8 @@ impl<'a> Machine<'a> {
                     let v = arith::eval(&mut self.store, &self.atoms, item)?;
                     total = arith::add(total, v)?;
                 }
-                self.unify(self.arg(args, 1), total.cell())
+                let total = total.cell(&mut self.store)?;
+                self.unify(self.arg(args, 1), total)
             }
             B::MaxList | B::MinList => {
                 let items = self.proper_list_arg(args, 0)?;
@@ -1251,11 +1401,9 @@ impl<'a> Machine<'a> {
                 self.unify(self.arg(args, 2), list)
             }
             B::Succ => match (self.deref_arg(args, 0), self.deref_arg(args, 1)) {
-                (Cell::Int(x), y) if x >= 0 && matches!(y, Cell::Ref(_) | Cell::Int(_)) => {
-                    let next = x
-                        .checked_add(1)
-                        .ok_or_else(|| Fallback::new("arith", "succ past 64 bits"))?;
-                    self.unify(y, Cell::Int(next))
+                (Cell::Int(x), y) if x >= 0 && matches!(y, Cell::Ref(_) | Cell::Int(_) | Cell::Big(_)) => {
+                    let next = arith::add(Num::Int(x), Num::Int(1))?.cell(&mut self.store)?;
+                    self.unify(y, next)
                 }
                 (x @ Cell::Ref(_), Cell::Int(y)) if y > 0 => self.unify(x, Cell::Int(y - 1)),
                 (Cell::Ref(_), Cell::Int(0)) => Ok(false),
@@ -1266,6 +1414,8 @@ impl<'a> Machine<'a> {
                 let (root, nvars) = self.store.copy_out(self.arg(args, 0), &mut arena)?;
                 let mut vars: VarMap = vec![None; nvars as usize];
                 let copy = self.store.build(&arena, root, &mut vars)?;
+                // The copy is on the heap now (counted there).
+                self.store.release(arena.len() * CELL_BYTES);
                 self.unify(self.arg(args, 1), copy)
             }
             B::Functor => self.functor(args),
@@ -1290,7 +1440,7 @@ impl<'a> Machine<'a> {
             B::BetweenCheck => {
                 let int_or = |c: Cell, inf: bool, what: &str| -> Result<(), Fallback> {
                     match c {
-                        Cell::Int(_) => Ok(()),
+                        Cell::Int(_) | Cell::Big(_) => Ok(()),
                         Cell::Ref(_) => {
                             Err(Fallback::raise(format!("instantiation_error in {what}")))
                         }
@@ -1338,6 +1488,8 @@ impl<'a> Machine<'a> {
                 )))
             }
             Cell::Int(_) | Cell::Ref(_) => {}
+            // SWI runs out of memory making such a list.
+            Cell::Big(_) => return Err(Fallback::new("memory", "length/2 beyond memory")),
             _ => return Err(Fallback::raise("type_error(integer) in length/2")),
         }
         let (items, tail) = self.store.list_items(self.arg(args, 0))?;
@@ -1431,14 +1583,11 @@ impl<'a> Machine<'a> {
         let mut kept: Vec<(Cell, Cell)> = Vec::with_capacity(sorted.len());
         for (k, item) in sorted {
             if dedup {
-                if let Some(&(prev_key, prev_item)) = kept.last() {
+                if let Some(&(prev_key, _)) = kept.last() {
+                    // Of elements with equal keys the first (the sort is
+                    // stable) is kept, as in SWI.
                     if order::compare(&mut self.store, &self.atoms, prev_key, k)? == Ordering::Equal
                     {
-                        // Which of two different elements with equal keys
-                        // survives is not something to guess.
-                        if !self.store.identical(prev_item, item)? {
-                            return Err(Fallback::new("unsure", "sort/4 equal keys"));
-                        }
                         continue;
                     }
                 }
@@ -1469,17 +1618,17 @@ impl<'a> Machine<'a> {
                 Ok(self.unify(self.arg(args, 1), Cell::Atom(name))?
                     && self.unify(self.arg(args, 2), Cell::Int(n as i64))?)
             }
-            Cell::Atom(_) | Cell::Int(_) | Cell::Float(_) => Ok(self
+            Cell::Atom(_) | Cell::Int(_) | Cell::Float(_) | Cell::Big(_) => Ok(self
                 .unify(self.arg(args, 1), t)?
                 && self.unify(self.arg(args, 2), Cell::Int(0))?),
             Cell::Ref(_) => match (self.deref_arg(args, 1), self.deref_arg(args, 2)) {
-                (name @ (Cell::Atom(_) | Cell::Int(_) | Cell::Float(_)), Cell::Int(0)) => {
+                (name @ (Cell::Atom(_) | Cell::Int(_) | Cell::Float(_) | Cell::Big(_)), Cell::Int(0)) => {
                     self.unify(t, name)
                 }
                 (name, Cell::Int(0)) if self.is_string(name) => self.unify(t, name),
-                (Cell::Atom(name), Cell::Int(n))
-                    if n > 0 && n <= 1024 && !(name == DOT && n == 2) =>
-                {
+                (Cell::Atom(name), Cell::Int(n)) if n > 0 && !(name == DOT && n == 2) => {
+                    // Counted before the arguments are made.
+                    self.store.check_heap(usize::try_from(n).unwrap_or(usize::MAX))?;
                     let name = if name == LIST_NAME && n == 2 {
                         DOT
                     } else {
@@ -1519,7 +1668,7 @@ impl<'a> Machine<'a> {
                 let list = self.store.make_list(&items, Cell::Atom(NIL))?;
                 self.unify(self.arg(args, 1), list)
             }
-            Cell::Atom(_) | Cell::Int(_) | Cell::Float(_) => {
+            Cell::Atom(_) | Cell::Int(_) | Cell::Float(_) | Cell::Big(_) => {
                 let list = self.store.make_list(&[t], Cell::Atom(NIL))?;
                 self.unify(self.arg(args, 1), list)
             }
@@ -1529,7 +1678,9 @@ impl<'a> Machine<'a> {
                     return Err(error("=..: empty list"));
                 };
                 match (self.store.deref(head), rest.len()) {
-                    (h @ (Cell::Atom(_) | Cell::Int(_) | Cell::Float(_)), 0) => self.unify(t, h),
+                    (h @ (Cell::Atom(_) | Cell::Int(_) | Cell::Float(_) | Cell::Big(_)), 0) => {
+                        self.unify(t, h)
+                    }
                     (h, 0) if self.is_string(h) => self.unify(t, h),
                     (Cell::Atom(name), n) if !(name == DOT && n == 2) => {
                         let name = if name == LIST_NAME && n == 2 {
@@ -1541,7 +1692,7 @@ impl<'a> Machine<'a> {
                         self.unify(t, built)
                     }
                     (Cell::Ref(_), _) => Err(Fallback::raise("instantiation_error in =../2")),
-                    (Cell::Int(_) | Cell::Float(_), _) => {
+                    (Cell::Int(_) | Cell::Float(_) | Cell::Big(_), _) => {
                         Err(Fallback::raise("type_error(atom) in =../2"))
                     }
                     _ => Err(Fallback::new("unsupported", "=.. mode")),

@@ -3,8 +3,10 @@
 //! before every atom; numbers by value, a float before an integer of equal
 //! value and -0.0 before 0.0; strings and atoms by character codes;
 //! compounds by arity, then name (a list cell is named `'[|]'`), then
-//! arguments. Only two distinct variables fall back: SWI orders them by
-//! address, which is not something to imitate.
+//! arguments. Two distinct variables are ordered by age (heap address:
+//! the older first), as SWI orders them by address; the engine builds a
+//! clause's terms left to right, so fresh variables compare in the order
+//! they were written, as they do in SWI.
 
 use super::term::{is_string_tag, Atoms, Cell, Store, DOT, LIST_NAME, NIL};
 use super::Fallback;
@@ -17,7 +19,7 @@ fn unsure(detail: &str) -> Fallback {
 fn rank(store: &Store, cell: Cell) -> u8 {
     match cell {
         Cell::Ref(_) => 0,
-        Cell::Int(_) | Cell::Float(_) => 1,
+        Cell::Int(_) | Cell::Float(_) | Cell::Big(_) => 1,
         Cell::Atom(_) => 3,
         Cell::Str(p) => match store.heap[p as usize] {
             Cell::Functor(name, arity) if is_string_tag(name, arity) => 2,
@@ -48,23 +50,18 @@ pub(crate) fn compare(
             return Ok(ra.cmp(&rb));
         }
         let order = match (a, b) {
-            (Cell::Ref(x), Cell::Ref(y)) => {
-                if x == y {
-                    Ordering::Equal
-                } else {
-                    return Err(unsure("distinct variables"));
-                }
-            }
+            (Cell::Ref(x), Cell::Ref(y)) => x.cmp(&y),
             (Cell::Int(x), Cell::Int(y)) => x.cmp(&y),
             (Cell::Float(x), Cell::Float(y)) => x
                 .partial_cmp(&y)
                 .ok_or_else(|| unsure("NaN"))?
                 .then_with(|| x.is_sign_positive().cmp(&y.is_sign_positive())),
-            (Cell::Int(_), Cell::Float(_)) => {
-                super::arith::compare(num(a), num(b))?.then(Ordering::Greater)
-            }
-            (Cell::Float(_), Cell::Int(_)) => {
-                super::arith::compare(num(a), num(b))?.then(Ordering::Less)
+            // Numbers of other types by value; on a tie the float first.
+            (Cell::Int(_) | Cell::Big(_) | Cell::Float(_), _) => {
+                let (x, y) = (num(store, a)?, num(store, b)?);
+                super::arith::compare(&x, &y)?.then_with(|| {
+                    matches!(b, Cell::Float(_)).cmp(&matches!(a, Cell::Float(_)))
+                })
             }
             (Cell::Atom(x), Cell::Atom(y)) => {
                 if x == y {
@@ -118,12 +115,19 @@ pub(crate) fn compare(
     Ok(Ordering::Equal)
 }
 
-fn num(cell: Cell) -> super::arith::Num {
-    match cell {
-        Cell::Float(f) => super::arith::Num::Float(f),
-        Cell::Int(i) => super::arith::Num::Int(i),
-        _ => super::arith::Num::Int(0),
-    }
+/// A number cell's value, charged by its size.
+fn num(store: &mut Store, cell: Cell) -> Result<super::arith::Num, Fallback> {
+    use super::arith::Num;
+    Ok(match cell {
+        Cell::Float(f) => Num::Float(f),
+        Cell::Int(i) => Num::Int(i),
+        Cell::Big(b) => {
+            let value = store.bigs[b as usize].clone();
+            store.charge(value.bits() / 64 + 1)?;
+            Num::Big(value)
+        }
+        _ => return Err(unsure("bad term")),
+    })
 }
 
 /// Sorts `items` stably by `compare`, stopping at its first error. A merge

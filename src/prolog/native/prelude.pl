@@ -424,3 +424,42 @@ sub_string(S, B, L, A, Sub) :-
     ).
 string_upper(S, U) :- upcase_atom(S, A), atom_string(A, U).
 string_lower(S, L) :- downcase_atom(S, A), atom_string(A, L).
+% atom_concat/3 and string_concat/3 with only the whole bound: the splits,
+% one at a time (Kind 0 atom, 1 string).
+'$concat_enum'(Whole, N, Kind, A, B) :-
+    between(0, N, I), '$text_split'(Whole, I, Kind, A, B).
+
+% sub_atom/5 with Sub and at most one of Before, Length, After bound: the
+% candidates in SWI's order, each made only when reached.
+'$sub_atom_enum'(Atom, N, B, L, A, Sub) :-
+    ( integer(B) -> true ; between(0, N, B) ),
+    (   integer(L) -> true
+    ;   integer(A) -> L is N - B - A
+    ;   M is N - B, between(0, M, L)
+    ),
+    '$sub_atom_at'(Atom, B, L, A, Sub).
+
+% bagof/3 and setof/3 with free variables (W is x(V1, ..., Vn), Set 1 for
+% setof): the solutions grouped by the free variables' bindings, groups in
+% the standard order of those bindings, as SWI's bags.pl does.
+'$bagof_free'(W, T, G, Bag, Set) :-
+    findall(W-T, G, Answers),
+    Answers \== [],
+    (   Set =:= 1 -> sort(Answers, Sorted) ; keysort(Answers, Sorted) ),
+    '$bag_pick'(Sorted, W, Bag0),
+    (   Set =:= 1 -> sort(Bag0, Bag) ; Bag = Bag0 ).
+'$bag_pick'([W0-T0|Rest0], W, Bag) :-
+    '$bag_same'(Rest0, W0, Ts, Rest),
+    (   Rest == []
+    ->  W = W0, Bag = [T0|Ts]
+    ;   (   W = W0, Bag = [T0|Ts]
+        ;   '$bag_pick'(Rest, W, Bag)
+        )
+    ).
+'$bag_same'([V-T|Rest0], W, [T|Ts], Rest) :-
+    V == W, !,
+    '$bag_same'(Rest0, W, Ts, Rest).
+'$bag_same'([V-T|Rest0], W, [T|Ts], Rest) :-
+    V =@= W, !, V = W,
+    '$bag_same'(Rest0, W, Ts, Rest).
+'$bag_same'(Rest, _, [], Rest).

@@ -22,6 +22,8 @@ pub(crate) enum Cell {
     Int(i64),
     /// A finite float.
     Float(f64),
+    /// An integer beyond 64 bits, by its index in [`Store::bigs`].
+    Big(u32),
     /// A compound whose `Functor` header is at this address.
     Str(u32),
     /// A compound's header: name and arity.
@@ -146,36 +148,48 @@ impl Intern for AtomTable {
 pub(crate) struct Atoms<'a> {
     base: &'a AtomTable,
     local: AtomTable,
-    /// Bytes of the names in `local`: atoms made at run time (atom_concat
-    /// and friends) are capped by [`LOCAL_ATOM_BYTES`].
-    local_bytes: usize,
+    /// How many of `local`'s atoms came from the hypothesis and goals: the
+    /// ones after them were made while running a goal and are dropped when
+    /// the next goal starts ([`Atoms::forget_made`]), so atoms never
+    /// outlive the goal that made them.
+    compiled: usize,
 }
-
-/// Most bytes of atom text one evaluation may create.
-pub(crate) const LOCAL_ATOM_BYTES: usize = 16 << 20;
 
 impl<'a> Atoms<'a> {
     pub(crate) fn new(base: &'a AtomTable) -> Atoms<'a> {
         Atoms {
             base,
             local: AtomTable::empty(None),
-            local_bytes: 0,
+            compiled: 0,
         }
     }
 
-    /// Interns a name made at run time, within [`LOCAL_ATOM_BYTES`].
-    pub(crate) fn make(&mut self, name: &str) -> Result<u32, Fallback> {
+    /// Interns a name made at run time, its bytes counted in `store`'s
+    /// memory budget when the name is new.
+    pub(crate) fn make(&mut self, store: &mut Store, name: &str) -> Result<u32, Fallback> {
         if let Some(id) = self.base.lookup(name) {
             return Ok(id);
         }
         if let Some(id) = self.local.lookup(name) {
             return Ok(self.base.len() + id);
         }
-        self.local_bytes += name.len() + 32;
-        if self.local_bytes > LOCAL_ATOM_BYTES {
-            return Err(Fallback::new("memory", "too much atom text"));
-        }
+        // The name is stored twice (list and map) plus their entries.
+        store.hold(2 * name.len() + ATOM_OVERHEAD)?;
         Ok(self.base.len() + self.local.intern(name))
+    }
+
+    /// Marks every atom so far as the hypothesis's and goals' own.
+    pub(crate) fn mark_compiled(&mut self) {
+        self.compiled = self.local.names.len();
+    }
+
+    /// Drops the atoms made at run time (see [`Atoms::compiled`]).
+    pub(crate) fn forget_made(&mut self) {
+        while self.local.names.len() > self.compiled {
+            if let Some(name) = self.local.names.pop() {
+                self.local.ids.remove(&name);
+            }
+        }
     }
 
     pub(crate) fn name(&self, id: u32) -> &str {
@@ -201,14 +215,52 @@ impl Intern for Atoms<'_> {
 /// Where a template's variables went on the heap, for one instantiation.
 pub(crate) type VarMap = Vec<Option<Cell>>;
 
-/// The heap, the trail and the work counter of one evaluation.
+/// Bytes a heap cell takes, for the memory budget.
+pub(crate) const CELL_BYTES: usize = std::mem::size_of::<Cell>();
+
+/// Bytes counted for an atom made at run time beyond its text (table
+/// entries, allocation headers).
+const ATOM_OVERHEAD: usize = 64;
+
+/// Bytes of text one unit of work covers when a built-in scans or copies
+/// text: about what visiting one 16-byte cell costs.
+pub(crate) const TEXT_BYTES_PER_UNIT: usize = 16;
+
+/// The counted limits of one evaluation (see the module docs of
+/// [`super`]): work units per goal and per answer, and bytes of memory
+/// per goal.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Limits {
+    /// Work units one goal may use.
+    pub(crate) work: u64,
+    /// Work units all goals of the answer together may use.
+    pub(crate) total_work: u64,
+    /// Bytes one goal may hold: heap cells, atoms it made, big integers,
+    /// findall copies.
+    pub(crate) memory: usize,
+}
+
+/// The heap, the trail and the work and memory counters of one evaluation.
 pub(crate) struct Store {
     pub(crate) heap: Vec<Cell>,
     pub(crate) trail: Vec<u32>,
-    /// Units of work done on terms (cells visited) for the current goal.
+    /// Units of work done (cells visited, text scanned in
+    /// [`TEXT_BYTES_PER_UNIT`] slices) for the current goal.
     pub(crate) work: u64,
-    pub(crate) work_limit: u64,
-    pub(crate) heap_limit: usize,
+    /// Work of the goals before the current one.
+    work_spent: u64,
+    /// Bytes the current goal holds beyond its heap cells.
+    held: usize,
+    /// The most bytes a goal held, for calibration and fuzzing.
+    peak: usize,
+    limits: Limits,
+    /// The big integers of the current goal, referred to by `Cell::Big`;
+    /// the first `constant_bigs` are the hypothesis's and goals' own.
+    pub(crate) bigs: Vec<num_bigint::BigInt>,
+    constant_bigs: usize,
+    /// Bindings made so far: delayed goals (`dif/2`) are checked again
+    /// when it has moved.
+    pub(crate) binds: u64,
     /// Reused work lists, so a resolution step allocates nothing: one each
     /// for `unify`, `unify_template` (which calls the other two) and `build`.
     stack: Vec<(Cell, Cell)>,
@@ -218,12 +270,13 @@ pub(crate) struct Store {
 
 impl Store {
     /// A store over `heap` and `trail`, empty vectors whose capacity an
-    /// earlier evaluation may have left.
+    /// earlier evaluation may have left, with the compiled program's big
+    /// integer constants.
     pub(crate) fn new(
-        work_limit: u64,
-        heap_limit: usize,
+        limits: Limits,
         mut heap: Vec<Cell>,
         trail: Vec<u32>,
+        bigs: Vec<num_bigint::BigInt>,
     ) -> Store {
         heap.clear();
         heap.reserve(1 << 12);
@@ -231,30 +284,111 @@ impl Store {
             heap,
             trail,
             work: 0,
-            work_limit,
-            heap_limit,
+            work_spent: 0,
+            held: 0,
+            peak: 0,
+            limits,
+            constant_bigs: bigs.len(),
+            bigs,
+            binds: 0,
             stack: Vec::new(),
             template_stack: Vec::new(),
             pending: Vec::new(),
         }
     }
 
-    /// Charges `units` of work; past the limit the evaluation falls back.
+    /// Starts the next goal: an empty heap and trail, its work counted from
+    /// zero (the goals before stay in the answer's total), nothing held.
+    pub(crate) fn start_goal(&mut self) {
+        self.heap.clear();
+        self.trail.clear();
+        self.work_spent += self.work;
+        self.work = 0;
+        self.held = 0;
+        self.bigs.truncate(self.constant_bigs);
+    }
+
+    /// Charges `units` of work: one per cell visited, built or compared,
+    /// per list element walked, per [`TEXT_BYTES_PER_UNIT`] bytes of text
+    /// scanned or copied, per machine word of a big integer. Past the goal's
+    /// or the answer's limit the goal is out of budget (a timeout).
     #[inline]
     pub(crate) fn charge(&mut self, units: u64) -> Result<(), Fallback> {
         self.work += units;
-        if self.work > self.work_limit {
+        if self.work > self.limits.work || self.work_spent + self.work > self.limits.total_work {
             return Err(Fallback::new("budget", "term work limit exceeded"));
         }
         Ok(())
     }
 
-    /// Whether `extra` more cells fit under the heap limit (else a resource error).
-    pub(crate) fn check_heap(&self, extra: usize) -> Result<(), Fallback> {
-        if self.heap.len() + extra > self.heap_limit {
-            return Err(Fallback::new("memory", "heap limit exceeded"));
+    /// Charges scanning or copying `bytes` of text.
+    #[inline]
+    pub(crate) fn charge_text(&mut self, bytes: usize) -> Result<(), Fallback> {
+        self.charge((bytes / TEXT_BYTES_PER_UNIT) as u64 + 1)
+    }
+
+    /// Work units the goal may still use.
+    pub(crate) fn work_left(&self) -> u64 {
+        let goal = self.limits.work.saturating_sub(self.work);
+        let answer = self
+            .limits
+            .total_work
+            .saturating_sub(self.work_spent + self.work);
+        goal.min(answer)
+    }
+
+    /// Work units used: by the current goal, and by the whole answer.
+    pub(crate) fn work_used(&self) -> (u64, u64) {
+        (self.work, self.work_spent + self.work)
+    }
+
+    /// Bytes the current goal holds: heap cells and everything held.
+    pub(crate) fn memory_used(&self) -> usize {
+        self.heap.len() * CELL_BYTES + self.held
+    }
+
+    /// Counts `bytes` more memory the goal holds beyond heap cells (atoms,
+    /// big integers, copies); past the limit it is a resource error.
+    pub(crate) fn hold(&mut self, bytes: usize) -> Result<(), Fallback> {
+        self.held = self.held.saturating_add(bytes);
+        self.check_heap(0)
+    }
+
+    /// Gives back memory counted by [`Store::hold`].
+    pub(crate) fn release(&mut self, bytes: usize) {
+        self.held = self.held.saturating_sub(bytes);
+    }
+
+    /// Whether `extra` more heap cells fit in the memory budget (else a
+    /// resource error). Decided by counting, before allocating.
+    pub(crate) fn check_heap(&mut self, extra: usize) -> Result<(), Fallback> {
+        let cells = self.heap.len().saturating_add(extra);
+        let bytes = cells.saturating_mul(CELL_BYTES).saturating_add(self.held);
+        if bytes > self.limits.memory {
+            return Err(Fallback::new("memory", "memory limit exceeded"));
         }
+        self.peak = self.peak.max(bytes);
         Ok(())
+    }
+
+    /// The most bytes any goal so far held (as counted).
+    pub(crate) fn peak_memory(&self) -> usize {
+        self.peak
+    }
+
+    /// A big integer cell for `value` (a small one if it fits 64 bits),
+    /// charged for its words and counted in the memory budget.
+    pub(crate) fn big(&mut self, value: num_bigint::BigInt) -> Result<Cell, Fallback> {
+        if let Ok(i) = i64::try_from(&value) {
+            return Ok(Cell::Int(i));
+        }
+        let words = value.bits().div_ceil(64) as usize + 1;
+        self.charge(words as u64)?;
+        self.hold(words * 8 + 32)?;
+        let at = u32::try_from(self.bigs.len())
+            .map_err(|_| Fallback::new("memory", "too many big integers"))?;
+        self.bigs.push(value);
+        Ok(Cell::Big(at))
     }
 
     /// Follows bound references.
@@ -285,6 +419,7 @@ impl Store {
     pub(crate) fn bind(&mut self, addr: u32, value: Cell) {
         self.heap[addr as usize] = value;
         self.trail.push(addr);
+        self.binds += 1;
     }
 
     /// Undoes bindings back to trail length `trail` and drops heap cells
@@ -306,6 +441,7 @@ impl Store {
             return Ok(Cell::Atom(name));
         }
         self.check_heap(args.len() + 1)?;
+        self.charge(args.len() as u64 + 1)?;
         let at = self.heap.len() as u32;
         self.heap.push(Cell::Functor(name, args.len() as u32));
         for &arg in args {
@@ -408,6 +544,7 @@ impl Store {
                 (Cell::Atom(x), Cell::Atom(y)) if x == y => {}
                 (Cell::Int(x), Cell::Int(y)) if x == y => {}
                 (Cell::Float(x), Cell::Float(y)) if x.to_bits() == y.to_bits() => {}
+                (Cell::Big(x), Cell::Big(y)) if self.same_big(x, y)? => {}
                 (Cell::Str(p), Cell::Str(q)) => {
                     if p == q {
                         continue;
@@ -438,6 +575,15 @@ impl Store {
         result
     }
 
+    /// Whether two big integer cells hold the same value (charged).
+    fn same_big(&mut self, x: u32, y: u32) -> Result<bool, Fallback> {
+        let (a, b) = (&self.bigs[x as usize], &self.bigs[y as usize]);
+        let words = a.bits().min(b.bits()) / 64 + 1;
+        let same = a == b;
+        self.charge(words)?;
+        Ok(same)
+    }
+
     /// Structural identity (`==`).
     pub(crate) fn identical(&mut self, a: Cell, b: Cell) -> Result<bool, Fallback> {
         let mut stack = vec![(a, b)];
@@ -450,6 +596,7 @@ impl Store {
                 (Cell::Atom(x), Cell::Atom(y)) => x == y,
                 (Cell::Int(x), Cell::Int(y)) => x == y,
                 (Cell::Float(x), Cell::Float(y)) => x.to_bits() == y.to_bits(),
+                (Cell::Big(x), Cell::Big(y)) => self.same_big(x, y)?,
                 (Cell::Str(p), Cell::Str(q)) => {
                     if p != q {
                         match (self.heap[p as usize], self.heap[q as usize]) {
@@ -534,6 +681,10 @@ impl Store {
             self.check_heap(n as usize + 1)?;
             let at = self.heap.len() as u32;
             self.heap.push(Cell::Functor(name, n));
+            // Arguments are built left to right (the first popped first),
+            // so variables get addresses in the order they were written:
+            // the standard order of fresh variables depends on it.
+            let first_pending = pending.len();
             for i in 1..=n {
                 let arg_slot = at + i;
                 let cell = match arena[(p + i) as usize] {
@@ -553,6 +704,7 @@ impl Store {
                 };
                 self.heap.push(cell);
             }
+            pending[first_pending..].reverse();
             self.heap[slot as usize] = Cell::Str(at);
         }
         Ok(())
@@ -642,6 +794,7 @@ impl Store {
                     (Cell::Atom(x), Cell::Atom(y)) => x == y,
                     (Cell::Int(x), Cell::Int(y)) => x == y,
                     (Cell::Float(x), Cell::Float(y)) => x.to_bits() == y.to_bits(),
+                    (Cell::Big(x), Cell::Big(y)) => self.same_big(x, y)?,
                     _ => false,
                 })
             }
@@ -702,15 +855,14 @@ impl Store {
         if !matches!(cell, Cell::Ref(_) | Cell::Str(_)) {
             // An atomic result (as findall's usual template): one cell.
             arena.push(cell);
-            if arena.len() > self.heap_limit {
-                return Err(Fallback::new("memory", "copy too large"));
-            }
+            self.hold(CELL_BYTES)?;
             return Ok((cell, 0));
         }
         let mut var_ids: HashMap<u32, u32> = HashMap::new();
         let mut pending: Vec<(u32, u32)> = Vec::new(); // (heap str addr, arena slot)
         let root_slot = arena.len() as u32;
         arena.push(Cell::Atom(NIL));
+        self.hold(CELL_BYTES)?;
         let mut todo = vec![(h, root_slot)];
         loop {
             let (cell, slot) = if let Some(x) = todo.pop() {
@@ -720,6 +872,9 @@ impl Store {
                     return Err(Fallback::new("internal", "bad heap"));
                 };
                 self.charge(n as u64 + 1)?;
+                // Counted before it grows: the copy is held until the
+                // collection ends (see `Machine::finish_collect`).
+                self.hold((n as usize + 1) * CELL_BYTES)?;
                 let at = arena.len() as u32;
                 arena.push(Cell::Functor(name, n));
                 for i in 1..=n {
@@ -744,9 +899,6 @@ impl Store {
                 other => other,
             };
             arena[slot as usize] = out;
-        }
-        if arena.len() > self.heap_limit {
-            return Err(Fallback::new("memory", "copy too large"));
         }
         let root = arena[root_slot as usize];
         Ok((root, var_ids.len() as u32))
