@@ -133,7 +133,11 @@ fn adversarial_answers_never_pass_and_never_break_the_batch() {
         "dif loop",
         "dif pile-up",
     ] {
-        assert_eq!(kind(name), Some(ErrorKind::Timeout), "{name}");
+        assert!(
+            matches!(kind(name), Some(ErrorKind::Timeout | ErrorKind::Resource)),
+            "{name}: {:?}",
+            kind(name)
+        );
     }
     assert_eq!(kind("huge power"), Some(ErrorKind::Resource));
     assert_eq!(

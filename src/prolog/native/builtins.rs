@@ -218,7 +218,7 @@ impl Machine<'_> {
             c => {
                 // Not text: the caller raises the error, naming itself.
                 let bytes = self.text_of(c, "").ok().flatten().map_or(0, |t| t.len());
-                self.store.charge_text(bytes)
+                self.charge_text(bytes)
             }
         }
     }
@@ -243,7 +243,7 @@ impl Machine<'_> {
     /// An atom or string cell holding `text`, charged for copying it and
     /// counted in the memory budget.
     pub(super) fn make_text(&mut self, text: &str, kind: Kind) -> Result<Cell, Fallback> {
-        self.store.charge_text(text.len())?;
+        self.charge_text(text.len())?;
         let atom = self.atoms.make(&mut self.store, text)?;
         match kind {
             Kind::Atom => Ok(Cell::Atom(atom)),
@@ -401,7 +401,7 @@ impl Machine<'_> {
         let a = self.text_arg(self.arg(args, 0), what)?;
         let b = self.text_arg(self.arg(args, 1), what)?;
         if let (Text::Value(a), Text::Value(b)) = (&a, &b) {
-            self.store.charge_text(a.len() + b.len())?;
+            self.charge_text(a.len() + b.len())?;
             let joined = format!("{a}{b}");
             let made = self.make_text(&joined, kind)?;
             return self.unify(self.arg(args, 2), made);
@@ -608,7 +608,7 @@ impl Machine<'_> {
             }
             (found, scanned)
         };
-        self.store.charge_text(scanned)?;
+        self.charge_text(scanned)?;
         self.charge_steps(found.len())?;
         let sub = self.deref_arg(args, 4);
         let l = match self.text_of(sub, what)? {
@@ -773,7 +773,8 @@ impl Machine<'_> {
                 if unifiable {
                     // Delayed: checked again after every binding, and
                     // fails once the two terms are identical.
-                    self.store.charge(1)?;
+                    self.charge_work(1)?;
+                    self.hold_memory(16)?;
                     self.difs.push((a, b));
                 }
                 Ok(true)

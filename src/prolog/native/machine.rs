@@ -1518,7 +1518,7 @@ impl<'a> Machine<'a> {
             }
             // A partial list and an unbound length: enumerate 0, 1, 2, …
             (Cell::Ref(_), _) => {
-                let name = self.atoms.make("$length_enum")?;
+                let name = self.atoms.make(&mut self.store, "$length_enum")?;
                 let goal = self.store.compound(name, &[self.arg(args, 0), n])?;
                 self.call_next(goal);
                 Ok(true)

@@ -342,11 +342,6 @@ impl Store {
         (self.work, self.work_spent + self.work)
     }
 
-    /// Bytes the current goal holds: heap cells and everything held.
-    pub(crate) fn memory_used(&self) -> usize {
-        self.heap.len() * CELL_BYTES + self.held
-    }
-
     /// Counts `bytes` more memory the goal holds beyond heap cells (atoms,
     /// big integers, copies); past the limit it is a resource error.
     pub(crate) fn hold(&mut self, bytes: usize) -> Result<(), Fallback> {
