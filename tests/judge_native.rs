@@ -693,6 +693,8 @@ fn big_integers_dif_bagof_and_variable_order_agree_with_swipl() {
         "setof(X, Y^member(X-Y, [3-b, 2-a, 1-b]), L), L == [1, 2, 3]",
         "bagof(X, member(X-_, [3-b, 2-a]), L)",
         "findall(K-L, bagof(X, member(X-K, [1-f(A), 2-f(B), 3-f(A)]), L), R), length(R, 2)",
+        "findall(K-L, bagof(X, member(X-K, [1-g(A, B), 2-g(B, A), 3-g(A, A), 4-g(B, B)]), L), R), length(R, 4)",
+        "findall(L, setof(X, member(X-K, [3-f(A), 2-f(B), 1-f(A)]), L), R), R == [[1, 3], [2]]",
         "findall(Y-Z-L, bagof(X, member(X-Y-Z, [1-a-x, 2-b-y, 3-a-x, 4-a-y]), L), R), R == [a-x-[1, 3], a-y-[4], b-y-[2]]",
         "bagof(X, member(X-Y, []), L)",
         "setof(X-Y, member(X-Y, [2-a, 1-b]), L), L == [1-b, 2-a]",
@@ -701,7 +703,10 @@ fn big_integers_dif_bagof_and_variable_order_agree_with_swipl() {
         // Two distinct variables in the standard order: by age.
         "compare(O, A, B), O == (<)",
         "compare(O, B, A), O == (<)",
-        "X = f(A, B), compare(O, B, A), O == (>)",
+        // (SWI's order is its compiler's allocation order, which we do not
+        // follow everywhere: with `X` a singleton, `X = f(A, B)` is
+        // compiled away and `compare(O, B, A)` gives `<` there.)
+        "X = f(A, B), compare(O, B, A), O == (>), X = f(_, _)",
         "msort([C, B, A], [First|_]), First == C",
         "length(L, 3), L = [A, B, C], msort([C, A, B], M), M == [A, B, C]",
         "copy_term(f(X, Y), f(A, B)), compare(O, B, A), O == (>)",

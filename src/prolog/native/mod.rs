@@ -858,6 +858,9 @@ mod tests {
             ("X is 2.0 ^ 0.0, X == 1", true),
             ("length(L, N), N >= 2, !, length(L, 2)", true),
             ("dif(a, b)", true),
+            // A 290 KB integer in one evaluation: SWI computes it, so do we,
+            // with its work counted (not a bomb: it ends).
+            ("X is 7 ^ 7 ^ 7, X > 0", true),
             ("dif(f(a), f(a))", false),
             ("last([a|b], _)", false),
             ("number_codes(12, \"12\")", true),
@@ -900,7 +903,6 @@ mod tests {
             // budget.
             ("double(14, a, A), findall(X, atom_concat(X, _, A), _)", "budget"),
             ("double(16, a, A), between(1, 1000, _), atom_codes(A, _), fail", "budget"),
-            ("X is 7 ^ 7 ^ 7, X > 0", "budget"),
             ("X is 2 ^ (2 ^ 70), X > 0", "memory"),
             ("X is 1 << (1 << 40), X > 0", "memory"),
             ("length(L, 4611686018427387904000), L = []", "memory"),

@@ -441,10 +441,13 @@ string_lower(S, L) :- downcase_atom(S, A), atom_string(A, L).
 
 % bagof/3 and setof/3 with free variables (W is x(V1, ..., Vn), Set 1 for
 % setof): the solutions grouped by the free variables' bindings, groups in
-% the standard order of those bindings, as SWI's bags.pl does.
+% the standard order of those bindings, as SWI's bags.pl does. As there,
+% witnesses that are variants of each other are unified before sorting, so
+% that they fall in one group even when others sort between them.
 '$bagof_free'(W, T, G, Bag, Set) :-
     findall(W-T, G, Answers),
     Answers \== [],
+    (   ground(Answers) -> true ; '$bag_unify_variants'(Answers) ),
     (   Set =:= 1 -> sort(Answers, Sorted) ; keysort(Answers, Sorted) ),
     '$bag_pick'(Sorted, W, Bag0),
     (   Set =:= 1 -> sort(Bag0, Bag) ; Bag = Bag0 ).
@@ -463,3 +466,11 @@ string_lower(S, L) :- downcase_atom(S, A), atom_string(A, L).
     V =@= W, !, V = W,
     '$bag_same'(Rest0, W, Ts, Rest).
 '$bag_same'(Rest, _, [], Rest).
+'$bag_unify_variants'([]).
+'$bag_unify_variants'([W-_|Rest]) :-
+    '$bag_unify_with'(Rest, W),
+    '$bag_unify_variants'(Rest).
+'$bag_unify_with'([], _).
+'$bag_unify_with'([V-_|Rest], W) :-
+    (   V =@= W -> V = W ; true ),
+    '$bag_unify_with'(Rest, W).
