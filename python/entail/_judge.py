@@ -104,7 +104,8 @@ class Judge:
             return self._native.score_batch(tasks, task_of, predictions, bar.update)
 
     def native_stats(self) -> Optional[Dict[str, Any]]:
-        """Evaluations the native engine answered and those it handed to scryer."""
+        """Evaluations the native engine answered, and those it does not implement
+        (``fallbacks``, scored ``engine_unsupported``), by reason."""
         return self._native.native_stats()
 
 

@@ -141,8 +141,8 @@ impl NativeJudge {
         results.iter().map(|r| result_to_python(py, r)).collect()
     }
 
-    /// How many evaluations the native engine answered and how many it
-    /// handed to scryer, by reason (`None` with `engine="scryer"`).
+    /// How many evaluations the native engine answered and how many it did
+    /// not implement (`fallbacks`, scored `engine_unsupported`), by reason (`None` with `engine="scryer"`).
     fn native_stats(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         match self.judge.native_stats() {
             None => Ok(py.None()),
