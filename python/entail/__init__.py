@@ -1,14 +1,32 @@
 """entail: check logic for people who evaluate and train LLMs on reasoning.
 
+- `slr`, `logicgraph`, `logicon`, `divlogic`: one module per benchmark, each
+  with `generate` (engine-verified items), `score` (the report of
+  `entail score <benchmark> --json`) and its reward in the shapes TRL, verl
+  and OpenRLHF call (`trl_reward`, `compute_score`, `compute_score_batch`,
+  `reward_func`; `rewards` gives the details).
 - `compute`, `Judge`: score Prolog rules proposed for SLR tasks, sandboxed.
-- `rewards`: the judge as a reward function for TRL, verl and OpenRLHF.
+- `rewards`: the SLR judge as a reward function for TRL, verl and OpenRLHF.
 - `prove`: check Prover9 problems, step files and LogicGraph instances (truth
   tables, Z3, and for first-order problems E and Prover9 when installed).
-- `gen`: benchmark generators with engine-verified labels.
+- `datasets`, `verifiers`, `inspect_tasks`: the benchmarks as reasoning-gym
+  datasets, `verifiers` environments and inspect-ai tasks.
+- `gen`: the generators under their old names (`entail.gen.slr` is
+  `entail.slr.generate`).
 """
 
-from entail import gen, rewards
+from entail import divlogic, gen, logicgraph, logicon, rewards, slr
 from entail._judge import Judge, compute
 from entail._prove import prove
 
-__all__ = ["Judge", "compute", "gen", "prove", "rewards"]
+__all__ = [
+    "Judge",
+    "compute",
+    "divlogic",
+    "gen",
+    "logicgraph",
+    "logicon",
+    "prove",
+    "rewards",
+    "slr",
+]

@@ -5,6 +5,7 @@
 //! arguments into the library's configurations, runs the work with the GIL
 //! released, and hands results back as plain Python values.
 
+mod bench;
 mod judge;
 mod value;
 
@@ -327,5 +328,11 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(gen_logicon, m)?)?;
     m.add_function(wrap_pyfunction!(gen_divlogic, m)?)?;
     m.add_function(wrap_pyfunction!(gen_logicgraph, m)?)?;
+    m.add_function(wrap_pyfunction!(bench::score_slr, m)?)?;
+    m.add_function(wrap_pyfunction!(bench::score_divlogic, m)?)?;
+    m.add_function(wrap_pyfunction!(bench::score_logicon, m)?)?;
+    m.add_function(wrap_pyfunction!(bench::score_logicgraph, m)?)?;
+    m.add_function(wrap_pyfunction!(bench::rewards, m)?)?;
+    m.add_function(wrap_pyfunction!(bench::gold_answer, m)?)?;
     Ok(())
 }

@@ -1,0 +1,79 @@
+"""DivLogicEval: generate multiple-choice questions, score answers, reward
+completions. A completion answers as the prompt asks, ``Answer: <A/B/C/D>``
+(a bare letter is read too).
+
+Reward: 1 when the completion picks the question's answer, else 0 (the
+paper's accuracy). When a batch holds all four rotations of a question
+(``generate(rotations=True)``, ids ``...-r0`` to ``...-r3``), a correct
+completion's reward is scaled by its group's consistency factor
+``1 + sum_o p(o) log4 p(o)`` (``p(o)``: the share of the group's
+completions picking option ``o`` by content), so the group's mean reward is
+its PartialCircular, and a model that guesses around earns less.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+
+from entail import _native
+from entail._args import Range, _count, _jsonl, _range, _shard, _threads
+from entail._bench import Records, Shapes, json_text, lines, report
+
+
+def generate(
+    *,
+    type: str = "mixed",
+    count: int = 100,
+    seed: int = 0,
+    rotations: bool = False,
+    n: int = 4,
+    shard: Tuple[int, int] = (0, 1),
+) -> List[Dict[str, Any]]:
+    """DivLogicEval questions (``entail gen divlogic``): ``type`` is
+    ``3c1e``, ``3e1c``, ``missing`` or ``mixed``; ``rotations`` gives the
+    four circular rotations of each question; ``n`` is the paper's n (2 to
+    n+1 premises). Words come from WordNet, found as the CLI finds it
+    (``$ENTAIL_WORDNET``, else ``/usr/share/wordnet``)."""
+    text = _native.gen_divlogic(
+        type,
+        _count("count", count),
+        _count("seed", seed),
+        bool(rotations),
+        _count("n", n),
+        _shard(shard),
+    )
+    return _jsonl(text)
+
+
+def score(questions: Records, answers: Records, *, alpha: Sequence[float] = (0.5,)) -> Dict[str, Any]:
+    """`entail score divlogic --json`: accuracy, Circular, PartialCircular
+    and PC_alpha for each ``alpha``; ``questions`` and ``answers``
+    (``{"id", "answer"}`` records, the answer an index or a letter) are
+    JSONL paths or lists of dicts."""
+    return report(_native.score_divlogic(lines(questions), lines(answers), [float(a) for a in alpha]))
+
+def ground_truth(item: Union[Mapping[str, Any], str]) -> str:
+    """The item as JSON text for one dataset column: the reward reads the
+    task and its gold answer from it."""
+    return json_text(item)
+
+
+def gold_answer(item: Union[Mapping[str, Any], str]) -> str:
+    """A completion that earns the full reward on ``item``."""
+    return _native.gold_answer("divlogic", json_text(ground_truth(item)))
+
+
+def _details(completions: List[str], truths: List[str], timeout: float = 10.0) -> List[Any]:
+    return _native.rewards("divlogic", truths, completions, float(timeout), False)
+
+
+_shapes = Shapes("divlogic", _details).functions()
+rewards = _shapes["rewards"]
+trl_reward = _shapes["trl_reward"]
+compute_score = _shapes["compute_score"]
+compute_score_batch = _shapes["compute_score_batch"]
+reward_func = _shapes["reward_func"]

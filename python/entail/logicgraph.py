@@ -1,0 +1,135 @@
+"""LogicGraph: generate multi-path proof instances, score model solutions,
+reward completions. An item is one instance: ``id`` and its ``question``,
+``complete``, ``solutions`` and ``verify_true`` files, parsed (and
+``prompt`` with ``prompt=True``). A completion answers as the prompt asks:
+``Solution n:`` blocks of ``Step k: [Fact x, Rule y] => conclusion`` lines.
+
+Reward: the mean of three of the paper's metrics over the completion's
+solutions, each checked by the prover against the gold premises: success
+(some solution valid), precision (valid / given solutions) and diversity
+(share of the gold supports found). It is 1 exactly when every solution
+given is valid and together they find every minimal support.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+
+from entail import _native
+from entail._args import Range, _count, _jsonl, _range, _shard, _threads
+from entail._bench import Records, Shapes, json_text, lines, report
+
+
+_LOGICGRAPH_FILES = ("question", "complete", "solutions", "verify_true")
+
+
+def generate(
+    *,
+    tier: str = "small",
+    paths: Optional[Range] = None,
+    depth: Range = (2, 14),
+    forms: Union[str, Sequence[str]] = "MP,MT,HS,DS,CD,RAA,DE",
+    distractors: int = 0,
+    max_atoms: int = 120,
+    count: int = 10,
+    seed: int = 0,
+    prompt: bool = False,
+    threads: Optional[int] = None,
+    shard: Tuple[int, int] = (0, 1),
+) -> List[Dict[str, Any]]:
+    """LogicGraph instances (``entail gen logicgraph``), each checked by the
+    prover. One dict per instance: ``id`` (``test_1`` …) and the parsed
+    ``question``, ``complete``, ``solutions`` and ``verify_true`` files, and
+    with ``prompt=True`` the ``prompt`` text."""
+    if isinstance(forms, str):
+        forms = [f.strip() for f in forms.split(",") if f.strip()]
+    forms = list(forms)
+    if not forms or not all(isinstance(f, str) for f in forms):
+        raise ValueError("forms must name at least one of MP, MT, HS, DS, CD, RAA, DE")
+    count = _count("count", count)
+    with tempfile.TemporaryDirectory(prefix="entail-logicgraph-") as out:
+        _native.gen_logicgraph(
+            out,
+            tier,
+            None if paths is None else _range("paths", paths),
+            _range("depth", depth),
+            forms,
+            _count("distractors", distractors),
+            _count("max_atoms", max_atoms),
+            count,
+            _count("seed", seed),
+            bool(prompt),
+            _threads(threads),
+            _shard(shard),
+        )
+        instances = []
+        # The shard's directories, by their global number.
+        directories = sorted(Path(out).glob("test_*"), key=lambda d: int(d.name[len("test_") :]))
+        for directory in directories:
+            instance: Dict[str, Any] = {"id": directory.name}
+            for name in _LOGICGRAPH_FILES:
+                instance[name] = json.loads((directory / f"{name}.json").read_text())
+            if prompt:
+                instance["prompt"] = (directory / "prompt.txt").read_text()
+            instances.append(instance)
+        return instances
+
+
+def score(gold: Union[str, "os.PathLike[str]", Sequence[Mapping[str, Any]]],
+          answers: Union[Records, Mapping[str, Records]], *, timeout: float = 10.0,
+          instantiated: bool = False) -> Dict[str, Any]:
+    """`entail score logicgraph --json`. ``gold`` is an instance directory
+    or a tree of them (as `entail gen logicgraph` writes), or a list of
+    generated items. ``answers`` is one model's answer file (a path), or
+    its records ``{"instance": ID, "solutions": [...]}`` / ``{"instance":
+    ID, "steps": TEXT}``, or a dict of those per model (for originality)."""
+    if isinstance(answers, Mapping):
+        sets = list(answers.items())
+    else:
+        sets = [("answers", answers)]
+    texts = []
+    for name, records in sets:
+        if isinstance(records, (str, os.PathLike)):
+            texts.append((str(records), Path(records).read_text(encoding="utf-8")))
+        else:
+            texts.append((name, "\n".join(lines(records)) + "\n"))
+    if isinstance(gold, (str, os.PathLike)):
+        return report(_native.score_logicgraph(str(gold), texts, float(timeout), bool(instantiated)))
+    with tempfile.TemporaryDirectory(prefix="entail-logicgraph-") as out:
+        root = Path(out) / "items"
+        for item in gold:
+            directory = root / item["id"]
+            directory.mkdir(parents=True)
+            for name in ("complete", "solutions"):
+                (directory / f"{name}.json").write_text(json.dumps(item[name]), encoding="utf-8")
+        result = report(_native.score_logicgraph(str(root), texts, float(timeout), bool(instantiated)))
+    result["gold"] = "items"
+    return result
+
+def ground_truth(item: Union[Mapping[str, Any], str]) -> str:
+    """What the reward needs of an item (``id``, ``complete``,
+    ``solutions``), as JSON text for one dataset column."""
+    if isinstance(item, str):
+        return item
+    return json.dumps({k: item[k] for k in ("id", "complete", "solutions") if k in item})
+
+
+def gold_answer(item: Union[Mapping[str, Any], str]) -> str:
+    """A completion that earns the full reward on ``item``."""
+    return _native.gold_answer("logicgraph", json_text(ground_truth(item)))
+
+
+def _details(completions: List[str], truths: List[str], timeout: float = 10.0) -> List[Any]:
+    return _native.rewards("logicgraph", truths, completions, float(timeout), False)
+
+
+_shapes = Shapes("logicgraph", _details).functions()
+rewards = _shapes["rewards"]
+trl_reward = _shapes["trl_reward"]
+compute_score = _shapes["compute_score"]
+compute_score_batch = _shapes["compute_score_batch"]
+reward_func = _shapes["reward_func"]
