@@ -183,20 +183,21 @@ pub fn score_logicgraph(
     counted(py, &report, problems)
 }
 
+/// A reward as JSON, or why there is none.
+fn json<R: Serialize>(reward: Result<R, String>) -> Result<serde_json::Value, String> {
+    reward.and_then(|r| serde_json::to_value(r).map_err(|e| e.to_string()))
+}
+
 /// Rewards as Python values: a dict per completion, or the error message
 /// (a str) for a record that cannot be scored.
-fn reward_list<R: Serialize>(
+fn reward_list(
     py: Python<'_>,
-    rewards: Vec<Result<R, String>>,
+    rewards: Vec<Result<serde_json::Value, String>>,
 ) -> PyResult<Vec<Py<PyAny>>> {
     rewards
         .into_iter()
         .map(|r| match r {
-            Ok(reward) => {
-                let value = serde_json::to_value(&reward)
-                    .map_err(|e| PyValueError::new_err(e.to_string()))?;
-                to_python(py, &value)
-            }
+            Ok(value) => to_python(py, &value),
             Err(message) => to_python(py, &serde_json::Value::String(message)),
         })
         .collect()
@@ -226,9 +227,6 @@ pub fn rewards(
     let timeout = crate::seconds(timeout, "timeout")?;
     let benchmark = benchmark.to_string();
     let result: Result<Vec<Result<serde_json::Value, String>>, String> = py.detach(move || {
-        let json = |r: Result<_, String>| {
-            r.and_then(|x| serde_json::to_value(x).map_err(|e| e.to_string()))
-        };
         let completions: Vec<&str> = completions.iter().map(String::as_str).collect();
         Ok(match benchmark.as_str() {
             "logicgraph" => {

@@ -53,8 +53,8 @@ def fake_modules():
     return {"datasets": datasets, "trl": trl}
 
 
-def blocks(readme: str):
-    section = readme[readme.index("## From Python"):readme.index("## Measured")]
+def blocks(readme: str, start: str = "## From Python", end: str = "## Measured"):
+    section = readme[readme.index(start):readme.index(end)]
     return re.findall(r"```python\n(.*?)```", section, re.S)
 
 
@@ -75,8 +75,11 @@ def test_readme_examples_run(root, monkeypatch):
     monkeypatch.chdir(root)
     for name, module in fake_modules().items():
         monkeypatch.setitem(sys.modules, name, module)
-    codes = blocks((root / "README.md").read_text())
-    assert len(codes) == 4
+    readme = (root / "README.md").read_text()
+    quick = blocks(readme, "## Quick start from Python", "## Quick start\n")
+    codes = blocks(readme)
+    assert len(quick) == 1 and len(codes) == 4
+    codes = quick + codes
     namespace = {}
     for code in codes:
         printed = io.StringIO()
