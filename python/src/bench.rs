@@ -61,7 +61,8 @@ fn counted<R: Serialize>(
     report: &R,
     problems: Vec<String>,
 ) -> PyResult<(Py<PyAny>, Vec<String>)> {
-    let mut value = serde_json::to_value(report).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let mut value =
+        serde_json::to_value(report).map_err(|e| PyValueError::new_err(e.to_string()))?;
     if let Some(map) = value.as_object_mut() {
         map.insert("bad_lines".into(), problems.len().into());
     }
@@ -84,8 +85,8 @@ pub fn score_slr(
     crate::judge::set_worker_command(&mut config.judge.worker, &worker_command)?;
     let (report, problems) = py.detach(move || {
         let tasks = Read::<ScoredTask>::new("task", &tasks, |_| Ok(()));
-        let answers =
-            Read::<Answer>::new("answer", &answers, |_| Ok(())).first_per_id("answers", Answer::id_key);
+        let answers = Read::<Answer>::new("answer", &answers, |_| Ok(()))
+            .first_per_id("answers", Answer::id_key);
         let report = score(&tasks.items, &answers.items, &config, &|_| {});
         (report, [tasks.problems, answers.problems].concat())
     });
@@ -103,13 +104,20 @@ pub fn score_divlogic(
 ) -> PyResult<(Py<PyAny>, Vec<String>)> {
     use entail::gen::divlogic::{score, Answer, Question, ScoreConfig};
     if let Some(bad) = alphas.iter().find(|a| !(0.0..=1.0).contains(*a)) {
-        return Err(PyValueError::new_err(format!("alpha {bad} is outside [0, 1]")));
+        return Err(PyValueError::new_err(format!(
+            "alpha {bad} is outside [0, 1]"
+        )));
     }
     let (report, problems) = py.detach(move || {
         let questions = Read::<Question>::new("question", &questions, Question::check_scorable);
-        let answers =
-            Read::<Answer>::new("answer", &answers, |_| Ok(())).first_per_id("answers", |a| a.id.clone());
-        let report = score(&questions.items, &answers.items, &ScoreConfig { alphas }, &|_| {});
+        let answers = Read::<Answer>::new("answer", &answers, |_| Ok(()))
+            .first_per_id("answers", |a| a.id.clone());
+        let report = score(
+            &questions.items,
+            &answers.items,
+            &ScoreConfig { alphas },
+            &|_| {},
+        );
         (report, [questions.problems, answers.problems].concat())
     });
     counted(py, &report, problems)
@@ -129,22 +137,38 @@ pub fn score_logicon(
         1 => Task::Discriminative,
         2 => Task::Enumerative,
         3 => Task::Generative,
-        other => return Err(PyValueError::new_err(format!("task {other}: expected 1, 2 or 3"))),
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "task {other}: expected 1, 2 or 3"
+            )))
+        }
     };
     let config = ScoreConfig { task };
     let (report, problems) = py.detach(move || {
         let answers = Read::<Answer>::new("answer", &answers, |_| Ok(()));
         let (report, samples_problems) = if task == Task::Generative {
             let samples = Read::<GroupSample>::new("sample", &samples, |_| Ok(()));
-            let report = score(Samples::Groups(&samples.items), &answers.items, &config, &|_| {});
+            let report = score(
+                Samples::Groups(&samples.items),
+                &answers.items,
+                &config,
+                &|_| {},
+            );
             (report, samples.problems)
         } else {
             let samples = Read::<Sample>::new("sample", &samples, |_| Ok(()));
-            let report =
-                score(Samples::Statements(&samples.items), &answers.items, &config, &|_| {});
+            let report = score(
+                Samples::Statements(&samples.items),
+                &answers.items,
+                &config,
+                &|_| {},
+            );
             (report, samples.problems)
         };
-        (report.map_err(|e| e.to_string()), [samples_problems, answers.problems].concat())
+        (
+            report.map_err(|e| e.to_string()),
+            [samples_problems, answers.problems].concat(),
+        )
     });
     let report = report.map_err(PyValueError::new_err)?;
     counted(py, &report, problems)
@@ -169,14 +193,19 @@ pub fn score_logicgraph(
     let result = py.detach(move || {
         let instances = Instances::find(std::path::Path::new(&gold)).map_err(|e| e.to_string())?;
         if instances.dirs.is_empty() {
-            return Err(format!("no instance (directory with complete.json) under {gold}"));
+            return Err(format!(
+                "no instance (directory with complete.json) under {gold}"
+            ));
         }
         let sets: Vec<AnswerSet> = answer_sets
             .iter()
             .map(|(name, text)| AnswerSet::read(name, text, &instances))
             .collect();
-        let problems: Vec<String> =
-            sets.iter().flat_map(AnswerSet::bad_lines).map(str::to_string).collect();
+        let problems: Vec<String> = sets
+            .iter()
+            .flat_map(AnswerSet::bad_lines)
+            .map(str::to_string)
+            .collect();
         Ok((score(&instances, &sets, &config, &|_| {}), problems))
     });
     let (report, problems) = result.map_err(PyValueError::new_err)?;
