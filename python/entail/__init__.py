@@ -10,18 +10,21 @@
 - `prove`: check Prover9 problems, step files and LogicGraph instances (truth
   tables, Z3, and for first-order problems E and Prover9 when installed).
 - `datasets`, `verifiers`, `inspect_tasks`: the benchmarks as reasoning-gym
-  datasets, `verifiers` environments and inspect-ai tasks.
+  datasets, `verifiers` environments and inspect-ai tasks (`inspect_tasks`
+  imports inspect-ai, so it is imported on its own:
+  `from entail import inspect_tasks`).
 - `gen`: the generators under their old names (`entail.gen.slr` is
   `entail.slr.generate`).
 """
 
-from entail import divlogic, gen, logicgraph, logicon, rewards, slr
+from entail import datasets, divlogic, gen, logicgraph, logicon, rewards, slr, verifiers
 from entail._judge import Judge, compute
 from entail._prove import prove
 
 __all__ = [
     "Judge",
     "compute",
+    "datasets",
     "divlogic",
     "gen",
     "logicgraph",
@@ -29,4 +32,5 @@ __all__ = [
     "prove",
     "rewards",
     "slr",
+    "verifiers",
 ]

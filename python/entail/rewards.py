@@ -13,20 +13,32 @@ from typing import Any, Dict, List, Optional, Sequence
 from entail._judge import shared_judge
 
 
+def _part_text(part: Any) -> str:
+    """The text of one part of a multimodal message ('' for an image)."""
+    if isinstance(part, Mapping):
+        return part.get("text", "") or ""
+    return getattr(part, "text", "") or ""
+
+
 def _text(completion: Any) -> str:
     """A completion's text: a str, or the last message of a chat."""
     if isinstance(completion, str):
         return completion
     if isinstance(completion, Sequence) and completion:
         message = completion[-1]
-        if isinstance(message, Mapping):
-            content = message.get("content", "")
+        # A message is a dict, or an object with `content` (verifiers'
+        # pydantic messages).
+        if isinstance(message, Mapping) or hasattr(message, "content"):
+            if isinstance(message, Mapping):
+                content = message.get("content", "")
+            else:
+                content = message.content
+            if content is None:
+                return ""
             if isinstance(content, str):
                 return content
             if isinstance(content, Sequence):  # multimodal parts
-                return "".join(
-                    p.get("text", "") for p in content if isinstance(p, Mapping)
-                )
+                return "".join(_part_text(p) for p in content)
     if isinstance(completion, Sequence) and not completion:
         return ""
     raise TypeError(

@@ -273,7 +273,7 @@ pub fn rewards(
                 .iter()
                 .zip(&completions)
                 .map(|(record, completion)| {
-                    let record: logicon::Record =
+                    let record: Result<logicon::Record, String> =
                         serde_json::from_str(record).map_err(|e| format!("ground truth: {e}"));
                     json(record.and_then(|r| logicon::reward(&r, completion)))
                 })

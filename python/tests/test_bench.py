@@ -167,7 +167,9 @@ def test_gold_scores_one_and_corrupted_less_in_every_shape(benchmark, items):
     check(m.trl_reward(prompts=["p"] * n, completions=golds, **columns),
           m.trl_reward(prompts=["p"] * n, completions=chat(bads), **columns))
     if benchmark != "slr":
-        own = {k: [i[k] for i, _, _ in rows] for k in rows[0][0]}
+        # As a dataset stores items whose keys differ: a missing one is None.
+        keys = sorted({k for i, _, _ in rows for k in i})
+        own = {k: [i.get(k) for i, _, _ in rows] for k in keys}
         check(m.trl_reward(prompts=["p"] * n, completions=chat(golds), completion_ids=[[0]] * n, **own),
               m.trl_reward(prompts=["p"] * n, completions=bads, **own))
     # verl: one at a time (ground truth as the column's str, or a dict), and the batch form.

@@ -62,7 +62,9 @@ def test_reasoning_gym_protocol(name):
 def test_slr_curriculum_levels():
     rg = pytest.importorskip("reasoning_gym")
     entail.datasets.register()
-    curriculum = rg.create_curriculum("entail_slr")
+    from reasoning_gym.factory import create_curriculum
+
+    curriculum = create_curriculum("entail_slr")
     from reasoning_gym.coaching.base_curriculum import DefaultCurriculumContext, RangeAttributeMode
 
     upper = DefaultCurriculumContext(mode=RangeAttributeMode.UPPER_BOUND)
@@ -127,7 +129,7 @@ def test_verifiers_environment(name):
     for answers, expected in ((gold, 1.0), (wrong, 0.0)):
         client = OpenAIChatCompletionsClient(_OpenAI(lambda q: answers[q]))
         out = env.evaluate_sync(client=client, model="stand-in", num_examples=4,
-                                rollouts_per_example=1, on_progress=lambda *a, **k: None)
+                                rollouts_per_example=1)
         rewards = out["outputs"] if isinstance(out, dict) else out.outputs
         values = [r["reward"] if isinstance(r, dict) else r.reward for r in rewards]
         assert values == [expected] * 4, values
@@ -139,16 +141,22 @@ def test_verifiers_environment(name):
 def test_inspect_task_with_mockllm(name, tmp_path):
     pytest.importorskip("inspect_ai")
     from inspect_ai import eval as inspect_eval
-    from inspect_ai.model import ModelOutput, get_model
+    from inspect_ai.model import ModelOutput, ModelUsage, get_model
 
     from entail import inspect_tasks
 
     options = {k: v for k, v in CONFIGS[name].items() if k != "rotations"}
     task = getattr(inspect_tasks, name)(size=3, seed=2, **options)
     targets = [s.target for s in task.dataset]
+    def output(text):
+        # With usage given, mockllm does not count tokens with tiktoken,
+        # whose encoding it would download.
+        out = ModelOutput.from_content(model="mockllm/model", content=text)
+        out.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
+        return out
+
     for outputs, expected in ((targets, 1.0), (["no idea"] * 3, 0.0)):
-        model = get_model("mockllm/model", custom_outputs=[
-            ModelOutput.from_content(model="mockllm/model", content=t) for t in outputs])
+        model = get_model("mockllm/model", custom_outputs=[output(t) for t in outputs])
         task = getattr(inspect_tasks, name)(size=3, seed=2, **options)
         log, = inspect_eval(task, model=model, log_dir=str(tmp_path), display="none",
                             max_samples=1)
