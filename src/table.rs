@@ -65,6 +65,8 @@ impl<W: Write + Send> ParquetSink<W> {
     pub fn finish(self) -> io::Result<W> {
         let mut spool = self.spool.into_inner().map_err(|e| e.into_error())?;
         spool.seek(SeekFrom::Start(0))?;
+        let mut spool = as_text_where_mixed(spool)?;
+        spool.seek(SeekFrom::Start(0))?;
         let (schema, _) = infer_json_schema(BufReader::new(&spool), None).map_err(invalid)?;
         let schema = Arc::new(without_null_columns(schema));
         spool.seek(SeekFrom::Start(0))?;
@@ -93,6 +95,73 @@ impl<W: Write + Send> Write for ParquetSink<W> {
     fn flush(&mut self) -> io::Result<()> {
         self.spool.flush()
     }
+}
+
+/// What a top-level value is, for finding columns no one type can hold.
+fn kind_bit(raw: &str) -> u8 {
+    match raw.as_bytes().first() {
+        Some(b'{') => 1,
+        Some(b'[') => 2,
+        Some(b'n') => 0,
+        Some(b'"' | b't' | b'f') => 4,
+        // A number: an integer beyond 64 bits has no Parquet type.
+        _ if !raw.contains(['.', 'e', 'E']) && raw.parse::<i64>().is_err() => 8,
+        _ => 4,
+    }
+}
+
+/// The spooled records, with the values of every key whose records mix
+/// objects, arrays and scalars (an `id` that is an object in one record and
+/// a number in the others), or hold an integer beyond 64 bits, replaced by
+/// their JSON text as a string: a column takes one type, and text keeps
+/// every value exactly. Other keys are left as they are (mixed scalars
+/// become strings when written, see [`ReaderBuilder::with_coerce_primitive`]).
+fn as_text_where_mixed(mut spool: File) -> io::Result<File> {
+    let mut kinds: std::collections::BTreeMap<String, u8> = Default::default();
+    for line in BufReader::new(&spool).lines() {
+        let line = line?;
+        for (key, value) in entries(&line)? {
+            *kinds.entry(key).or_default() |= kind_bit(value);
+        }
+    }
+    let mixed: std::collections::BTreeSet<String> = kinds
+        .into_iter()
+        .filter(|(_, bits)| bits & 8 != 0 || (bits & 3 != 0 && bits.count_ones() > 1))
+        .map(|(key, _)| key)
+        .collect();
+    if mixed.is_empty() {
+        return Ok(spool);
+    }
+    spool.seek(SeekFrom::Start(0))?;
+    let mut rewritten = BufWriter::new(tempfile::tempfile()?);
+    for line in BufReader::new(&spool).lines() {
+        let line = line?;
+        let mut text = String::with_capacity(line.len() + 16);
+        for (i, (key, value)) in entries(&line)?.into_iter().enumerate() {
+            text.push(if i == 0 { '{' } else { ',' });
+            text.push_str(&serde_json::to_string(&key).map_err(invalid)?);
+            text.push(':');
+            match mixed.contains(&key) && value != "null" {
+                true => text.push_str(&serde_json::to_string(value).map_err(invalid)?),
+                false => text.push_str(value),
+            }
+        }
+        if !text.is_empty() {
+            rewritten.write_all(text.as_bytes())?;
+            rewritten.write_all(b"}\n")?;
+        }
+    }
+    rewritten.into_inner().map_err(|e| e.into_error())
+}
+
+/// A record's top-level keys and values' JSON text, in order (none for a
+/// blank line).
+fn entries(line: &str) -> io::Result<Vec<(String, &str)>> {
+    if line.trim().is_empty() {
+        return Ok(Vec::new());
+    }
+    crate::syntax::json::object_entries(line)
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidData, "a record is not a JSON object"))
 }
 
 /// A column that was `null` in every record has no type of its own; it is
@@ -287,6 +356,39 @@ mod tests {
             }
         }
         assert!(gave_up > 0, "no corruption reached a reader panic");
+    }
+
+    /// An object id among numbers, and integers beyond 64 bits, make the
+    /// column text, each value exactly its JSON; the other columns keep
+    /// their types and the records their key order.
+    #[test]
+    fn columns_no_type_holds_become_json_text() {
+        let lines = [
+            r#"{"id":3,"score":0.5,"big":1}"#,
+            r#"{"id":{"task":"a","n":[1,2]},"score":1.0,"big":123456789012345678901234567890}"#,
+            r#"{"id":null,"score":0.0,"big":-9223372036854775809}"#,
+        ];
+        let mut sink = ParquetSink::new(Vec::new()).expect("spool");
+        for line in lines {
+            writeln!(sink, "{line}").expect("spooled");
+        }
+        let bytes = sink.finish().expect("written");
+        let mut file = tempfile::tempfile().expect("temp file");
+        file.write_all(&bytes).expect("written");
+        file.seek(SeekFrom::Start(0)).expect("rewound");
+        let back: Vec<String> = parquet_lines(file)
+            .expect("read")
+            .lines()
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(
+            back,
+            [
+                r#"{"id":"3","score":0.5,"big":"1"}"#,
+                r#"{"id":"{\"task\":\"a\",\"n\":[1,2]}","score":1.0,"big":"123456789012345678901234567890"}"#,
+                r#"{"id":null,"score":0.0,"big":"-9223372036854775809"}"#,
+            ]
+        );
     }
 
     #[test]

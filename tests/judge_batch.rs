@@ -643,3 +643,110 @@ fn a_batch_longer_than_a_chunk_keeps_its_order() {
         );
     }
 }
+
+/// Lines as other tools write them: integer ids beyond 2^53 (and beyond
+/// 64 bits) come back exactly as written; a line that starts with a byte
+/// order mark keeps its id; Python's `json.dumps` of a string cut inside an
+/// emoji (a lone surrogate escape) scores, the surrogate read as U+FFFD; a
+/// key given twice is an `input` error rather than a silent choice.
+#[test]
+fn ids_boms_surrogates_and_duplicate_keys() {
+    let p = serde_json::to_string(&program()).unwrap();
+    let red = serde_json::to_string(RED).unwrap();
+    let cut = serde_json::to_string(&format!("{RED} Done \u{1F600}")).unwrap();
+    let cut = cut.replace('\u{1F600}', "\\ud83d");
+    let lines = [
+        format!(r#"{{"id": 9007199254740993, "validation program": {p}, "prediction": {red}}}"#),
+        format!(r#"{{"id": 9007199254740992, "validation program": {p}, "prediction": {red}}}"#),
+        format!(
+            r#"{{"id": 123456789012345678901234567890, "validation program": {p}, "prediction": {red}}}"#
+        ),
+        format!("\u{feff}{{\"id\": \"bom\", \"validation program\": {p}, \"prediction\": {red}}}"),
+        format!(r#"{{"id": "cut", "validation program": {p}, "prediction": {cut}}}"#),
+        format!(
+            r#"{{"id": "a\ud83d\ude00\udc00\\ud83d", "validation program": {p}, "prediction": {red}}}"#
+        ),
+        format!(
+            r#"{{"id": "twice", "validation program": {p}, "prediction": {red}, "prediction": "x"}}"#
+        ),
+    ];
+    assert!(lines[4].contains(r"Done \ud83d"), "{}", lines[4]);
+    let mut output = Vec::new();
+    run_batch(&judge(), lines.join("\n").as_bytes(), &mut output, &|| {}).unwrap();
+    let text = String::from_utf8(output).unwrap();
+    let out: Vec<&str> = text.lines().collect();
+    assert_eq!(out.len(), lines.len());
+    for (line, id) in out.iter().zip([
+        "9007199254740993",
+        "9007199254740992",
+        "123456789012345678901234567890",
+        "\"bom\"",
+        "\"cut\"",
+    ]) {
+        assert!(line.starts_with(&format!("{{\"id\":{id},")), "{line}");
+        let result: JudgeResult = serde_json::from_str(line).unwrap();
+        assert_eq!((result.partial_score, result.error), (1.0, None), "{line}");
+    }
+    let results = parse_output(text.as_bytes());
+    assert_eq!(results[5].id, Some(json!("a\u{1F600}\u{FFFD}\\ud83d")));
+    assert_eq!(results[5].partial_score, 1.0);
+    assert_eq!(results[6].id, Some(json!("twice")));
+    assert_eq!(results[6].error_kind, Some(entail::judge::ErrorKind::Input));
+    let message = results[6].error.as_deref().unwrap();
+    assert!(
+        message.contains("key \"prediction\" given twice"),
+        "{message}"
+    );
+}
+
+/// `--format parquet` with an object id among scalar ids, and an id beyond
+/// 64 bits: the file is written, the id column as JSON text.
+#[test]
+fn parquet_results_take_any_ids() {
+    use std::io::BufRead;
+    let dir = std::env::temp_dir().join(format!("entail-judge-ids-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = serde_json::to_string(&program()).unwrap();
+    let red = serde_json::to_string(RED).unwrap();
+    let lines = [
+        format!(r#"{{"id": 1, "validation program": {p}, "prediction": {red}}}"#),
+        format!(
+            r#"{{"id": {{"task": "t", "n": 2}}, "validation program": {p}, "prediction": {red}}}"#
+        ),
+        format!(
+            r#"{{"id": 123456789012345678901234567890, "validation program": {p}, "prediction": {red}}}"#
+        ),
+    ];
+    let input = dir.join("batch.jsonl");
+    std::fs::write(&input, lines.join("\n")).unwrap();
+    let written = dir.join("results.parquet");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_entail"))
+        .args(["judge", "--batch"])
+        .arg(&input)
+        .args(["--format", "parquet", "--output"])
+        .arg(&written)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let file = std::fs::File::open(&written).unwrap();
+    let back: Vec<JudgeResult> = entail::table::parquet_lines(file)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(&line.unwrap()).unwrap())
+        .collect();
+    let _ = std::fs::remove_dir_all(&dir);
+    let ids: Vec<_> = back.iter().map(|r| r.id.clone().unwrap()).collect();
+    assert_eq!(
+        ids,
+        [
+            json!("1"),
+            json!(r#"{"n":2,"task":"t"}"#),
+            json!("123456789012345678901234567890")
+        ]
+    );
+    assert!(back.iter().all(|r| r.partial_score == 1.0));
+}

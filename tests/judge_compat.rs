@@ -197,8 +197,11 @@ fn a_malformed_clause_is_skipped_and_the_rest_scored() {
         "eastbound(T) :- has_car(T, C), (car_len(C, long).\neastbound(T) :- has_car(T, C), car_color(C, red).",
         "eastbound(T) :- has_car(T, C) car_len(C, long). eastbound(T) :- has_car(T, C), car_color(C, red).",
         "eastbound(T :- has_car(T, _).\nfoo(a) :- .\neastbound(T) :- has_car(T, C), car_color(C, red).",
-        "eastbound(T) :- has_car(T, C), car_color(C, 'red.\neastbound(T) :- has_car(T, C), car_len(C, long).",
-        "eastbound(T) :- has_car(T, C), /* car_color(C, red).\neastbound(T) :- has_car(T, C), car_len(C, long).",
+        // Not here: a quote or block comment that swallows the rest, as in
+        // `car_color(C, 'red.` or `/* car_color(C, red).` followed by a
+        // second rule. The reference extracts that second rule by its
+        // pattern and consults it alone (tests/judge_extract.rs), so the
+        // judge scores it, where SWI consulting the whole text reads none.
         "eastbound(T) :- has_car(T, C) car_len(C, long).",
     ];
     assert_agree(&answers);

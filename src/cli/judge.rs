@@ -148,7 +148,7 @@ fn run_single(judge: &Judge, task_path: &Path, args: &Args) -> Outcome {
             None if args.hypothesis.is_some() => "<hypothesis>".to_string(),
             None => "<stdin>".to_string(),
         };
-        if let Some(error) = answer_syntax_error(&answer) {
+        if let Some(error) = answer_syntax_error(&answer, &task.program().positive) {
             result.error = Some(error.in_file(source).to_string());
         }
     }
@@ -161,15 +161,15 @@ fn run_single(judge: &Judge, task_path: &Path, args: &Args) -> Outcome {
 }
 
 /// The reader's error on the rule in `answer`, placed in the whole answer
-/// (the rule may sit inside reasoning and a `[RULE]` block).
-fn answer_syntax_error(answer: &str) -> Option<SyntaxError> {
-    let rule = extract_rule(answer);
-    let error = parse_program(rule).err()?;
-    // `rule` is a slice of `answer`.
-    let base = rule.as_ptr() as usize - answer.as_ptr() as usize;
+/// (the rule may sit inside reasoning and a `[RULE]` block): the error on
+/// the clause the judge fell back to, when the text around it did not read.
+fn answer_syntax_error(answer: &str, positive: &str) -> Option<SyntaxError> {
+    let found = extract_rule(answer, positive)?;
+    parse_program(found.program).err()?;
+    let error = parse_program(&found.clause).err()?;
     Some(SyntaxError::at(
         answer,
-        base + error.pos.offset,
+        found.clause_at.start + error.pos.offset,
         error.message,
     ))
 }

@@ -9,8 +9,9 @@
 //! worker; groups run on as many threads as the pool has workers.
 
 use super::{ErrorKind, Judge, JudgeResult, TaskRecord};
+use crate::syntax::json::object_entries;
 use serde::de::{DeserializeSeed, IgnoredAny, MapAccess, Visitor};
-use serde_json::Value;
+use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 use std::io::{BufRead, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -85,17 +86,21 @@ pub fn run_batch(
     let mut held = 0f64;
     let mut buffer = Vec::new();
     let mut chunk = Vec::new();
+    let mut raw_ids = Vec::new();
     let mut chunk_bytes = 0;
     loop {
         let length = read_line(&mut input, &mut buffer)?;
         if let Some(length) = length {
             summary.lines += 1;
-            chunk.push(parse_line(&buffer, length));
+            let (line, raw_id) = parse_line(&buffer, length);
+            chunk.push(line);
+            raw_ids.push(raw_id);
             chunk_bytes += buffer.len();
         }
         let end = length.is_none();
         if !chunk.is_empty() && (end || chunk.len() >= CHUNK_LINES || chunk_bytes >= CHUNK_BYTES) {
-            for result in score_chunk(judge, std::mem::take(&mut chunk), on_done) {
+            let results = score_chunk(judge, std::mem::take(&mut chunk), on_done);
+            for (result, raw_id) in results.into_iter().zip(raw_ids.drain(..)) {
                 correct += result.is_correct as usize;
                 partial += result.partial_score;
                 syntax += result.syntax_valid as usize;
@@ -104,7 +109,7 @@ pub fn run_batch(
                     held += score;
                 }
                 summary.malformed += (result.error_kind == Some(ErrorKind::Input)) as usize;
-                let line = serde_json::to_string(&result).map_err(std::io::Error::other)?;
+                let line = result_line(result, raw_id).map_err(std::io::Error::other)?;
                 writeln!(output, "{line}")?;
             }
             chunk_bytes = 0;
@@ -124,6 +129,23 @@ pub fn run_batch(
     }
     output.flush()?;
     Ok(summary)
+}
+
+/// The JSON line of `result`, with its `id` written as the input wrote it.
+fn result_line(mut result: JudgeResult, raw_id: Option<String>) -> serde_json::Result<String> {
+    let Some(raw_id) = raw_id.filter(|_| result.id.is_some()) else {
+        return serde_json::to_string(&result);
+    };
+    let id = result.id.take();
+    let line = serde_json::to_string(&result)?;
+    // `id` is the first field of a result.
+    match line.strip_prefix(r#"{"id":null"#) {
+        Some(rest) => Ok(format!(r#"{{"id":{raw_id}{rest}"#)),
+        None => {
+            result.id = id;
+            serde_json::to_string(&result)
+        }
+    }
 }
 
 /// Reads the next line into `buffer` without its `\n` (or `\r\n`), keeping
@@ -163,8 +185,15 @@ fn read_line(input: &mut impl BufRead, buffer: &mut Vec<u8>) -> std::io::Result<
     Ok(Some(length))
 }
 
-/// Reads one line of `length` bytes, of which `bytes` were kept.
-fn parse_line(bytes: &[u8], length: usize) -> Line {
+/// Reads one line of `length` bytes, of which `bytes` were kept, and the
+/// JSON text of its `id` when that is a number (written back as it came).
+fn parse_line(bytes: &[u8], length: usize) -> (Line, Option<String>) {
+    let mut raw_id = None;
+    let line = parse_line_into(bytes, length, &mut raw_id);
+    (line, raw_id)
+}
+
+fn parse_line_into(bytes: &[u8], length: usize, raw_id: &mut Option<String>) -> Line {
     let malformed = |id, message: String| Line::Malformed { id, message };
     if length > MAX_LINE_BYTES {
         let id = salvage_id(&String::from_utf8_lossy(bytes));
@@ -179,16 +208,27 @@ fn parse_line(bytes: &[u8], length: usize) -> Line {
             return malformed(id, message);
         }
     };
+    // A byte order mark (an editor's, on the first line) is not JSON.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     if text.trim().is_empty() {
         return malformed(None, "empty line".into());
     }
-    let mut object = match serde_json::from_str::<Value>(text) {
-        Ok(Value::Object(object)) => object,
-        Ok(other) => {
-            let message = format!("expected a JSON object, found {}", json_type(&other));
-            return malformed(None, message);
+    let text = replace_lone_surrogates(text);
+    let mut object = match read_object(&text) {
+        Ok(Ok(object)) => {
+            // A number is written back as its text: no Rust number holds
+            // every integer, and `1e3` would come back as `1000.0`.
+            if let Some(Value::Number(_)) = object.get("id") {
+                *raw_id = object_entries(&text)
+                    .and_then(|entries| entries.into_iter().find(|(key, _)| key == "id"))
+                    .map(|(_, raw)| raw.to_string());
+            }
+            object
         }
-        Err(e) => return malformed(salvage_id(text), format!("not JSON: {e}")),
+        Ok(Err(found)) => {
+            return malformed(None, format!("expected a JSON object, found {found}"));
+        }
+        Err(e) => return malformed(salvage_id(&text), format!("not JSON: {e}")),
     };
     let id = object.get("id").cloned();
     let prediction = match object.remove("prediction") {
@@ -203,6 +243,114 @@ fn parse_line(bytes: &[u8], length: usize) -> Line {
         Ok(record) => Line::Scorable { record, prediction },
         Err(e) => malformed(id, format!("bad task record: {e}")),
     }
+}
+
+/// `text` with every `\uXXXX` escape of a lone UTF-16 surrogate replaced
+/// by `\ufffd`: Python's `json.dumps` writes one for a string cut inside an
+/// emoji (a generation stopped at its token limit), which JSON parsers in
+/// strict mode refuse. Python reading the line would keep the surrogate and
+/// fail on it when writing UTF-8; the replacement character is what its
+/// `errors="replace"` gives. An escaped backslash followed by `uXXXX` is
+/// text, and left alone.
+fn replace_lone_surrogates(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains("\\u") {
+        return text.into();
+    }
+    let bytes = text.as_bytes();
+    // The UTF-16 unit of a `\uXXXX` escape at `at`, if there is one.
+    let unit = |at: usize| -> Option<u16> {
+        let hex = text.get(at + 2..at + 6)?;
+        (bytes.get(at + 1) == Some(&b'u') && hex.bytes().all(|b| b.is_ascii_hexdigit()))
+            .then(|| u16::from_str_radix(hex, 16).ok())
+            .flatten()
+    };
+    let mut out = String::with_capacity(text.len());
+    let mut copied = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] != b'\\' || i + 1 >= bytes.len() {
+            i += 1;
+            continue;
+        }
+        let Some(first) = unit(i) else {
+            // `\\`, `\"`, `\n`…: skip the escaped character.
+            i += 2;
+            continue;
+        };
+        let high = (0xD800..0xDC00).contains(&first);
+        let low = (0xDC00..0xE000).contains(&first);
+        let paired = high
+            && bytes.get(i + 6) == Some(&b'\\')
+            && unit(i + 6).is_some_and(|next| (0xDC00..0xE000).contains(&next));
+        if paired {
+            i += 12;
+        } else if high || low {
+            out.push_str(&text[copied..i]);
+            out.push_str("\\ufffd");
+            i += 6;
+            copied = i;
+        } else {
+            i += 6;
+        }
+    }
+    if copied == 0 {
+        return text.into();
+    }
+    out.push_str(&text[copied..]);
+    out.into()
+}
+
+/// Reads a JSON line: its object, refusing a key given twice (which
+/// parsers disagree on: Python keeps the last, others the first), or the
+/// kind of value it is instead.
+fn read_object(text: &str) -> serde_json::Result<Result<Map<String, Value>, &'static str>> {
+    struct Line;
+    impl<'de> Visitor<'de> for Line {
+        type Value = Result<Map<String, Value>, &'static str>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a JSON value")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let mut object = Map::new();
+            while let Some(key) = map.next_key::<String>()? {
+                if object.contains_key(&key) {
+                    return Err(serde::de::Error::custom(format!("key {key:?} given twice")));
+                }
+                let value = map.next_value()?;
+                object.insert(key, value);
+            }
+            Ok(Ok(object))
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(
+            self,
+            mut seq: A,
+        ) -> Result<Self::Value, A::Error> {
+            while seq.next_element::<IgnoredAny>()?.is_some() {}
+            Ok(Err("an array"))
+        }
+        fn visit_unit<E>(self) -> Result<Self::Value, E> {
+            Ok(Err("null"))
+        }
+        fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+            Ok(Err("a boolean"))
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+            Ok(Err("a number"))
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+            Ok(Err("a number"))
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+            Ok(Err("a number"))
+        }
+        fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
+            Ok(Err("a string"))
+        }
+    }
+    let mut reader = serde_json::Deserializer::from_str(text);
+    let value = serde::Deserializer::deserialize_any(&mut reader, Line)?;
+    reader.end()?;
+    Ok(value)
 }
 
 /// What kind of JSON value `value` is, for messages.

@@ -1,85 +1,342 @@
-//! Finding the rule in a model's answer.
+//! Finding the rule in a model's answer, where the SLR reference judge finds it.
 //!
-//! Answers mix reasoning, prose and code. The rule is looked for in this
-//! order: the text after the last `</think>`; then, within that, the last
-//! `[RULE]…[/RULE]` block; then, within that, the last fenced code block
-//! (```prolog or a plain fence), as models often fence the rule inside
-//! the block; else what was left.
+//! RL frameworks hand over raw decoded text: reasoning, prose, code fences,
+//! `[RULE]` blocks, special tokens such as `</s>` or `<|im_end|>`. The
+//! reference judge (the SLR metric) finds the rule with one pattern: after
+//! deleting every `%` comment (to the end of its line) and joining the
+//! lines, the rule is the **last** text of the form
+//! `P(args) :- body.` where `P` is the positive label predicate, `args`
+//! holds no parenthesis, and `body` runs to the first `.` after `:-`. Text
+//! anywhere in the answer counts: inside `</think>` reasoning, prose, a
+//! fence, inline backticks. An answer with no such text (say only the fact
+//! `eastbound(train0).`) has no rule: 0, `syntax_valid` false.
+//!
+//! [`extract_rule`] finds that same clause, so an answer gets a rule exactly
+//! when the reference finds one. What is then loaded is the Prolog text the
+//! clause stands in: the innermost inline code span, code fence or
+//! `[RULE]…[/RULE]` block around it, else the whole answer (after the last
+//! `</think>` that precedes the clause, trailing special tokens removed).
+//! That text keeps the answer's helper predicates and its other clauses
+//! for the positive predicate, which the reference drops (it loads the
+//! clause alone, so a rule that calls its own helper raises there and
+//! scores 0). When that text is not a loadable program (prose around the
+//! rule, `The rule is: …`, a query block, `</s>`), the judge loads the
+//! clause alone, as the reference does.
 
-/// The part of `answer` that should hold the Prolog rule.
-pub fn extract_rule(answer: &str) -> &str {
-    let text = match answer.rfind("</think>") {
-        Some(at) => &answer[at + "</think>".len()..],
-        None => answer,
-    };
-    let text = last_rule_block(text).unwrap_or(text);
-    last_fenced_block(text).unwrap_or(text)
+use std::ops::Range;
+
+/// The rule found in an answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Extracted<'a> {
+    /// The Prolog text the rule stands in (a slice of the answer): what the
+    /// judge loads when it reads as a program.
+    pub program: &'a str,
+    /// The clause the reference judge takes, comments blanked out: what the
+    /// judge loads otherwise. It ends with its `.`.
+    pub clause: String,
+    /// Where [`Extracted::clause`] stands in the answer (byte offsets).
+    pub clause_at: Range<usize>,
 }
 
-/// The content of the last complete `[RULE]…[/RULE]`.
-fn last_rule_block(text: &str) -> Option<&str> {
-    let end = text.rfind("[/RULE]")?;
-    let start = text[..end].rfind("[RULE]")? + "[RULE]".len();
-    Some(&text[start..end])
+/// The rule for `positive` in `answer`, found as the reference judge finds
+/// it (see the module documentation), or `None` where the reference finds
+/// no rule.
+pub fn extract_rule<'a>(answer: &'a str, positive: &str) -> Option<Extracted<'a>> {
+    let blanked = blank_comments(answer);
+    let clause_at = last_reference_clause(&blanked, positive)?;
+    let program = enclosing_program(answer, clause_at.clone());
+    Some(Extracted {
+        program,
+        clause: blanked[clause_at.clone()].to_string(),
+        clause_at,
+    })
 }
 
-/// The content of the last complete fenced block. The opening fence may carry
-/// an info string (```prolog); the content starts on the next line.
-fn last_fenced_block(text: &str) -> Option<&str> {
-    // Fences alternate open, close, open, close…; pair them from the start.
-    let fences: Vec<usize> = text.match_indices("```").map(|(i, _)| i).collect();
+/// `text` with every `%` and the rest of its line replaced by spaces (the
+/// reference deletes them; spaces keep the byte offsets). Like the
+/// reference, a `%` inside a quoted atom starts a comment too.
+fn blank_comments(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut in_comment = false;
+    for c in text.chars() {
+        if c == '\n' {
+            in_comment = false;
+        } else if c == '%' {
+            in_comment = true;
+        }
+        if in_comment {
+            out.extend(std::iter::repeat(' ').take(c.len_utf8()));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Whitespace as Python's `\s` sees it in a `str` pattern.
+fn is_python_space(c: char) -> bool {
+    c.is_whitespace() || ('\x1c'..='\x1f').contains(&c)
+}
+
+/// The byte range of the last `P(args) :- body.` in `text`, matched as the
+/// reference's pattern matches in its joined text: non-overlapping, left
+/// to right; `args` without `(` or `)`; any whitespace before `:-`; the
+/// body up to the first `.`.
+fn last_reference_clause(text: &str, positive: &str) -> Option<Range<usize>> {
+    let opening = format!("{positive}(");
+    let last_dot = text.rfind('.')?;
     let mut last = None;
-    let mut i = 0;
-    while i + 1 < fences.len() {
-        let open = fences[i] + 3;
-        let close = fences[i + 1];
-        let content_start = match text[open..close].find('\n') {
-            Some(nl) => open + nl + 1,
-            None => open,
-        };
-        let info = &text[open..content_start];
-        // An info string is a single word like `prolog`; anything else on the
-        // fence line is already code (```foo(X) :- bar.```).
-        let content_start = if info
-            .trim()
+    let mut from = 0;
+    while let Some(found) = text[from..].find(&opening) {
+        let start = from + found;
+        let args = start + opening.len();
+        match match_clause_from(text, args, last_dot) {
+            Some(end) => {
+                last = Some(start..end);
+                from = end;
+            }
+            None => from = start + 1,
+        }
+        // `find` may land inside a character no more: `from` is always at a
+        // character boundary (after an ASCII `(`, `.`, or one byte into
+        // `positive`, whose first character is ASCII for every sane name).
+        while !text.is_char_boundary(from) {
+            from += 1;
+        }
+    }
+    last
+}
+
+/// The end (after the `.`) of a clause whose head's arguments start at
+/// `args`, or `None` if the text there is not `args) :- body.`.
+fn match_clause_from(text: &str, args: usize, last_dot: usize) -> Option<usize> {
+    let rest = &text[args..];
+    let close = args + rest.find(['(', ')'])?;
+    if text.as_bytes()[close] != b')' {
+        return None;
+    }
+    let after = &text[close + 1..];
+    let neck = close + 1 + (after.len() - after.trim_start_matches(is_python_space).len());
+    if !text[neck..].starts_with(":-") {
+        return None;
+    }
+    let body = neck + 2;
+    if body > last_dot {
+        return None;
+    }
+    Some(body + text[body..].find('.')? + 1)
+}
+
+/// The Prolog text around `clause` in `answer`: the innermost inline code
+/// span, code fence or `[RULE]` block holding it, else the whole answer
+/// after the last `</think>` before the clause, without trailing special
+/// tokens.
+fn enclosing_program(answer: &str, clause: Range<usize>) -> &str {
+    if let Some(span) = inline_code(answer, clause.clone()) {
+        return &answer[span];
+    }
+    if let Some(fence) = fenced_block(answer, clause.clone()) {
+        return &answer[fence];
+    }
+    if let Some(block) = rule_block(answer, clause.clone()) {
+        return &answer[block];
+    }
+    let start = answer[..clause.start]
+        .rfind("</think>")
+        .map_or(0, |at| at + "</think>".len());
+    without_trailing_tokens(&answer[start..])
+}
+
+/// The inline code span (`` `…` ``, on one line) holding `clause`.
+fn inline_code(answer: &str, clause: Range<usize>) -> Option<Range<usize>> {
+    let line_start = answer[..clause.start].rfind('\n').map_or(0, |at| at + 1);
+    let line_end = answer[clause.end..]
+        .find('\n')
+        .map_or(answer.len(), |at| clause.end + at);
+    if answer[clause.clone()].contains('\n') {
+        return None;
+    }
+    let open = line_start + answer[line_start..clause.start].rfind('`')?;
+    let close = clause.end + answer[clause.end..line_end].find('`')?;
+    let bytes = answer.as_bytes();
+    // A backtick of a fence (```) is not an inline span.
+    let lone = |at: usize| {
+        (at == 0 || bytes[at - 1] != b'`') && bytes.get(at + 1).is_none_or(|&b| b != b'`')
+    };
+    (lone(open) && lone(close)).then_some(open + 1..close)
+}
+
+/// The content of the complete code fence holding `clause`. Fences pair
+/// from the start of the answer (open, close, open, close…); the opening
+/// fence may carry an info string (```prolog), and the content starts on
+/// the next line.
+fn fenced_block(answer: &str, clause: Range<usize>) -> Option<Range<usize>> {
+    let fences: Vec<usize> = answer.match_indices("```").map(|(i, _)| i).collect();
+    for pair in fences.chunks_exact(2) {
+        let (open, close) = (pair[0] + 3, pair[1]);
+        if open > clause.start || close < clause.end {
+            continue;
+        }
+        let first_line = answer[open..close].find('\n').map_or(close, |nl| open + nl);
+        let info = answer[open..first_line].trim();
+        let is_info = info
             .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-        {
-            content_start
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '+');
+        // ```eastbound(T) :- … .``` has its code on the fence line.
+        let content = if is_info && first_line <= clause.start {
+            (first_line + 1).min(close)
         } else {
             open
         };
-        last = Some(&text[content_start..close]);
-        i += 2;
+        return Some(content..close);
     }
-    last
+    None
+}
+
+/// The content of the complete `[RULE]…[/RULE]` block holding `clause`.
+fn rule_block(answer: &str, clause: Range<usize>) -> Option<Range<usize>> {
+    let open = answer[..clause.start].rfind("[RULE]")? + "[RULE]".len();
+    if answer[open..clause.start].contains("[/RULE]") {
+        return None;
+    }
+    let close = clause.end + answer[clause.end..].find("[/RULE]")?;
+    Some(open..close)
+}
+
+/// `text` without the special tokens (`</s>`, `<|im_end|>`, `<eos>`, …) and
+/// whitespace at its end. No Prolog clause ends in `>`: a clause ends in
+/// its `.`.
+fn without_trailing_tokens(text: &str) -> &str {
+    let mut text = text.trim_end();
+    while text.ends_with('>') {
+        let Some(open) = text.rfind('<') else { break };
+        let token = &text[open + 1..text.len() - 1];
+        if token.is_empty() || token.contains(|c: char| c.is_whitespace() || c == '<') {
+            break;
+        }
+        text = text[..open].trim_end();
+    }
+    text
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn clause(answer: &str) -> Option<String> {
+        extract_rule(answer, "eastbound").map(|e| e.clause)
+    }
+
+    fn program(answer: &str) -> Option<&str> {
+        extract_rule(answer, "eastbound").map(|e| e.program)
+    }
+
+    const RULE: &str = "eastbound(T) :- has_car(T, C), car_len(C, short).";
+
+    /// The reference's clause, shape by shape (the clause it would load).
     #[test]
-    fn order_of_preference() {
-        assert_eq!(extract_rule("a</think>b"), "b");
-        assert_eq!(extract_rule("x [RULE]r1[/RULE] y [RULE]r2[/RULE] z"), "r2");
+    fn the_clause_is_the_references() {
+        let cases: Vec<(String, Option<&str>)> = vec![
+            (RULE.into(), Some(RULE)),
+            (format!("{RULE}</s>"), Some(RULE)),
+            (format!("{RULE}<|im_end|>"), Some(RULE)),
+            (format!("The rule is: {RULE}"), Some(RULE)),
+            (format!("{RULE} This says a short car goes east."), Some(RULE)),
+            (
+                format!("Trains with a short car, i.e. {RULE} That is all."),
+                Some(RULE),
+            ),
+            (format!("[RULE]\n`{RULE}`\n[/RULE]"), Some(RULE)),
+            (
+                format!("[RULE]\n```prolog\n{RULE}\n```\n[/RULE]\n```\n?- eastbound(train0).\ntrue.\n```"),
+                Some(RULE),
+            ),
+            // The last clause wins, even over an earlier block.
+            (
+                format!("[RULE]\n{RULE}\n[/RULE]\nAlso: eastbound(T) :- has_car(T, C), short(C)."),
+                Some("eastbound(T) :- has_car(T, C), short(C)."),
+            ),
+            // Comments are deleted first: a rule in a comment is none.
+            (format!("% {RULE}"), None),
+            // Only a fact: no rule.
+            ("eastbound(train0).".into(), None),
+            ("eastbound(T).".into(), None),
+            ("".into(), None),
+            // The body ends at the first `.`, wherever it stands.
+            (
+                "eastbound(T) :- has_car(T, C), car_num(C, N), N > 2.5.".into(),
+                Some("eastbound(T) :- has_car(T, C), car_num(C, N), N > 2."),
+            ),
+            // The head's arguments hold no parenthesis.
+            ("eastbound(f(T)) :- t.".into(), None),
+            // A head split over lines, and a name ending in the predicate's.
+            (
+                "not_eastbound(T)\n  :- t.".into(),
+                Some("eastbound(T)\n  :- t."),
+            ),
+            // No `.` after `:-`: no rule.
+            ("eastbound(T) :- has_car(T, C)".into(), None),
+        ];
+        for (answer, expected) in cases {
+            assert_eq!(clause(&answer).as_deref(), expected, "{answer:?}");
+        }
+    }
+
+    /// The text loaded when it reads as a program.
+    #[test]
+    fn the_program_is_the_text_around_the_clause() {
+        let helper = "eastbound(T) :- has_car(T, C), s(C).\ns(C) :- car_len(C, short).";
+        assert_eq!(program(helper), Some(helper));
+        assert_eq!(program(&format!("{helper}\n</s>")), Some(helper));
         assert_eq!(
-            extract_rule("```prolog\np.\n```\ntext\n```\nq.\n```"),
-            "q.\n"
+            program(&format!("{helper}<|im_end|><|endoftext|>\n")),
+            Some(helper)
         );
         assert_eq!(
-            extract_rule("[RULE]in think[/RULE]</think>```prolog\np.\n```"),
-            "p.\n"
+            program(&format!("thinking: {RULE}</think>\n{helper}")),
+            Some(&format!("\n{helper}")[..])
         );
-        assert_eq!(extract_rule("  p :- q.  "), "  p :- q.  ");
-        // An unclosed fence is not a block: the whole text is used.
-        assert_eq!(extract_rule("```prolog\np."), "```prolog\np.");
-        assert_eq!(extract_rule("```p :- q.```"), "p :- q.");
-        // A fence inside the rule block, with prose around both.
+        // A rule only in the reasoning is found there, as the reference does.
         assert_eq!(
-            extract_rule("```\nnot this.\n```\n[RULE]\n```prolog\np :- q.\n```\n[/RULE] done"),
-            "p :- q.\n"
+            program(&format!("<think>{RULE}</think>I am not sure.")),
+            Some(&format!("<think>{RULE}</think>I am not sure.")[..])
         );
-        assert_eq!(extract_rule("[RULE]```p.```[/RULE]"), "p.");
+        assert_eq!(
+            program(&format!("[RULE]\n{helper}\n[/RULE] done")),
+            Some(&format!("\n{helper}\n")[..])
+        );
+        assert_eq!(
+            program(&format!(
+                "x\n```prolog\n{helper}\n```\n```\n?- eastbound(t).\n```"
+            )),
+            Some(&format!("{helper}\n")[..])
+        );
+        assert_eq!(program(&format!("```{RULE}```")), Some(RULE));
+        assert_eq!(program(&format!("[RULE] `{RULE}` [/RULE]")), Some(RULE));
+        // An unclosed fence is no block: the whole answer.
+        assert_eq!(
+            program(&format!("```prolog\n{RULE}")),
+            Some(&format!("```prolog\n{RULE}")[..])
+        );
+        // Offsets point into the answer.
+        let answer = format!("The rule is: {RULE} Done.");
+        let found = extract_rule(&answer, "eastbound").unwrap();
+        assert_eq!(&answer[found.clause_at], RULE);
+    }
+
+    #[test]
+    fn comments_are_blanked_in_place() {
+        let answer = "eastbound(T) :- % a. b\n  t. % c\n";
+        let found = extract_rule(answer, "eastbound").unwrap();
+        assert_eq!(found.clause, "eastbound(T) :-       \n  t.");
+        assert_eq!(found.clause_at, 0..answer.find("t.").unwrap() + 2);
+        assert_eq!(blank_comments("a%é\nb"), "a   \nb");
+    }
+
+    #[test]
+    fn other_label_predicates() {
+        let found = extract_rule("So: westbound(X) :- a(X).", "westbound").unwrap();
+        assert_eq!(found.clause, "westbound(X) :- a(X).");
+        assert!(extract_rule("eastbound(X) :- a(X).", "westbound").is_none());
     }
 }

@@ -66,7 +66,7 @@ mod sandbox;
 mod task;
 
 pub use batch::{run_batch, BatchSummary};
-pub use extract::extract_rule;
+pub use extract::{extract_rule, Extracted};
 pub use pool::WorkerPool;
 pub use rename::{is_task_constant, Naming};
 pub use sandbox::{sanitize, Rejection};
@@ -74,7 +74,7 @@ pub use task::{Example, Label, TaskProgram};
 
 use crate::prolog::native::{NativeEvaluator, NativeStats};
 use crate::prolog::{Background, Outcome, WorkerConfig, WorkerFailure};
-use crate::syntax::prolog::{parse_program_recovering, Term};
+use crate::syntax::prolog::{parse_program, parse_program_recovering, Program, Sentence, Term};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -472,8 +472,9 @@ impl Task<'_> {
     pub fn score(&self, answer: &str) -> JudgeResult {
         let start = Instant::now();
         let mut result: Option<JudgeResult> = None;
+        let hypothesis = self.hypothesis(answer);
         for naming in &self.renamings {
-            let next = self.score_on(answer, naming);
+            let next = self.score_on(&hypothesis, naming);
             if result
                 .as_ref()
                 .map_or(true, |r| next.partial_score < r.partial_score)
@@ -489,7 +490,7 @@ impl Task<'_> {
             JudgeResult::failed(self.id.clone(), false, ErrorKind::Input, "no naming".into())
         });
         if self.judge.config.isomorphic == Isomorphic::Both {
-            let mut original = self.score_on(answer, &Naming::original(&self.program));
+            let mut original = self.score_on(&hypothesis, &Naming::original(&self.program));
             original.time_ms = 0.0;
             result.shortcut = Some(original.is_correct && !result.is_correct);
             result.original_names = Some(Box::new(original));
@@ -503,40 +504,76 @@ impl Task<'_> {
         result
     }
 
-    fn score_on(&self, answer: &str, naming: &Naming) -> JudgeResult {
+    /// Checks a read program: its clauses, or the error kind, whether it
+    /// counts as syntactically valid, and the message.
+    fn check(&self, program: &Program) -> Result<Vec<Term>, (ErrorKind, bool, String)> {
+        sanitize(program, &self.program).map_err(|rejection| match rejection {
+            Rejection::NoRule(m) => (ErrorKind::NoRule, false, m),
+            Rejection::Syntax(m) => (ErrorKind::Syntax, false, m),
+            Rejection::Unsafe(m) => (ErrorKind::Unsafe, true, m),
+        })
+    }
+
+    /// The answer's hypothesis, checked: the clauses to load, or the
+    /// result of an answer that never reaches the engine. The text around
+    /// the reference's clause is read as SWI consults a file (a malformed
+    /// clause skipped, the rest kept) and checked when it holds that
+    /// clause; else the clause alone is, as the reference loads it (see
+    /// `extract`).
+    fn hypothesis(&self, answer: &str) -> Result<Vec<Term>, JudgeResult> {
+        let failed = |(kind, syntax_valid, message)| {
+            JudgeResult::failed(self.id.clone(), syntax_valid, kind, message)
+        };
+        let positive = self.program.positive.as_str();
+        let Some(found) = extract_rule(answer, positive) else {
+            let message =
+                format!("no rule for {positive}: the answer has no clause {positive}(…) :- … .");
+            return Err(failed((ErrorKind::NoRule, false, message)));
+        };
+        let clause = parse_program(&found.clause);
+        let (around, errors) = parse_program_recovering(found.program);
+        let term = |sentence: &Sentence| match sentence {
+            Sentence::Clause { term, .. } => Some(term.clone()),
+            Sentence::Directive { .. } => None,
+        };
+        let holds_clause = match &clause {
+            Ok(clause) => clause.sentences.first().and_then(term).is_some_and(|rule| {
+                around
+                    .sentences
+                    .iter()
+                    .any(|s| term(s).as_ref() == Some(&rule))
+            }),
+            // A clause that does not read alone: the text around it as SWI
+            // reads it.
+            Err(_) => true,
+        };
+        if holds_clause && !around.sentences.is_empty() {
+            return self.check(&around).map_err(failed);
+        }
+        match clause {
+            Ok(clause) => self.check(&clause).map_err(failed),
+            Err(e) => {
+                let message = errors
+                    .first()
+                    .map_or_else(|| e.to_string(), |e| e.to_string());
+                Err(failed((ErrorKind::Syntax, false, message)))
+            }
+        }
+    }
+
+    fn score_on(
+        &self,
+        hypothesis: &Result<Vec<Term>, JudgeResult>,
+        naming: &Naming,
+    ) -> JudgeResult {
         let id = self.id.clone();
-        let rule = extract_rule(answer);
-        if rule.trim().is_empty() {
-            return JudgeResult::failed(id, false, ErrorKind::NoRule, "empty answer".into());
-        }
-        if !rule.contains(self.program.positive.as_str()) {
-            let message = format!("the answer never mentions {}", self.program.positive);
-            return JudgeResult::failed(id, false, ErrorKind::NoRule, message);
-        }
-        // As SWI consults the answer: a malformed clause is skipped and
-        // the rest scored; only an answer with no readable clause is a
-        // syntax error.
-        let (program, errors) = parse_program_recovering(rule);
-        if program.sentences.is_empty() {
-            if let Some(e) = errors.first() {
-                return JudgeResult::failed(id, false, ErrorKind::Syntax, e.to_string());
-            }
-        }
-        let hypothesis = match sanitize(&program, &self.program) {
+        let hypothesis = match hypothesis {
             Ok(clauses) => clauses,
-            Err(Rejection::NoRule(m)) => {
-                return JudgeResult::failed(id, false, ErrorKind::NoRule, m)
-            }
-            Err(Rejection::Syntax(m)) => {
-                return JudgeResult::failed(id, false, ErrorKind::Syntax, m)
-            }
-            Err(Rejection::Unsafe(m)) => {
-                return JudgeResult::failed(id, true, ErrorKind::Unsafe, m)
-            }
+            Err(failed) => return failed.clone(),
         };
         let outcome = self.judge.evaluator.evaluate(
             &naming.background,
-            &hypothesis,
+            hypothesis,
             &naming.goals,
             self.judge.config.inference_limit,
         );

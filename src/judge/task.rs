@@ -5,7 +5,7 @@
 use super::rename::Fnv;
 use super::JudgeError;
 use crate::prolog::native::FastMap;
-use crate::prolog::{Background, Clause, ClausesBuilder};
+use crate::prolog::{Arg, Background, Clause, ClausesBuilder};
 use crate::syntax::prolog::{read_program, Reading, Sentence, Term};
 use std::collections::BTreeSet;
 
@@ -254,9 +254,15 @@ impl<'l> Loader<'l> {
                 "validation program has no {positive} or {negative} facts"
             )));
         }
-        let clauses = self
-            .builder
-            .finish(self.groups.into_iter().flatten().collect());
+        // Each predicate's clauses in the order of their text, as the
+        // reference loads them (it sorts the program's lines): a train's
+        // cars enumerate as car0_1, car0_10, car0_11, car0_2, … and trains
+        // as train0, train1, train10, …
+        let mut groups = self.groups;
+        for group in &mut groups {
+            group.sort_by_cached_key(|clause| line_text(&self.builder, clause));
+        }
+        let clauses = self.builder.finish(groups.into_iter().flatten().collect());
         let background_predicates = self
             .group_of
             .into_keys()
@@ -284,6 +290,28 @@ impl<'l> Loader<'l> {
             content_hash,
             background_predicates,
         })
+    }
+}
+
+/// A background clause as one line of program text, for ordering: flat
+/// facts as `name(a,b)`, other clauses as printed.
+fn line_text(builder: &ClausesBuilder, clause: &Clause) -> String {
+    match clause {
+        Clause::Term(term) => term.to_string(),
+        Clause::Fact { name, .. } => {
+            let mut text = format!("{}(", builder.name(*name));
+            for (i, arg) in builder.args(clause).iter().enumerate() {
+                if i > 0 {
+                    text.push(',');
+                }
+                match *arg {
+                    Arg::Atom(a) => text.push_str(builder.name(a)),
+                    Arg::Int(n) => text.push_str(&n.to_string()),
+                }
+            }
+            text.push(')');
+            text
+        }
     }
 }
 

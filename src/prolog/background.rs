@@ -174,6 +174,16 @@ impl ClausesBuilder {
         id
     }
 
+    /// The name of a symbol already interned.
+    pub fn name(&self, id: u32) -> &str {
+        self.clauses.symbol(id)
+    }
+
+    /// The arguments of a flat fact this builder made.
+    pub fn args(&self, clause: &Clause) -> &[Arg] {
+        self.clauses.args(clause)
+    }
+
     /// The flat fact `name(args…)` (at least one argument).
     pub fn fact(&mut self, name: &str, args: &[Atomic<'_>]) -> Clause {
         let name = self.symbol(name);

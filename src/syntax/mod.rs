@@ -1,11 +1,13 @@
 //! The syntax layer: lexers, parsers, ASTs and printers for Prover9 and
-//! Prolog, a TPTP (FOF and CNF) reader, and nom parsers for the small formats of model answers ([`answer`]).
+//! Prolog, a TPTP (FOF and CNF) reader, nom parsers for the small formats of
+//! model answers ([`answer`]), and the raw text of JSON entries ([`json`]).
 //!
 //! Both parsers are total: any input gives either an AST or a [`SyntaxError`]
 //! with a position, never a panic.
 
 pub mod answer;
 mod error;
+pub mod json;
 pub mod prolog;
 pub mod prover9;
 pub mod tptp;

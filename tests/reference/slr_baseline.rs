@@ -5,9 +5,10 @@
 //! Method: rename the label predicates to `pos`/`neg` and the constants
 //! `train<d>`/`car<d>_<d>` to `mytrain…`/`mycar…` by whole-word replacement in
 //! the validation program text; count the examples as occurrences of `pos(`
-//! and `neg(`; append a checker counting the distinct examples E with
-//! `pos(E), eastbound(E)` or `neg(E), \+ eastbound(E)` (setof, 0 if none);
-//! append the hypothesis; run `swipl` with a 5 s timeout and read the count.
+//! and `neg(`; sort the program's lines; append a checker counting the
+//! distinct examples E with `pos(E), eastbound(E)` or `neg(E), \+
+//! eastbound(E)` (setof, 0 if none); append the hypothesis; run `swipl`
+//! with a 5 s timeout and read the count.
 //! Any failure to print a count (error, timeout) scores 0.
 
 #![allow(dead_code)]
@@ -98,6 +99,11 @@ pub fn reference_program(
     let renamed = replace_word(&renamed, negative, "neg");
     let renamed = rename_constants(&renamed);
     let examples = renamed.matches("pos(").count() + renamed.matches("neg(").count();
+    // The reference loads the program's lines sorted: a train's cars come
+    // as car0_1, car0_10, car0_11, car0_2, …
+    let mut lines: Vec<&str> = renamed.lines().collect();
+    lines.sort_unstable();
+    let renamed = lines.join("\n");
     let checker = format!(
         "\ncheck_count(Count) :-\n    (   setof(E, ((pos(E), {positive}(E)) ; (neg(E), \\+ {positive}(E))), Es)\n    ->  length(Es, Count)\n    ;   Count = 0\n    ).\n"
     );

@@ -1,0 +1,170 @@
+//! Answer shapes as RL frameworks hand them over (special tokens, prose,
+//! fences, `[RULE]` blocks, reasoning): the judge finds the rule where the
+//! SLR reference judge finds it, misses it where it misses, and gives the
+//! score the reference method gives through SWI-Prolog.
+//!
+//! Each shape is listed with the clause the reference extracts from it
+//! (recorded by reading its extraction: the last `eastbound(args) :- body.`
+//! in the answer with `%` comments deleted and lines joined, `args` without
+//! parentheses, the body up to the first `.`), or `None` where it finds no
+//! rule and scores 0 with `syntax_valid` false. The reference's score is
+//! that clause run by `swipl` with the reference method
+//! (`reference/slr_baseline.rs`).
+
+#[path = "reference/slr_baseline.rs"]
+mod baseline;
+
+use entail::judge::{extract_rule, ErrorKind, Judge, JudgeConfig, TaskRecord};
+
+const TASK: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/corpora/slr/task_l1.json");
+/// The task's hidden rule: 1.0.
+const GOLD: &str = "eastbound(T) :- has_car(T, C), car_color(C, red).";
+/// A worse rule: 0.75 on the task (trains 0, 1 and 2 have a long car).
+const LONG: &str = "eastbound(T) :- has_car(T, C), car_len(C, long).";
+
+/// (shape, answer, the reference's clause).
+fn shapes() -> Vec<(&'static str, String, Option<String>)> {
+    let gold = Some(GOLD.to_string());
+    let mut shapes = vec![
+        ("bare", GOLD.to_string(), gold.clone()),
+        ("</s>", format!("{GOLD}</s>"), gold.clone()),
+        ("<|im_end|>", format!("{GOLD}<|im_end|>"), gold.clone()),
+        ("<|eot_id|>", format!("{GOLD}\n<|eot_id|>"), gold.clone()),
+        ("<|endoftext|>", format!("{GOLD}<|endoftext|><|endoftext|>"), gold.clone()),
+        ("The rule is:", format!("The rule is: {GOLD}"), gold.clone()),
+        (
+            "explanation after",
+            format!("{GOLD}\nThis rule says a train with a red car goes east."),
+            gold.clone(),
+        ),
+        (
+            "inline in prose",
+            format!("Looking at the trains, {GOLD} covers every example."),
+            gold.clone(),
+        ),
+        (
+            "[RULE] fence then a query block",
+            format!(
+                "[RULE]\n```prolog\n{GOLD}\n```\n[/RULE]\nCheck:\n```\n?- eastbound(train0).\ntrue.\n```"
+            ),
+            gold.clone(),
+        ),
+        (
+            "[RULE] then an output fence",
+            format!("[RULE]\n{GOLD}\n[/RULE]\n```text\neastbound(train0): yes\n```"),
+            gold.clone(),
+        ),
+        (
+            "inline backticks in [RULE]",
+            format!("[RULE] `{GOLD}` [/RULE]"),
+            gold.clone(),
+        ),
+        (
+            "reasoning then fence",
+            format!("<think>Maybe {LONG} No.</think>\n```prolog\n{GOLD}\n```<|im_end|>"),
+            gold.clone(),
+        ),
+        (
+            "the last rule wins",
+            format!("First guess: {GOLD} Final answer: {LONG}"),
+            Some(LONG.to_string()),
+        ),
+        (
+            "rule only in reasoning",
+            format!("<think>It must be {GOLD}</think>I cannot say."),
+            gold.clone(),
+        ),
+        (
+            "a rule with a helper",
+            "eastbound(T) :- has_car(T, C), red(C).\nred(C) :- car_color(C, red).</s>".into(),
+            // The reference loads the clause alone; the judge loads the
+            // program around it (see the README): this shape is listed in
+            // `helpers_are_kept` instead.
+            None,
+        ),
+        ("only a fact", "eastbound(train0).".into(), None),
+        ("facts only", "eastbound(train0).\neastbound(train2).".into(), None),
+        ("a commented rule", format!("% {GOLD}\n"), None),
+        ("no full stop", GOLD.trim_end_matches('.').to_string(), None),
+        ("empty", String::new(), None),
+        ("prose only", "The trains with red cars go east.".into(), None),
+    ];
+    shapes.retain(|(shape, _, _)| *shape != "a rule with a helper");
+    shapes
+}
+
+fn task_record() -> (TaskRecord, String) {
+    let text = std::fs::read_to_string(TASK).unwrap();
+    let record: TaskRecord = serde_json::from_str(&text).unwrap();
+    let program = record.validation_program.clone();
+    (record, program)
+}
+
+#[test]
+fn the_rule_is_found_where_the_reference_finds_it() {
+    for (shape, answer, clause) in shapes() {
+        let found = extract_rule(&answer, "eastbound").map(|e| e.clause);
+        assert_eq!(found, clause, "{shape}: {answer:?}");
+    }
+}
+
+#[test]
+fn every_shape_scores_as_the_reference_does_through_swi() {
+    if !baseline::swipl_available() {
+        println!("SKIP: swipl not installed");
+        return;
+    }
+    let (record, program) = task_record();
+    let judge = Judge::new(JudgeConfig::default());
+    let task = judge.task(&record).unwrap();
+    let (mut ours, mut theirs) = (0.0, 0.0);
+    for (shape, answer, clause) in shapes() {
+        let result = task.score(&answer);
+        let (score, syntax_valid) = match &clause {
+            Some(clause) => {
+                let reference =
+                    baseline::score(&program, clause, "eastbound", "westbound").unwrap();
+                (reference.partial_score, true)
+            }
+            None => (0.0, false),
+        };
+        assert_eq!(
+            (result.partial_score, result.syntax_valid),
+            (score, syntax_valid),
+            "{shape}: {answer:?} → {result:?}"
+        );
+        if clause.is_none() {
+            assert_eq!(result.error_kind, Some(ErrorKind::NoRule), "{shape}");
+        }
+        ours += result.is_correct as u32 as f64;
+        theirs += (score == 1.0) as u32 as f64;
+    }
+    assert_eq!(ours, theirs);
+    assert!(ours >= 12.0, "{ours}");
+}
+
+/// Where the rule stands in a block that reads as a program, its helpers
+/// and its other clauses are loaded with it (the reference drops them);
+/// where the block does not read, the clause alone is, as the reference
+/// loads it.
+#[test]
+fn helpers_are_kept() {
+    let (record, _) = task_record();
+    let judge = Judge::new(JudgeConfig::default());
+    let task = judge.task(&record).unwrap();
+    let helper = "eastbound(T) :- has_car(T, C), red(C).\nred(C) :- car_color(C, red).";
+    for answer in [
+        helper.to_string(),
+        format!("{helper}</s>"),
+        format!("[RULE]\n{helper}\n[/RULE]\nDone."),
+        format!("Here:\n```prolog\n{helper}\n```\n```\n?- eastbound(train0).\n```"),
+    ] {
+        let result = task.score(&answer);
+        assert_eq!(result.partial_score, 1.0, "{answer:?} → {result:?}");
+    }
+    // Prose around the helper: the clause alone, whose helper is missing.
+    let result = task.score(&format!("So {helper} is it."));
+    assert_eq!(result.partial_score, 0.0);
+    assert_eq!(result.error_kind, Some(ErrorKind::Runtime), "{result:?}");
+    assert!(result.syntax_valid);
+}
