@@ -2,14 +2,24 @@
 //! run through `swipl`, one process per prediction. Tests use it as the
 //! oracle for scores; the benchmark uses it as the speed baseline.
 //!
-//! Method: rename the label predicates to `pos`/`neg` and the constants
+//! Method: find the rule in the answer ([`reference_clause`]: `%` comments
+//! deleted, lines joined, the last `eastbound(args) :- body.` with `args`
+//! free of parentheses and the body up to the first `.`; no such text
+//! scores 0); rename the label predicates to `pos`/`neg` and the constants
 //! `train<d>`/`car<d>_<d>` to `mytrain…`/`mycar…` by whole-word replacement in
 //! the validation program text; count the examples as occurrences of `pos(`
 //! and `neg(`; sort the program's lines; append a checker counting the
 //! distinct examples E with `pos(E), eastbound(E)` or `neg(E), \+
-//! eastbound(E)` (setof, 0 if none); append the hypothesis; run `swipl`
+//! eastbound(E)` (setof, 0 if none); append the rule; run `swipl`
 //! with a 5 s timeout and read the count.
 //! Any failure to print a count (error, timeout) scores 0.
+//!
+//! The judge differs from the reference in one documented way: where the
+//! answer is a program that holds the reference's clause, it loads the
+//! whole program (helpers, further clauses), not the clause alone.
+//! [`loaded_text`] models that for answers written as Prolog text, and
+//! [`score`] scores what it gives; [`score_reference`] is the reference
+//! to the letter (the clause alone).
 
 #![allow(dead_code)]
 
@@ -110,20 +120,151 @@ pub fn reference_program(
     (format!("{renamed}\n{checker}\n{hypothesis}\n"), examples)
 }
 
-/// Scores `hypothesis` with one `swipl` process. `None` if `swipl` cannot be
-/// started at all.
+/// Python's `\s` on a `str`.
+fn is_python_space(c: char) -> bool {
+    c.is_whitespace() || ('\x1c'..='\x1f').contains(&c)
+}
+
+/// The reference's rule text for `answer`, or `None` where it finds none:
+/// every `%` and the rest of its line deleted; each line break with the
+/// white space after it made one space; then, scanning left to right
+/// without overlap, the matches of `P\([^()]*\)\s*:-.*?\.` (`P` the
+/// positive label predicate): the last one, trimmed.
+pub fn reference_clause(answer: &str, positive: &str) -> Option<String> {
+    let uncommented: Vec<&str> = answer
+        .split('\n')
+        .map(|line| line.split_once('%').map_or(line, |(code, _)| code))
+        .collect();
+    let uncommented = uncommented.join("\n");
+    let mut joined = String::with_capacity(uncommented.len());
+    let mut chars = uncommented.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\n' {
+            joined.push(' ');
+            while chars.peek().is_some_and(|&c| is_python_space(c)) {
+                chars.next();
+            }
+        } else {
+            joined.push(c);
+        }
+    }
+    let opening = format!("{positive}(");
+    let mut last = None;
+    let mut at = 0;
+    while at < joined.len() {
+        let rest = &joined[at..];
+        let matched = rest.strip_prefix(opening.as_str()).and_then(|args| {
+            let close = args.find(['(', ')'])?;
+            let after = args[close..].strip_prefix(')')?;
+            let body = after.trim_start_matches(is_python_space).strip_prefix(":-")?;
+            let dot = body.find('.')?;
+            Some(joined.len() - body.len() + dot + 1)
+        });
+        match matched {
+            Some(end) => {
+                last = Some(joined[at..end].trim().to_string());
+                at = end;
+            }
+            None => at += rest.chars().next().map_or(1, char::len_utf8),
+        }
+    }
+    last
+}
+
+/// What the judge loads for `answer`, modelled for answers written as
+/// Prolog text: the whole answer (trailing special tokens such as `</s>`
+/// removed) when the reference's clause stands in it as a clause of its
+/// own (at the start or after a full stop, its `.` followed by white space
+/// or the end), else the reference's clause alone. `None` where the
+/// reference finds no rule.
+pub fn loaded_text(answer: &str, positive: &str) -> Option<String> {
+    let clause = reference_clause(answer, positive)?;
+    let mut program = answer.trim_end();
+    while let Some(open) = program.strip_suffix('>').and_then(|p| p.rfind('<')) {
+        let token = &program[open + 1..program.len() - 1];
+        if token.is_empty() || token.contains(|c: char| c.is_whitespace() || c == '<') {
+            break;
+        }
+        program = program[..open].trim_end();
+    }
+    // The clause as it stands in the answer (comments deleted): its text
+    // with each run of white space free to differ.
+    let uncommented: Vec<&str> = program
+        .split('\n')
+        .map(|line| line.split_once('%').map_or(line, |(code, _)| code))
+        .collect();
+    let text = uncommented.join("\n");
+    let words: Vec<&str> = clause.split_whitespace().collect();
+    let stands_whole = |start: usize| {
+        let program = text.as_str();
+        let mut at = start;
+        for (i, word) in words.iter().enumerate() {
+            if i > 0 {
+                let rest = &program[at..];
+                let trimmed = rest.trim_start();
+                if trimmed.len() == rest.len() {
+                    return false;
+                }
+                at += rest.len() - trimmed.len();
+            }
+            if !program[at..].starts_with(word) {
+                return false;
+            }
+            at += word.len();
+        }
+        let before = program[..start].trim_end();
+        (before.is_empty() || before.ends_with('.'))
+            && program[at..].chars().next().map_or(true, char::is_whitespace)
+    };
+    let first = words.first()?;
+    let whole = text
+        .match_indices(first)
+        .any(|(start, _)| stands_whole(start));
+    Some(if whole { program.to_string() } else { clause })
+}
+
+/// Scores `answer` with one `swipl` process, loading what the judge loads
+/// ([`loaded_text`]). `None` if `swipl` cannot be started at all.
 pub fn score(
+    validation_program: &str,
+    answer: &str,
+    positive: &str,
+    negative: &str,
+) -> Option<BaselineScore> {
+    match loaded_text(answer, positive) {
+        Some(text) => score_text(validation_program, &text, positive, negative),
+        None => Some(BaselineScore {
+            partial_score: 0.0,
+            is_correct: false,
+        }),
+    }
+}
+
+/// Scores `answer` exactly as the reference does: its clause alone
+/// ([`reference_clause`]), or 0 where it finds none.
+pub fn score_reference(
+    validation_program: &str,
+    answer: &str,
+    positive: &str,
+    negative: &str,
+) -> Option<BaselineScore> {
+    match reference_clause(answer, positive) {
+        Some(clause) => score_text(validation_program, &clause, positive, negative),
+        None => Some(BaselineScore {
+            partial_score: 0.0,
+            is_correct: false,
+        }),
+    }
+}
+
+/// Scores the program text `hypothesis` as the reference scores the rule
+/// it extracted.
+fn score_text(
     validation_program: &str,
     hypothesis: &str,
     positive: &str,
     negative: &str,
 ) -> Option<BaselineScore> {
-    if !hypothesis.contains(positive) {
-        return Some(BaselineScore {
-            partial_score: 0.0,
-            is_correct: false,
-        });
-    }
     let (program, examples) = reference_program(validation_program, hypothesis, positive, negative);
     let dir = std::env::temp_dir();
     static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);

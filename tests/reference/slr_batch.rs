@@ -1,6 +1,7 @@
 //! The reference method of `slr_baseline.rs` for many answers at once: each
-//! (validation program, hypothesis) pair becomes its own module file
-//! (renamed as the reference renames, with the same `check_count/1`), and
+//! (validation program, answer) pair becomes its own module file (renamed
+//! as the reference renames, with the same `check_count/1`, holding what
+//! the judge loads of the answer, `loaded_text`), and
 //! two swipl processes load, score and unload them in turn. Each scoring
 //! runs under an inference limit (and the reference's 5 s as a safety net),
 //! so a looping answer costs a fraction of a second instead of 5 s; any
@@ -9,7 +10,7 @@
 
 #![allow(dead_code)]
 
-use crate::baseline::{reference_program, BaselineScore};
+use crate::baseline::{loaded_text, reference_program, BaselineScore};
 use std::io::Write;
 use std::process::{Command, Stdio};
 
@@ -40,14 +41,16 @@ pub fn score_all(pairs: &[(String, String)]) -> Vec<BaselineScore> {
     std::fs::create_dir_all(&dir).expect("temp dir");
     let mut examples = Vec::with_capacity(pairs.len());
     for (i, (program, hypothesis)) in pairs.iter().enumerate() {
-        let (text, n) = reference_program(program, hypothesis, "eastbound", "westbound");
-        // The reference never reaches swipl when the answer does not name
-        // the target predicate: it scores 0.
-        let text = if hypothesis.contains("eastbound") {
-            text
-        } else {
-            String::new()
-        };
+        // What the judge loads of the answer (`loaded_text`); where the
+        // reference finds no rule it scores 0.
+        let loaded = loaded_text(hypothesis, "eastbound");
+        let (text, n) = reference_program(
+            program,
+            loaded.as_deref().unwrap_or(""),
+            "eastbound",
+            "westbound",
+        );
+        let text = if loaded.is_some() { text } else { String::new() };
         examples.push(n);
         let module = format!(
             ":- module(p_{i}, []).\n:- style_check(-singleton).\n:- style_check(-discontiguous).\n{text}"
