@@ -4,8 +4,9 @@
 //! One way for all of them: a command produces its JSON Lines as it always
 //! does, and [`ParquetSink`] turns that stream into a Parquet file whose
 //! columns are the records' keys, named exactly as in the JSON (so
-//! SLR-Bench's `validation program` stays `validation program`), with nested
-//! objects and arrays as struct and list columns. [`parquet_lines`] turns a
+//! SLR-Bench's `validation program` stays `validation program`) and in the
+//! order they first appear, with nested objects and arrays as struct and
+//! list columns. [`parquet_lines`] turns a
 //! Parquet file back into JSON Lines for a command that reads them.
 //!
 //! Column types are inferred from every record, not a prefix: the lines are
@@ -65,10 +66,10 @@ impl<W: Write + Send> ParquetSink<W> {
     pub fn finish(self) -> io::Result<W> {
         let mut spool = self.spool.into_inner().map_err(|e| e.into_error())?;
         spool.seek(SeekFrom::Start(0))?;
-        let mut spool = as_text_where_mixed(spool)?;
+        let (mut spool, keys) = as_text_where_mixed(spool)?;
         spool.seek(SeekFrom::Start(0))?;
         let (schema, _) = infer_json_schema(BufReader::new(&spool), None).map_err(invalid)?;
-        let schema = Arc::new(without_null_columns(schema));
+        let schema = Arc::new(in_key_order(without_null_columns(schema), &keys));
         spool.seek(SeekFrom::Start(0))?;
         let reader = ReaderBuilder::new(schema.clone())
             .with_batch_size(BATCH_ROWS)
@@ -110,18 +111,36 @@ fn kind_bit(raw: &str) -> u8 {
     }
 }
 
+/// `schema` with its columns in `keys`' order (the order in which the
+/// records' keys first appear), whatever order inference gave them.
+fn in_key_order(schema: Schema, keys: &[String]) -> Schema {
+    let rank = |name: &str| keys.iter().position(|k| k == name).unwrap_or(keys.len());
+    let mut fields: Vec<_> = schema.fields().iter().cloned().collect();
+    fields.sort_by_key(|field| rank(field.name()));
+    Schema::new_with_metadata(fields, schema.metadata().clone())
+}
+
 /// The spooled records, with the values of every key whose records mix
 /// objects, arrays and scalars (an `id` that is an object in one record and
 /// a number in the others), or hold an integer beyond 64 bits, replaced by
 /// their JSON text as a string: a column takes one type, and text keeps
 /// every value exactly. Other keys are left as they are (mixed scalars
 /// become strings when written, see [`ReaderBuilder::with_coerce_primitive`]).
-fn as_text_where_mixed(mut spool: File) -> io::Result<File> {
+/// Also the records' top-level keys, in the order they first appear.
+fn as_text_where_mixed(mut spool: File) -> io::Result<(File, Vec<String>)> {
     let mut kinds: std::collections::BTreeMap<String, u8> = Default::default();
+    let mut keys = Vec::new();
     for line in BufReader::new(&spool).lines() {
         let line = line?;
         for (key, value) in entries(&line)? {
-            *kinds.entry(key).or_default() |= kind_bit(value);
+            let kind = kind_bit(value);
+            match kinds.get_mut(&key) {
+                Some(bits) => *bits |= kind,
+                None => {
+                    keys.push(key.clone());
+                    kinds.insert(key, kind);
+                }
+            }
         }
     }
     let mixed: std::collections::BTreeSet<String> = kinds
@@ -130,7 +149,7 @@ fn as_text_where_mixed(mut spool: File) -> io::Result<File> {
         .map(|(key, _)| key)
         .collect();
     if mixed.is_empty() {
-        return Ok(spool);
+        return Ok((spool, keys));
     }
     spool.seek(SeekFrom::Start(0))?;
     let mut rewritten = BufWriter::new(tempfile::tempfile()?);
@@ -151,7 +170,7 @@ fn as_text_where_mixed(mut spool: File) -> io::Result<File> {
             rewritten.write_all(b"}\n")?;
         }
     }
-    rewritten.into_inner().map_err(|e| e.into_error())
+    Ok((rewritten.into_inner().map_err(|e| e.into_error())?, keys))
 }
 
 /// A record's top-level keys and values' JSON text, in order (none for a

@@ -82,6 +82,18 @@ fn shapes() -> Vec<(&'static str, String, Option<String>)> {
             // `helpers_are_kept` instead.
             None,
         ),
+        (
+            "a decimal point in the body",
+            "eastbound(T) :- findall(C, (has_car(T, C), car_color(C, red)), Cs), length(Cs, N), N > 0.5.".into(),
+            // The body ends at the first `.`: `N > 0`, here to the same effect.
+            Some("eastbound(T) :- findall(C, (has_car(T, C), car_color(C, red)), Cs), length(Cs, N), N > 0.".into()),
+        ),
+        (
+            "a decimal point that changes the rule",
+            format!("The rule: {LONG}\neastbound(T) :- has_car(T, C), car_color(C, red), car_num(C, N), N < 1.5."),
+            // `N < 1.`: no train (0.5), where the whole rule would score 1.0.
+            Some("eastbound(T) :- has_car(T, C), car_color(C, red), car_num(C, N), N < 1.".into()),
+        ),
         ("only a fact", "eastbound(train0).".into(), None),
         ("facts only", "eastbound(train0).\neastbound(train2).".into(), None),
         ("a commented rule", format!("% {GOLD}\n"), None),
@@ -166,4 +178,35 @@ fn helpers_are_kept() {
     assert_eq!(result.partial_score, 0.0);
     assert_eq!(result.error_kind, Some(ErrorKind::Runtime), "{result:?}");
     assert!(result.syntax_valid);
+}
+
+/// The judge's extraction and the oracle's, written apart, agree on
+/// answers stitched from the pieces that matter to the reference's pattern
+/// (heads, necks, full stops, comments, line breaks, parentheses, special
+/// tokens): the same clause, up to white space (the reference joins lines,
+/// the judge keeps them).
+#[test]
+fn the_judge_and_the_oracle_extract_alike() {
+    const PIECES: &[&str] = &[
+        "eastbound(", "eastbound(T)", "not_eastbound(T)", "T", ")", "(", " ", "\n", "\n  ",
+        ":-", " :- ", ".", "1.5", "%", "% c.\n", "a(T)", ", ", "'a.b'", "`", "```", "</s>",
+        "é", "\t", "eastbound(T) :- a(T).", "westbound(T) :- b(T).",
+    ];
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    let squeeze = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut found = 0;
+    for _ in 0..20_000 {
+        let answer: String = (0..1 + next(12)).map(|_| PIECES[next(PIECES.len())]).collect();
+        let ours = extract_rule(&answer, "eastbound").map(|e| squeeze(&e.clause));
+        let theirs = baseline::reference_clause(&answer, "eastbound").map(|c| squeeze(&c));
+        assert_eq!(ours, theirs, "{answer:?}");
+        found += ours.is_some() as usize;
+    }
+    assert!(found > 2_000, "{found}");
 }

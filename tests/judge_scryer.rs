@@ -38,8 +38,14 @@ enum Expect {
 }
 
 /// A rule that is right (1.0 under SWI) only if `check` succeeds as in SWI.
+/// A check with a `.` in it (`3.5`, `'-3.5'`) is a helper's body: the
+/// reference's rule ends at the first `.` after `:-`.
 fn checked(check: &str) -> String {
-    format!("eastbound(T) :- has_car(T, C), short(C), {check}.")
+    if check.contains('.') {
+        format!("eastbound(T) :- has_car(T, C), short(C), case_holds.\ncase_holds :- {check}.")
+    } else {
+        format!("eastbound(T) :- has_car(T, C), short(C), {check}.")
+    }
 }
 
 /// Each divergence of scryer 0.10 from SWI-Prolog 9, as an answer that

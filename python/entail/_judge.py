@@ -44,6 +44,17 @@ class Judge:
     ``holdout_correct``); or the same dict as a JSON string; or the
     validation program text itself. A judge is thread-safe, and its batch
     calls release the GIL.
+
+    A prediction is the model's output as decoded (reasoning, prose, code
+    fences, ``[RULE]`` blocks, special tokens such as ``</s>``). The rule is
+    found where the SLR reference metric finds it: with ``%`` comments
+    deleted and lines joined, the last ``eastbound(args) :- body.`` (or
+    the task's positive predicate) in the text, its body ending at the
+    first ``.``. An answer without one (only facts, no full stop) scores
+    0 with ``syntax_valid`` False and ``error_kind`` ``"no_rule"``. Where that rule is a clause of the code
+    around it (the fence, ``[RULE]`` block or whole answer) and that code
+    reads, the code is loaded with its helpers; else the rule alone is, as
+    the reference loads it. See "Finding the rule" in the README.
     """
 
     def __init__(

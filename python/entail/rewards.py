@@ -57,8 +57,9 @@ def trl_slr(
 
     The dataset's columns arrive as keyword lists with SLR-Bench's names:
     ``"validation program"`` (or ``validation_program``) and, optionally,
-    ``evaluation_config``. Completions are strings or chat messages.
-    Returns the partial score, or 1.0/0.0 for all-correct with ``binary=True``.
+    ``evaluation_config``. Completions are strings or chat messages,
+    scored as decoded: the rule is found in them as the SLR reference
+    finds it (see ``Judge``). Returns the partial score, or 1.0/0.0 for all-correct with ``binary=True``.
     """
     if completions is None:
         raise TypeError("trl_slr needs completions")

@@ -162,10 +162,10 @@ fn run_single(judge: &Judge, task_path: &Path, args: &Args) -> Outcome {
 
 /// The reader's error on the rule in `answer`, placed in the whole answer
 /// (the rule may sit inside reasoning and a `[RULE]` block): the error on
-/// the clause the judge fell back to, when the text around it did not read.
+/// the reference's clause, which the judge loads alone when it does not
+/// read.
 fn answer_syntax_error(answer: &str, positive: &str) -> Option<SyntaxError> {
     let found = extract_rule(answer, positive)?;
-    parse_program(found.program).err()?;
     let error = parse_program(&found.clause).err()?;
     Some(SyntaxError::at(
         answer,

@@ -543,9 +543,10 @@ impl Task<'_> {
                     .iter()
                     .any(|s| term(s).as_ref() == Some(&rule))
             }),
-            // A clause that does not read alone: the text around it as SWI
-            // reads it.
-            Err(_) => true,
+            // A clause that does not read alone (cut at a `.` inside a
+            // quoted atom, say) is no clause of any text: the reference
+            // loads it alone and gets a syntax error.
+            Err(_) => false,
         };
         if holds_clause && !around.sentences.is_empty() {
             return self.check(&around).map_err(failed);

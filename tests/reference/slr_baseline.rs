@@ -17,7 +17,7 @@
 //! The judge differs from the reference in one documented way: where the
 //! answer is a program that holds the reference's clause, it loads the
 //! whole program (helpers, further clauses), not the clause alone.
-//! [`loaded_text`] models that for answers written as Prolog text, and
+//! [`loaded`] models that for answers written as Prolog text, and
 //! [`score`] scores what it gives; [`score_reference`] is the reference
 //! to the letter (the clause alone).
 
@@ -105,6 +105,18 @@ pub fn reference_program(
     positive: &str,
     negative: &str,
 ) -> (String, usize) {
+    guarded_program(validation_program, hypothesis, None, positive, negative)
+}
+
+/// [`reference_program`], whose count is 0 unless SWI reads `must_read`
+/// as a term (see [`Loaded`]).
+pub fn guarded_program(
+    validation_program: &str,
+    hypothesis: &str,
+    must_read: Option<&str>,
+    positive: &str,
+    negative: &str,
+) -> (String, usize) {
     let renamed = replace_word(validation_program, positive, "pos");
     let renamed = replace_word(&renamed, negative, "neg");
     let renamed = rename_constants(&renamed);
@@ -114,8 +126,23 @@ pub fn reference_program(
     let mut lines: Vec<&str> = renamed.lines().collect();
     lines.sort_unstable();
     let renamed = lines.join("\n");
+    let guard = match must_read {
+        Some(clause) => {
+            let quoted: String = clause
+                .chars()
+                .flat_map(|c| match c {
+                    '\\' => vec!['\\', '\\'],
+                    '"' => vec!['\\', '"'],
+                    '\n' | '\r' => vec![' '],
+                    c => vec![c],
+                })
+                .collect();
+            format!("catch(term_string(_, \"{quoted}\"), _, fail),\n        ")
+        }
+        None => String::new(),
+    };
     let checker = format!(
-        "\ncheck_count(Count) :-\n    (   setof(E, ((pos(E), {positive}(E)) ; (neg(E), \\+ {positive}(E))), Es)\n    ->  length(Es, Count)\n    ;   Count = 0\n    ).\n"
+        "\ncheck_count(Count) :-\n    (   {guard}setof(E, ((pos(E), {positive}(E)) ; (neg(E), \\+ {positive}(E))), Es)\n    ->  length(Es, Count)\n    ;   Count = 0\n    ).\n"
     );
     (format!("{renamed}\n{checker}\n{hypothesis}\n"), examples)
 }
@@ -171,13 +198,24 @@ pub fn reference_clause(answer: &str, positive: &str) -> Option<String> {
     last
 }
 
+/// What the judge loads of an answer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Loaded {
+    /// The Prolog text loaded.
+    pub text: String,
+    /// Where `text` is the whole answer: the reference's clause, which must
+    /// read (as one of the answer's clauses) for the answer to count; when
+    /// it does not, the judge loads it alone and gets a syntax error.
+    pub must_read: Option<String>,
+}
+
 /// What the judge loads for `answer`, modelled for answers written as
 /// Prolog text: the whole answer (trailing special tokens such as `</s>`
 /// removed) when the reference's clause stands in it as a clause of its
 /// own (at the start or after a full stop, its `.` followed by white space
-/// or the end), else the reference's clause alone. `None` where the
-/// reference finds no rule.
-pub fn loaded_text(answer: &str, positive: &str) -> Option<String> {
+/// or the end) and reads, else the reference's clause alone. `None` where
+/// the reference finds no rule.
+pub fn loaded(answer: &str, positive: &str) -> Option<Loaded> {
     let clause = reference_clause(answer, positive)?;
     let mut program = answer.trim_end();
     while let Some(open) = program.strip_suffix('>').and_then(|p| p.rfind('<')) {
@@ -220,19 +258,35 @@ pub fn loaded_text(answer: &str, positive: &str) -> Option<String> {
     let whole = text
         .match_indices(first)
         .any(|(start, _)| stands_whole(start));
-    Some(if whole { program.to_string() } else { clause })
+    Some(if whole {
+        Loaded {
+            text: program.to_string(),
+            must_read: Some(clause),
+        }
+    } else {
+        Loaded {
+            text: clause,
+            must_read: None,
+        }
+    })
 }
 
 /// Scores `answer` with one `swipl` process, loading what the judge loads
-/// ([`loaded_text`]). `None` if `swipl` cannot be started at all.
+/// ([`loaded`]). `None` if `swipl` cannot be started at all.
 pub fn score(
     validation_program: &str,
     answer: &str,
     positive: &str,
     negative: &str,
 ) -> Option<BaselineScore> {
-    match loaded_text(answer, positive) {
-        Some(text) => score_text(validation_program, &text, positive, negative),
+    match loaded(answer, positive) {
+        Some(Loaded { text, must_read }) => score_text(
+            validation_program,
+            &text,
+            must_read.as_deref(),
+            positive,
+            negative,
+        ),
         None => Some(BaselineScore {
             partial_score: 0.0,
             is_correct: false,
@@ -249,7 +303,7 @@ pub fn score_reference(
     negative: &str,
 ) -> Option<BaselineScore> {
     match reference_clause(answer, positive) {
-        Some(clause) => score_text(validation_program, &clause, positive, negative),
+        Some(clause) => score_text(validation_program, &clause, None, positive, negative),
         None => Some(BaselineScore {
             partial_score: 0.0,
             is_correct: false,
@@ -262,10 +316,12 @@ pub fn score_reference(
 fn score_text(
     validation_program: &str,
     hypothesis: &str,
+    must_read: Option<&str>,
     positive: &str,
     negative: &str,
 ) -> Option<BaselineScore> {
-    let (program, examples) = reference_program(validation_program, hypothesis, positive, negative);
+    let (program, examples) =
+        guarded_program(validation_program, hypothesis, must_read, positive, negative);
     let dir = std::env::temp_dir();
     static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);

@@ -1,7 +1,7 @@
 //! The reference method of `slr_baseline.rs` for many answers at once: each
 //! (validation program, answer) pair becomes its own module file (renamed
 //! as the reference renames, with the same `check_count/1`, holding what
-//! the judge loads of the answer, `loaded_text`), and
+//! the judge loads of the answer, `loaded`), and
 //! two swipl processes load, score and unload them in turn. Each scoring
 //! runs under an inference limit (and the reference's 5 s as a safety net),
 //! so a looping answer costs a fraction of a second instead of 5 s; any
@@ -10,7 +10,7 @@
 
 #![allow(dead_code)]
 
-use crate::baseline::{loaded_text, reference_program, BaselineScore};
+use crate::baseline::{guarded_program, loaded, BaselineScore};
 use std::io::Write;
 use std::process::{Command, Stdio};
 
@@ -41,12 +41,13 @@ pub fn score_all(pairs: &[(String, String)]) -> Vec<BaselineScore> {
     std::fs::create_dir_all(&dir).expect("temp dir");
     let mut examples = Vec::with_capacity(pairs.len());
     for (i, (program, hypothesis)) in pairs.iter().enumerate() {
-        // What the judge loads of the answer (`loaded_text`); where the
+        // What the judge loads of the answer (`loaded`); where the
         // reference finds no rule it scores 0.
-        let loaded = loaded_text(hypothesis, "eastbound");
-        let (text, n) = reference_program(
+        let loaded = loaded(hypothesis, "eastbound");
+        let (text, n) = guarded_program(
             program,
-            loaded.as_deref().unwrap_or(""),
+            loaded.as_ref().map_or("", |l| l.text.as_str()),
+            loaded.as_ref().and_then(|l| l.must_read.as_deref()),
             "eastbound",
             "westbound",
         );
