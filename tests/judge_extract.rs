@@ -188,9 +188,31 @@ fn helpers_are_kept() {
 #[test]
 fn the_judge_and_the_oracle_extract_alike() {
     const PIECES: &[&str] = &[
-        "eastbound(", "eastbound(T)", "not_eastbound(T)", "T", ")", "(", " ", "\n", "\n  ",
-        ":-", " :- ", ".", "1.5", "%", "% c.\n", "a(T)", ", ", "'a.b'", "`", "```", "</s>",
-        "é", "\t", "eastbound(T) :- a(T).", "westbound(T) :- b(T).",
+        "eastbound(",
+        "eastbound(T)",
+        "not_eastbound(T)",
+        "T",
+        ")",
+        "(",
+        " ",
+        "\n",
+        "\n  ",
+        ":-",
+        " :- ",
+        ".",
+        "1.5",
+        "%",
+        "% c.\n",
+        "a(T)",
+        ", ",
+        "'a.b'",
+        "`",
+        "```",
+        "</s>",
+        "é",
+        "\t",
+        "eastbound(T) :- a(T).",
+        "westbound(T) :- b(T).",
     ];
     let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
     let mut next = |n: usize| {
@@ -202,7 +224,9 @@ fn the_judge_and_the_oracle_extract_alike() {
     let squeeze = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
     let mut found = 0;
     for _ in 0..20_000 {
-        let answer: String = (0..1 + next(12)).map(|_| PIECES[next(PIECES.len())]).collect();
+        let answer: String = (0..1 + next(12))
+            .map(|_| PIECES[next(PIECES.len())])
+            .collect();
         let ours = extract_rule(&answer, "eastbound").map(|e| squeeze(&e.clause));
         let theirs = baseline::reference_clause(&answer, "eastbound").map(|c| squeeze(&c));
         assert_eq!(ours, theirs, "{answer:?}");

@@ -183,7 +183,9 @@ pub fn reference_clause(answer: &str, positive: &str) -> Option<String> {
         let matched = rest.strip_prefix(opening.as_str()).and_then(|args| {
             let close = args.find(['(', ')'])?;
             let after = args[close..].strip_prefix(')')?;
-            let body = after.trim_start_matches(is_python_space).strip_prefix(":-")?;
+            let body = after
+                .trim_start_matches(is_python_space)
+                .strip_prefix(":-")?;
             let dot = body.find('.')?;
             Some(joined.len() - body.len() + dot + 1)
         });
@@ -252,7 +254,10 @@ pub fn loaded(answer: &str, positive: &str) -> Option<Loaded> {
         }
         let before = program[..start].trim_end();
         (before.is_empty() || before.ends_with('.'))
-            && program[at..].chars().next().map_or(true, char::is_whitespace)
+            && program[at..]
+                .chars()
+                .next()
+                .map_or(true, char::is_whitespace)
     };
     let first = words.first()?;
     let whole = text
@@ -320,8 +325,13 @@ fn score_text(
     positive: &str,
     negative: &str,
 ) -> Option<BaselineScore> {
-    let (program, examples) =
-        guarded_program(validation_program, hypothesis, must_read, positive, negative);
+    let (program, examples) = guarded_program(
+        validation_program,
+        hypothesis,
+        must_read,
+        positive,
+        negative,
+    );
     let dir = std::env::temp_dir();
     static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);

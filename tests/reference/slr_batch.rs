@@ -51,7 +51,11 @@ pub fn score_all(pairs: &[(String, String)]) -> Vec<BaselineScore> {
             "eastbound",
             "westbound",
         );
-        let text = if loaded.is_some() { text } else { String::new() };
+        let text = if loaded.is_some() {
+            text
+        } else {
+            String::new()
+        };
         examples.push(n);
         let module = format!(
             ":- module(p_{i}, []).\n:- style_check(-singleton).\n:- style_check(-discontiguous).\n{text}"
