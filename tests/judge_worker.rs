@@ -205,3 +205,66 @@ fn a_second_death_is_a_resource_error() {
     // The judge goes on with a fresh worker.
     assert!(score(&judge, RULE).is_correct);
 }
+
+/// A forked child (as Python's `os.fork` or a fork pool makes) scores with
+/// workers of its own: it neither reads the parent's replies nor kills or
+/// writes to the parent's workers, and the parent's keep answering it.
+#[test]
+fn a_forked_child_scores_with_its_own_workers() {
+    let _serial = serial();
+    let judge = Judge::new(scryer_config());
+    let wrong = "eastbound(T) :- has_car(T, C), long(C).";
+    assert!(score(&judge, RULE).is_correct);
+    // SAFETY: the child only scores and then leaves with `_exit`, never
+    // returning into the test harness.
+    let pid = unsafe { libc::fork() };
+    assert!(pid >= 0, "fork failed");
+    if pid == 0 {
+        let mut ok = true;
+        for _ in 0..3 {
+            ok &= score(&judge, RULE).partial_score == 1.0;
+            ok &= score(&judge, wrong).partial_score == 0.0;
+        }
+        unsafe { libc::_exit(if ok { 0 } else { 1 }) };
+    }
+    // Meanwhile the parent scores on the same workers.
+    for _ in 0..3 {
+        assert_eq!(score(&judge, wrong).partial_score, 0.0);
+        assert_eq!(score(&judge, RULE).partial_score, 1.0);
+    }
+    let mut status = 0;
+    assert_eq!(unsafe { libc::waitpid(pid, &mut status, 0) }, pid);
+    assert!(
+        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+        "child status {status}"
+    );
+    assert!(score(&judge, RULE).is_correct);
+}
+
+/// A cancel flag set while a worker runs an answer that would take its whole
+/// wall-clock cap ends the wait at once: the answer is `Interrupted`, not a
+/// timeout, and the worker is replaced for the next answer.
+#[test]
+fn a_cancel_flag_cuts_a_wait_on_a_worker_short() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    let _serial = serial();
+    let mut config = scryer_config();
+    config.inference_limit = u64::MAX / 2;
+    config.worker.eval_timeout = Duration::from_secs(600);
+    let judge = Judge::new(config);
+    assert!(score(&judge, RULE).is_correct);
+    let flag = Arc::new(AtomicBool::new(false));
+    let setter = {
+        let flag = Arc::clone(&flag);
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(300));
+            flag.store(true, Ordering::Relaxed);
+        })
+    };
+    let result =
+        entail::prolog::with_cancel(flag, || score(&judge, "eastbound(T) :- repeat, fail."));
+    setter.join().unwrap();
+    assert_eq!(result.error.as_deref(), Some("interrupted"), "{result:?}");
+    assert!(score(&judge, RULE).is_correct);
+}

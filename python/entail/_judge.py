@@ -34,8 +34,10 @@ class Judge:
     Options are those of ``entail judge``: ``workers`` (threads and scryer
     worker processes; default one per core), ``inference_limit`` per example,
     ``timeout`` in seconds per answer, ``memory_mb`` per worker,
-    ``isomorphic`` (``"renamed"`` or ``"both"``) and ``engine`` (``"auto"``
-    or ``"scryer"``).
+    ``isomorphic`` (``"renamed"`` or ``"both"``), ``renamings`` (score
+    each answer under that many independent renamings of the task's trains
+    and cars and report the lowest), ``seed`` (draws the renamings) and
+    ``engine`` (``"auto"`` or ``"scryer"``).
 
     A reference is a task: a dict with ``"validation program"`` (or
     ``"validation_program"``) and optionally ``"evaluation_config"``,
@@ -65,9 +67,14 @@ class Judge:
         timeout: float = 10.0,
         memory_mb: int = 2048,
         isomorphic: str = "renamed",
+        renamings: int = 1,
+        seed: int = 0,
         engine: str = "auto",
     ) -> None:
         workers = _cores() if workers is None else _positive_int("workers", workers)
+        _positive_int("renamings", renamings)
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
+            raise ValueError(f"seed must be an int in [0, 2**64), got {seed!r}")
         _positive_int("inference_limit", inference_limit)
         _positive_int("memory_mb", memory_mb)
         if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
@@ -83,6 +90,8 @@ class Judge:
             isomorphic,
             engine,
             _worker.command(),
+            renamings,
+            seed,
         )
 
     def score(self, prediction: str, reference: Reference) -> Dict[str, Any]:
@@ -102,8 +111,8 @@ class Judge:
         distinct task is parsed once. A bad item (an unreadable reference,
         an answer that loops) gets an ``error_kind`` in its result; only
         arguments of the wrong type raise. Ctrl-C raises KeyboardInterrupt
-        once the answers under way finish (each is capped by ``timeout``);
-        the rest are never started. ``progress=True`` draws a tqdm bar.
+        within about a tenth of a second: waits on scryer workers are cut
+        short (the workers killed), and the rest are never started. ``progress=True`` draws a tqdm bar.
         """
         predictions = _predictions(predictions)
         tasks, task_of = _tasks(references, len(predictions))

@@ -12,6 +12,8 @@ class NativeJudge:
         isomorphic: str,
         engine: str,
         worker_command: List[str],
+        renamings: int = 1,
+        seed: int = 0,
     ) -> None: ...
     def score_batch(
         self,

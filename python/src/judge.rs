@@ -1,12 +1,13 @@
 //! The judge for Python: a batch of answers scored on all cores with the GIL
-//! released, Ctrl-C honoured between answers.
+//! released, Ctrl-C honoured within a tenth of a second (answers under way
+//! on the native engine finish, waits on scryer workers are cut short).
 
 use crate::value::to_python;
 use entail::judge::{
     Engine, ErrorKind, ExampleResult, Isomorphic, Judge, JudgeConfig, JudgeResult, Label, Task,
     TaskRecord,
 };
-use entail::prolog::{WorkerCommand, WorkerConfig};
+use entail::prolog::{with_cancel, WorkerCommand, WorkerConfig};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
@@ -75,7 +76,7 @@ pub struct NativeJudge {
 #[pymethods]
 impl NativeJudge {
     #[new]
-    #[pyo3(signature = (workers, inference_limit, timeout, memory_mb, isomorphic, engine, worker_command))]
+    #[pyo3(signature = (workers, inference_limit, timeout, memory_mb, isomorphic, engine, worker_command, renamings=1, seed=0))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         workers: usize,
@@ -85,10 +86,14 @@ impl NativeJudge {
         isomorphic: &str,
         engine: &str,
         worker_command: Vec<String>,
+        renamings: usize,
+        seed: u64,
     ) -> PyResult<NativeJudge> {
         let mut config = JudgeConfig {
             workers: workers.max(1),
             inference_limit,
+            renamings: renamings.max(1),
+            seed,
             isomorphic: match isomorphic {
                 "renamed" => Isomorphic::Renamed,
                 "both" => Isomorphic::Both,
@@ -190,7 +195,9 @@ fn run(
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by_key(|&i| task_of[i]);
     let next = AtomicUsize::new(0);
-    let cancel = AtomicBool::new(false);
+    // Set on Ctrl-C: threads take no further answer, and a thread waiting
+    // on a scryer worker stops waiting (`with_cancel`).
+    let cancel = Arc::new(AtomicBool::new(false));
     let slots: Mutex<Vec<Option<JudgeResult>>> = Mutex::new(vec![None; n]);
     let threads = judge.config().workers.clamp(1, n.max(1));
     // Units of work over `order`: a task's answers together when there are
@@ -215,41 +222,47 @@ fn run(
             let stopped = stopped.clone();
             let (loaded, order, units, next, cancel, slots, done) =
                 (&loaded, &order, &units, &next, &cancel, &slots, &done);
+            let flag = Arc::clone(&cancel);
             scope.spawn(move || {
-                'units: while let Some(&(start, end)) =
-                    units.get(next.fetch_add(1, Ordering::Relaxed))
-                {
-                    for &i in &order[start..end] {
-                        if cancel.load(Ordering::Relaxed) {
-                            break 'units;
+                with_cancel(flag, || {
+                    'units: while let Some(&(start, end)) =
+                        units.get(next.fetch_add(1, Ordering::Relaxed))
+                    {
+                        for &i in &order[start..end] {
+                            if cancel.load(Ordering::Relaxed) {
+                                break 'units;
+                            }
+                            let t = task_of[i];
+                            let task = {
+                                let mut slot =
+                                    loaded[t].task.lock().unwrap_or_else(|e| e.into_inner());
+                                let task = slot.get_or_insert_with(|| {
+                                    Arc::new(tasks[t].record().and_then(|record| {
+                                        judge.task(&record).map_err(|e| e.to_string())
+                                    }))
+                                });
+                                Arc::clone(task)
+                            };
+                            let result = match &*task {
+                                Ok(task) => task.score(&predictions[i]),
+                                Err(e) => {
+                                    JudgeResult::failed(None, false, ErrorKind::Input, e.clone())
+                                }
+                            };
+                            if loaded[t].answers_left.fetch_sub(1, Ordering::Relaxed) == 1 {
+                                loaded[t]
+                                    .task
+                                    .lock()
+                                    .unwrap_or_else(|e| e.into_inner())
+                                    .take();
+                            }
+                            drop(task);
+                            slots.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(result);
+                            done.fetch_add(1, Ordering::Relaxed);
                         }
-                        let t = task_of[i];
-                        let task = {
-                            let mut slot = loaded[t].task.lock().unwrap_or_else(|e| e.into_inner());
-                            let task = slot.get_or_insert_with(|| {
-                                Arc::new(tasks[t].record().and_then(|record| {
-                                    judge.task(&record).map_err(|e| e.to_string())
-                                }))
-                            });
-                            Arc::clone(task)
-                        };
-                        let result = match &*task {
-                            Ok(task) => task.score(&predictions[i]),
-                            Err(e) => JudgeResult::failed(None, false, ErrorKind::Input, e.clone()),
-                        };
-                        if loaded[t].answers_left.fetch_sub(1, Ordering::Relaxed) == 1 {
-                            loaded[t]
-                                .task
-                                .lock()
-                                .unwrap_or_else(|e| e.into_inner())
-                                .take();
-                        }
-                        drop(task);
-                        slots.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(result);
-                        done.fetch_add(1, Ordering::Relaxed);
                     }
-                }
-                let _ = stopped.send(());
+                    let _ = stopped.send(());
+                })
             });
         }
         drop(stopped);

@@ -16,4 +16,6 @@ mod worker;
 
 pub use background::{Arg, Background, Clause, Clauses, ClausesBuilder, Renaming};
 pub use engine::{print_term, MachineError, Outcome, ScryerMachine, STDLIB};
-pub use worker::{serve_worker, Worker, WorkerCommand, WorkerConfig, WorkerFailure, WORKER_BINARY};
+pub use worker::{
+    serve_worker, with_cancel, Worker, WorkerCommand, WorkerConfig, WorkerFailure, WORKER_BINARY,
+};

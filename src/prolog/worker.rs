@@ -8,16 +8,55 @@
 //! reloading the task background it had. A process that dies in the middle
 //! of a request (killed from outside, or by its own answer) is restarted and
 //! the request sent once more; an answer that kills it twice is a crash.
+//!
+//! A process that forks (Python's `os.fork`, a `multiprocessing` fork pool)
+//! copies the handles but not the reader threads: a worker handle that finds
+//! itself in a process other than the one that started its worker forgets
+//! that worker (it is the parent's; never killed, written to or read from
+//! here) and starts its own on next use. A thread can also give its worker
+//! calls a cancel flag ([`with_cancel`]): a wait on a worker then ends soon
+//! after the flag is set, the worker killed.
 
 use super::engine::{Outcome, ScryerMachine};
 use super::Background;
+use std::cell::RefCell;
 use std::ffi::OsString;
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, ExitCode, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::time::Duration;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// How often a wait on a worker looks at the thread's cancel flag.
+const CANCEL_POLL: Duration = Duration::from_millis(20);
+
+thread_local! {
+    /// The cancel flag of this thread's worker calls ([`with_cancel`]).
+    static CANCEL: RefCell<Option<Arc<AtomicBool>>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` with `flag` as this thread's cancel flag: once it is set, a
+/// worker call on this thread stops waiting within a few milliseconds, kills
+/// its worker and fails with [`WorkerFailure::Interrupted`], and no new call
+/// starts. For a host whose user interrupts a batch (Ctrl-C in Python).
+pub fn with_cancel<R>(flag: Arc<AtomicBool>, f: impl FnOnce() -> R) -> R {
+    let previous = CANCEL.with(|c| c.replace(Some(flag)));
+    let result = f();
+    CANCEL.with(|c| *c.borrow_mut() = previous);
+    result
+}
+
+/// Whether this thread's cancel flag is set.
+fn cancelled() -> bool {
+    CANCEL.with(|c| {
+        c.borrow()
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed))
+    })
+}
 
 /// The name of the worker executable built with the crate.
 pub const WORKER_BINARY: &str = "entail-worker";
@@ -139,6 +178,9 @@ pub enum WorkerFailure {
     /// The native engine does not implement this (and has no fallback).
     #[error("the native engine does not implement this: {0}")]
     NotNative(String),
+    /// The thread's cancel flag was set ([`with_cancel`]).
+    #[error("interrupted")]
+    Interrupted,
 }
 
 #[derive(serde::Serialize, serde::Deserialize)]
@@ -167,6 +209,8 @@ struct Running {
     child: Child,
     stdin: ChildStdin,
     replies: Receiver<String>,
+    /// The process that started the worker (see the module documentation).
+    owner: u32,
 }
 
 /// A handle on one worker process, started lazily.
@@ -306,7 +350,26 @@ impl Worker {
         }
     }
 
+    /// Forgets a worker started by another process, this one's parent
+    /// before a fork: its pipes are shared with that process, and the
+    /// thread reading its replies stayed there.
+    fn forget_if_forked(&mut self) {
+        if self
+            .running
+            .as_ref()
+            .is_some_and(|r| r.owner != std::process::id())
+        {
+            // Dropping closes this process's copies of the pipes only.
+            self.running = None;
+            self.loaded = None;
+        }
+    }
+
     fn call(&mut self, request: &Request, timeout: Duration) -> Result<Reply, Attempt> {
+        self.forget_if_forked();
+        if cancelled() {
+            return Err(WorkerFailure::Interrupted.into());
+        }
         if self.running.is_none() {
             self.running = Some(self.spawn()?);
             self.loaded = None;
@@ -326,7 +389,19 @@ impl Worker {
             let status = self.kill();
             return Err(Attempt::Died(format!("write to worker: {e} ({status})")));
         }
-        match running.replies.recv_timeout(timeout) {
+        let deadline = Instant::now() + timeout;
+        let received = loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match running.replies.recv_timeout(left.min(CANCEL_POLL)) {
+                Err(RecvTimeoutError::Timeout) if cancelled() => {
+                    self.kill();
+                    return Err(WorkerFailure::Interrupted.into());
+                }
+                Err(RecvTimeoutError::Timeout) if !left.is_zero() => continue,
+                other => break other,
+            }
+        };
+        match received {
             Ok(reply) => match serde_json::from_str::<Reply>(&reply) {
                 Ok(reply) => Ok(reply),
                 Err(e) => {
@@ -347,6 +422,7 @@ impl Worker {
 
     /// Kills the process (if any) and reports how it ended.
     fn kill(&mut self) -> String {
+        self.forget_if_forked();
         self.loaded = None;
         match self.running.take() {
             Some(mut running) => {
@@ -419,6 +495,7 @@ impl Worker {
             child,
             stdin,
             replies,
+            owner: std::process::id(),
         })
     }
 }
