@@ -271,6 +271,9 @@ impl Worker {
     }
 
     fn load_once(&mut self, background: &Background) -> Result<(), Attempt> {
+        // A worker inherited through a fork holds the background, but for
+        // the parent: this process loads its own.
+        self.forget_if_forked();
         if self.running.is_some() && self.loaded == Some(background.key()) {
             return Ok(());
         }
