@@ -252,9 +252,10 @@ pub struct Stats {
     pub lexicon: String,
 }
 
-/// Content samples tried per question before giving up; only a guard
-/// against configurations that cannot work.
-pub(crate) const MAX_ATTEMPTS: usize = 2000;
+/// Content samples tried per question before giving up (about a quarter
+/// have the drawn number of premises); only a guard against
+/// configurations that cannot work.
+pub(crate) const MAX_ATTEMPTS: usize = 8000;
 
 /// The number of options per question.
 pub(crate) const OPTIONS: usize = 4;
@@ -299,17 +300,24 @@ fn validate(config: &Config) -> Result<(), Error> {
 }
 
 /// Question `index` of a run: depends only on the seed, the index, the
-/// config and the words. Each attempt runs Algorithm 1 afresh (a new
-/// premise count too) until the content allows a question of the type.
+/// config and the words. The number of premises `l` is drawn once,
+/// uniformly in `2..=n+1`, and each attempt runs Algorithm 1 afresh until
+/// it gives `l` premises that allow a question of the type. Drawing `l`
+/// per attempt instead would keep fewer short contents (they allow fewer
+/// questions), and `l` would no longer be uniform.
 fn question(config: &Config, words: &Words<'_>, index: u64) -> Result<Question, Error> {
     validate(config)?;
     let kind = config.types.for_item(index);
     let mut rng = item_rng(config.seed, index);
     let analysis = Analysis::new()?;
+    let l = 2 + pick(&mut rng, config.n);
     for _ in 0..MAX_ATTEMPTS {
         let Some((premises, uses)) = sample_content(&mut rng, config.n) else {
             continue;
         };
+        if premises.len() != l {
+            continue;
+        }
         // Appendix B: options are built over the variables x' with
         // 0 < o_k < n, the less used ones.
         let options_over: Vec<usize> = (0..VARIABLES.len())
@@ -413,14 +421,21 @@ impl Analysis {
                 } else {
                     (&not_entailed, &entailed)
                 };
-                // How often the content mentions an option's variables:
-                // distractors match the answer, so "the option about what
-                // the content says least" does not find it.
+                // How often the content mentions each variable of an
+                // option, part by part (the "if" part, then the "then"
+                // part): distractors match the answer, so "the option about
+                // what the content says least", or whose if part it says
+                // least about, does not find it.
                 let mut mentions = [0usize; VARIABLES.len()];
                 for v in premises.iter().flat_map(|p| &p.vars) {
                     mentions[*v] += 1;
                 }
-                let profile = |s: &Statement| s.vars().iter().map(|&v| mentions[v]).sum::<usize>();
+                let profile = |s: &Statement| {
+                    s.vars()
+                        .iter()
+                        .map(|&v| mentions[v])
+                        .collect::<Vec<usize>>()
+                };
                 let Some((correct, distractors)) =
                     pick_answer(answer_pool, distractor_pool, profile, rng)
                 else {
@@ -504,10 +519,12 @@ impl Analysis {
             }
             let removed = necessary[pick(rng, necessary.len())];
             let rest = without(removed);
-            // How an option's variables relate to the question's text: how
-            // many the shown premises never mention, and how many the
-            // conclusion mentions. Distractors match the answer in both, so
-            // "the option about something new" does not find it.
+            // How each part of an option relates to the question's text:
+            // for every variable of its "if" part and of its "then" part,
+            // whether the shown premises never mention it and whether the
+            // conclusion does. Distractors match the answer part by part,
+            // so neither "the option about something new" nor "the option
+            // whose if part names the conclusion least" finds it.
             let shown: Vec<usize> = premises
                 .iter()
                 .enumerate()
@@ -515,14 +532,19 @@ impl Analysis {
                 .flat_map(|(_, p)| p.vars.iter().copied())
                 .collect();
             let in_conclusion = conclusion.vars();
+            let scheme = premises[removed].scheme;
             let profile = |vars: &[usize]| {
-                let new = vars.iter().filter(|v| !shown.contains(v)).count();
-                let named = vars.iter().filter(|v| in_conclusion.contains(v)).count();
-                (new, named)
+                let relation = |v: &usize| (!shown.contains(v), in_conclusion.contains(v));
+                // The last variable is the consequent; the antecedent's
+                // are unordered for the symmetric schemes.
+                let (consequent, antecedent) = vars.split_last().unwrap_or((&0, &[]));
+                let mut antecedent: Vec<(bool, bool)> = antecedent.iter().map(relation).collect();
+                antecedent.sort_unstable();
+                (antecedent, relation(consequent))
             };
             let answer_profile = profile(&premises[removed].vars);
             let mut failing: Vec<(Statement, Models)> = Vec::new();
-            for p in premises_over(premises[removed].scheme, vars) {
+            for p in premises_over(scheme, vars) {
                 if profile(&p.vars()) != answer_profile {
                     continue;
                 }
@@ -575,7 +597,7 @@ impl Analysis {
 fn pick_answer(
     answers: &[(Statement, Models)],
     distractors: &[(Statement, Models)],
-    profile: impl Fn(&Statement) -> usize,
+    profile: impl Fn(&Statement) -> Vec<usize>,
     rng: &mut ChaCha8Rng,
 ) -> Option<((Statement, Models), Vec<(Statement, Models)>)> {
     for at in shuffled(answers.len(), rng) {

@@ -54,6 +54,10 @@ pub(crate) const ATOM_NAMES: [&str; 8] = ["p", "q", "r", "s", "t", "a", "b", "c"
 /// The largest `k` accepted: `2^k` lists per sample stay small to print.
 pub(crate) const MAX_K: usize = 6;
 
+/// Most atom occurrences in a statement by default (see
+/// [`Config::statement_atoms`]).
+pub(crate) const STATEMENT_ATOMS: usize = 16;
+
 /// How many nodes a graph grows to by default.
 pub(crate) const GRAPH_NODES: usize = 40;
 
@@ -139,7 +143,8 @@ pub struct Config {
     pub max_atoms: usize,
     /// How many nodes each graph grows to.
     pub graph_nodes: usize,
-    /// Most atom occurrences in one statement (the paper's 9).
+    /// Most atom occurrences in one statement. The paper's Table 7 has
+    /// up to 9 different atoms, 13 `&` and 16 `|` in a statement.
     pub statement_atoms: usize,
     /// Plain, hard or completion items.
     pub variant: Variant,
@@ -176,7 +181,7 @@ impl Default for Config {
             min_atoms: 8,
             max_atoms: 8,
             graph_nodes: GRAPH_NODES,
-            statement_atoms: 9,
+            statement_atoms: STATEMENT_ATOMS,
             variant: Variant::Plain,
             labels: Labels::Exact,
             prompt: None,
@@ -462,8 +467,10 @@ const PICK_TRIES: usize = 30;
 
 /// Draws `k` distinct nodes, each within `max_distance` of all the others.
 /// As the paper samples statements "with a uniformly distributed number of
-/// atoms", each draw first picks an atom-occurrence count uniformly among
-/// the candidates' counts, then a candidate with that count.
+/// atoms", each draw first picks a number of different atoms uniformly
+/// among the candidates' numbers, then a candidate with that number. (Its
+/// Table 7 counts atoms so: there, `&` and `|` together outnumber the atoms
+/// of a statement, which only repeated atoms allow.)
 fn pick_nodes(
     graph: &Graph,
     k: usize,
@@ -476,7 +483,7 @@ fn pick_nodes(
         let mut by_count: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
         for n in 0..graph.nodes.len() {
             if !chosen.contains(&n) && reach.iter().all(|d| d[n] <= max_distance) {
-                by_count.entry(graph.nodes[n].atoms).or_default().push(n);
+                by_count.entry(graph.nodes[n].distinct).or_default().push(n);
             }
         }
         let groups: Vec<&Vec<usize>> = by_count.values().collect();
@@ -488,48 +495,98 @@ fn pick_nodes(
     Some(chosen)
 }
 
+/// The six labellings two statements can have (consistency of `TT`, `TF`,
+/// `FT`, `FF`): each statement can be true and can be false, and not every
+/// list is consistent. They are the relations between the two: one entails
+/// the other (either way), they are equivalent, contradictory, exclusive,
+/// or exhaustive.
+const PAIR_LABELLINGS: [[bool; 4]; 6] = [
+    [true, false, true, true],
+    [true, true, false, true],
+    [true, false, false, true],
+    [false, true, true, false],
+    [false, true, true, true],
+    [true, true, true, false],
+];
+
 /// Generates item `index` of the run `config` (validate the config first).
+///
+/// With two statements, Task 2's answer is one of [`PAIR_LABELLINGS`],
+/// which a graph yields unevenly (one of them in about a quarter of
+/// samples): the labelling is drawn first, uniformly, and a pair of
+/// statements with it is searched for, in either order. With more
+/// statements the answers are too many for one to stand out.
 pub(crate) fn sample(config: &Config, index: u64) -> Result<Sample, Error> {
     let mut rng = item_rng(config.seed, index);
     let k = config.k_for(index);
-    for _ in 0..GRAPH_TRIES {
-        let atom_count = rng.gen_range(config.min_atoms..=config.max_atoms);
-        let atoms: Vec<String> = ATOM_NAMES[..atom_count]
-            .iter()
-            .map(|a| a.to_string())
-            .collect();
-        let graph = Graph::grow(atoms, config.graph_nodes, config.statement_atoms, &mut rng)?;
-        if graph.nodes.len() < k {
-            continue;
-        }
-        let table = TruthTable::with_atoms(graph.atoms.clone())?;
-        for _ in 0..PICK_TRIES {
-            let Some(chosen) = pick_nodes(&graph, k, config.max_distance, &mut rng) else {
-                continue;
-            };
-            // Labels come from fresh tables of the formulas, not the models
-            // the graph carried while growing.
-            let formulas: Vec<&Formula> = chosen.iter().map(|&n| &graph.nodes[n].formula).collect();
-            let models = formulas
+    let wanted = (k == 2).then(|| PAIR_LABELLINGS[rng.gen_range(0..PAIR_LABELLINGS.len())]);
+    // Should no graph of the budget give the wanted labelling, any will do.
+    let searches = if wanted.is_some() { 2 } else { 1 };
+    for wanted in [wanted, None].into_iter().take(searches) {
+        for _ in 0..GRAPH_TRIES {
+            let atom_count = rng.gen_range(config.min_atoms..=config.max_atoms);
+            let atoms: Vec<String> = ATOM_NAMES[..atom_count]
                 .iter()
-                .map(|f| table.models(f))
-                .collect::<Result<Vec<_>, _>>()?;
-            let Some(path) = graph.paper_path(&chosen) else {
-                continue;
-            };
-            let labels = Labelling {
-                exact: consistency(&table, &models),
-                paper: paper_consistency(&path, &chosen),
-            };
-            if labels.chosen(config.labels).iter().all(|&c| c) {
+                .map(|a| a.to_string())
+                .collect();
+            let graph = Graph::grow(atoms, config.graph_nodes, config.statement_atoms, &mut rng)?;
+            if graph.nodes.len() < k {
                 continue;
             }
-            return finish(
-                config, index, k, &graph, &table, &chosen, &models, &labels, &path, &mut rng,
-            );
+            let table = TruthTable::with_atoms(graph.atoms.clone())?;
+            for _ in 0..PICK_TRIES {
+                let Some(mut chosen) = pick_nodes(&graph, k, config.max_distance, &mut rng) else {
+                    continue;
+                };
+                let Some((models, path, labels)) = label(&graph, &table, &chosen, config.labels)?
+                else {
+                    continue;
+                };
+                let (models, path, labels) = match wanted {
+                    Some(wanted) if labels.chosen(config.labels) != wanted => {
+                        chosen.reverse();
+                        match label(&graph, &table, &chosen, config.labels)? {
+                            Some(found) if found.2.chosen(config.labels) == wanted => found,
+                            _ => continue,
+                        }
+                    }
+                    _ => (models, path, labels),
+                };
+                return finish(
+                    config, index, k, &graph, &table, &chosen, &models, &labels, &path, &mut rng,
+                );
+            }
         }
     }
     Err(Error::Exhausted(index))
+}
+
+/// The statements' models, their reasoning path and both rules' labels;
+/// `None` when the statements are not connected or every list is
+/// consistent by the `labels` rule (nothing to ask).
+fn label(
+    graph: &Graph,
+    table: &TruthTable,
+    chosen: &[usize],
+    labels: Labels,
+) -> Result<Option<(Vec<Models>, Vec<Traversed>, Labelling)>, Error> {
+    // Labels come from fresh tables of the formulas, not the models the
+    // graph carried while growing.
+    let models = chosen
+        .iter()
+        .map(|&n| table.models(&graph.nodes[n].formula))
+        .collect::<Result<Vec<_>, _>>()?;
+    let Some(path) = graph.paper_path(chosen) else {
+        return Ok(None);
+    };
+    let labelling = Labelling {
+        exact: consistency(table, &models),
+        paper: paper_consistency(&path, chosen),
+    };
+    if labelling.chosen(labels).iter().all(|&c| c) {
+        return Ok(None);
+    }
+    Ok(Some((models, path, labelling)))
 }
 
 #[allow(clippy::too_many_arguments)]
