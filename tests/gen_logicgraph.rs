@@ -463,6 +463,7 @@ fn distractors_and_custom_ranges_keep_the_support_set_exact() {
     config.forms = vec![Form::MP, Form::DS, Form::CD, Form::DE];
     let out = temp_dir("distract");
     generate(&config, 5, 30, &out, 1);
+    let mut with_goal: BTreeMap<bool, usize> = BTreeMap::new();
     for i in 0..30 {
         let dir = logicgraph::item_dir(&out, i);
         let problem = load(&dir, false).expect("loads");
@@ -470,20 +471,44 @@ fn distractors_and_custom_ranges_keep_the_support_set_exact() {
         let used: BTreeSet<String> = solution_supports(&problem).into_iter().flatten().collect();
         let unused = problem.premises.len() - used.len();
         assert_eq!(unused, 4, "distract/{i}: distractors are in no path");
-        // No sentence marks a distractor out: each of its atoms is one a
-        // premise of some path also mentions.
+        // No sentence marks a distractor out: each of its atoms is one
+        // another premise also mentions, and one of them is a real
+        // premise's. Some mention the goal, as some real premises do, and
+        // some do not (before, all did).
         let mut real = BTreeSet::new();
         for p in problem.premises.iter().filter(|p| used.contains(&p.id)) {
             atom_names(&p.formula, &mut real);
         }
-        for p in problem.premises.iter().filter(|p| !used.contains(&p.id)) {
-            let mut own = BTreeSet::new();
-            atom_names(&p.formula, &mut own);
+        let atoms_of: Vec<BTreeSet<String>> = problem
+            .premises
+            .iter()
+            .map(|p| {
+                let mut own = BTreeSet::new();
+                atom_names(&p.formula, &mut own);
+                own
+            })
+            .collect();
+        for (k, p) in problem.premises.iter().enumerate() {
+            if used.contains(&p.id) {
+                continue;
+            }
+            let own = &atoms_of[k];
+            for atom in own {
+                assert!(
+                    atoms_of
+                        .iter()
+                        .enumerate()
+                        .any(|(j, other)| j != k && other.contains(atom)),
+                    "distract/{i}: {} alone mentions {atom}",
+                    p.id
+                );
+            }
             assert!(
-                own.is_subset(&real),
-                "distract/{i}: {} has a private atom",
+                own.iter().any(|a| real.contains(a) && a != "G"),
+                "distract/{i}: {} shares no sentence with a real premise",
                 p.id
             );
+            *with_goal.entry(own.contains("G")).or_insert(0) += 1;
         }
         for s in &problem.solutions {
             for st in &s.steps {
@@ -492,6 +517,8 @@ fn distractors_and_custom_ranges_keep_the_support_set_exact() {
             }
         }
     }
+    assert_eq!(with_goal.values().sum::<usize>(), 120, "{with_goal:?}");
+    assert!(with_goal.values().all(|&n| n >= 10), "{with_goal:?}");
     let _ = std::fs::remove_dir_all(&out);
 }
 

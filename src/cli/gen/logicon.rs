@@ -99,9 +99,8 @@ pub struct Args {
     /// Nodes each logical graph grows to.
     #[arg(long, default_value_t = 40)]
     graph_nodes: usize,
-    /// Most atom occurrences in one statement (the paper's Table 7 has up
-    /// to 9 different atoms, 13 `&` and 16 `|` in one).
-    #[arg(long, default_value_t = 16)]
+    /// Most atom occurrences in one statement (the paper's 9).
+    #[arg(long, default_value_t = 9)]
     statement_atoms: usize,
     /// Worker threads (output does not depend on it); default: all cores.
     #[arg(long)]

@@ -200,8 +200,19 @@ pub(crate) fn draw_three(rng: &mut ChaCha8Rng, weights: &[u64; 8]) -> Option<[us
 /// than three variables keep a weight, which cannot happen: before the last
 /// premise at most `3n` uses are counted, so at most three variables have
 /// reached the cap `n`.
+#[cfg(test)]
 pub(crate) fn sample_content(rng: &mut ChaCha8Rng, n: usize) -> Option<(Vec<Premise>, [usize; 8])> {
     let l = 2 + pick(rng, n);
+    sample_premises(rng, n, l)
+}
+
+/// Algorithm 1 after its draw of `l`: `l` premises with cap `n`, as
+/// [`sample_content`] fills them.
+pub(crate) fn sample_premises(
+    rng: &mut ChaCha8Rng,
+    n: usize,
+    l: usize,
+) -> Option<(Vec<Premise>, [usize; 8])> {
     let mut uses = [0usize; VARIABLES.len()];
     let mut premises = Vec::with_capacity(l);
     for _ in 0..l {

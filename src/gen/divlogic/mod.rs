@@ -33,7 +33,7 @@ use crate::gen::wordnet::{self, Lexicon};
 use crate::gen::{item_rng, Progress, Shard};
 use crate::syntax::prover9::Formula;
 use crate::truth::{Models, TruthError, TruthTable};
-use content::{pick, sample_content, Literal, Premise, Scheme, Statement, VARIABLES};
+use content::{pick, sample_premises, Literal, Premise, Scheme, Statement, VARIABLES};
 use language::Renderer;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
@@ -62,6 +62,23 @@ impl QuestionType {
         QuestionType::OneNotEntailed,
         QuestionType::MissingPremise,
     ];
+
+    /// The fewest premises a content of this type can have (the removed
+    /// premise of a missing-premise question counted). A 3e1c question
+    /// needs three entailed options that each need two premises, of one
+    /// shape, whose variables the content mentions as often as the
+    /// answer's; a missing-premise question needs three premises of the
+    /// removed one's scheme whose "if" and "then" parts relate to the shown
+    /// premises and to the conclusion as the removed one's do. No content
+    /// of two premises allows either (a test runs all 810 of them, up to
+    /// renaming), so these contents have 3 to `n + 1` premises; 3c1e
+    /// contents have 2 to `n + 1`, as Algorithm 1 draws them.
+    pub fn min_premises(self) -> usize {
+        match self {
+            QuestionType::OneNotEntailed | QuestionType::MissingPremise => 3,
+            QuestionType::OneEntailed => 2,
+        }
+    }
 
     /// The name used on the command line and in the JSON `type` field.
     pub fn name(self) -> &'static str {
@@ -252,10 +269,9 @@ pub struct Stats {
     pub lexicon: String,
 }
 
-/// Content samples tried per question before giving up (about a quarter
-/// have the drawn number of premises); only a guard against
-/// configurations that cannot work.
-pub(crate) const MAX_ATTEMPTS: usize = 8000;
+/// Content samples tried per question before giving up; only a guard
+/// against configurations that cannot work.
+pub(crate) const MAX_ATTEMPTS: usize = 2000;
 
 /// The number of options per question.
 pub(crate) const OPTIONS: usize = 4;
@@ -301,23 +317,23 @@ fn validate(config: &Config) -> Result<(), Error> {
 
 /// Question `index` of a run: depends only on the seed, the index, the
 /// config and the words. The number of premises `l` is drawn once,
-/// uniformly in `2..=n+1`, and each attempt runs Algorithm 1 afresh until
-/// it gives `l` premises that allow a question of the type. Drawing `l`
-/// per attempt instead would keep fewer short contents (they allow fewer
-/// questions), and `l` would no longer be uniform.
+/// uniformly over the counts the type admits (`2..=n+1` for 3c1e,
+/// `3..=n+1` for the others: see [`QuestionType::min_premises`]), and each
+/// attempt fills
+/// `l` premises by Algorithm 1 afresh until they allow a question of the
+/// type. Drawing `l` per attempt instead would keep fewer short contents
+/// (they allow fewer questions), and `l` would no longer be uniform.
 fn question(config: &Config, words: &Words<'_>, index: u64) -> Result<Question, Error> {
     validate(config)?;
     let kind = config.types.for_item(index);
     let mut rng = item_rng(config.seed, index);
     let analysis = Analysis::new()?;
-    let l = 2 + pick(&mut rng, config.n);
+    let fewest = kind.min_premises();
+    let l = fewest + pick(&mut rng, config.n + 2 - fewest);
     for _ in 0..MAX_ATTEMPTS {
-        let Some((premises, uses)) = sample_content(&mut rng, config.n) else {
+        let Some((premises, uses)) = sample_premises(&mut rng, config.n, l) else {
             continue;
         };
-        if premises.len() != l {
-            continue;
-        }
         // Appendix B: options are built over the variables x' with
         // 0 < o_k < n, the less used ones.
         let options_over: Vec<usize> = (0..VARIABLES.len())

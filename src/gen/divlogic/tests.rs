@@ -2,10 +2,11 @@
 //! by a truth table written here (independent of `entail::truth` and of the
 //! generator's formula building: the test parses the printed Prover9 text).
 
-use super::content::{draw_three, sample_content, weights, Scheme};
+use super::content::{draw_three, sample_content, weights, Premise, Scheme};
 use super::score::{base_id, partial_circular, pc_alpha};
 use super::{
-    generate, rotate, score, Answer, Config, Question, QuestionType, ScoreConfig, TypeChoice,
+    generate, rotate, score, Analysis, Answer, Config, Question, QuestionType, ScoreConfig,
+    TypeChoice,
 };
 use crate::gen::item_rng;
 use std::collections::BTreeMap;
@@ -1008,29 +1009,108 @@ fn algorithm_1_gives_2_to_n_plus_1_premises_and_keeps_the_cap() {
     }
 }
 
-/// Kept questions have `l` uniform over 2..=n+1 too, for every type (the
-/// paper's Algorithm 1): `l` is drawn before the contents are tried, so
-/// short contents, which allow fewer questions, are not thinned out. Each
-/// share within 4.5 standard errors of 1/4 on 1,200 questions.
+/// Kept questions have `l` uniform over the premise counts their type
+/// admits (the paper's Algorithm 1 draws 2..=n+1; 3e1c admits 3..=n+1, see
+/// the next test): `l` is drawn before the contents are tried, so short
+/// contents, which allow fewer questions, are not thinned out. Each share
+/// within 4.5 standard errors of uniform on 400 questions per type.
 #[test]
 fn questions_have_2_to_5_premises_uniformly() {
     if !installed("questions_have_2_to_5_premises_uniformly") {
         return;
     }
     let questions = mixed(1200, 23);
-    let mut lengths: BTreeMap<usize, u64> = BTreeMap::new();
+    let mut lengths: BTreeMap<QuestionType, BTreeMap<usize, u64>> = BTreeMap::new();
     for q in &questions {
         let removed = usize::from(q.kind == QuestionType::MissingPremise);
         *lengths
+            .entry(q.kind)
+            .or_default()
             .entry(q.content.symbolic.len() + removed)
             .or_default() += 1;
     }
-    assert_eq!(lengths.keys().copied().collect::<Vec<_>>(), [2, 3, 4, 5]);
-    let sigma = (0.25f64 * 0.75 / questions.len() as f64).sqrt();
-    for (l, &c) in &lengths {
-        let share = c as f64 / questions.len() as f64;
-        assert!((share - 0.25).abs() <= 4.5 * sigma, "l = {l}: {lengths:?}");
+    for (kind, lengths) in &lengths {
+        let admitted: Vec<usize> = (kind.min_premises()..=5).collect();
+        assert_eq!(
+            lengths.keys().copied().collect::<Vec<_>>(),
+            admitted,
+            "{kind:?}"
+        );
+        let total: u64 = lengths.values().sum();
+        let p = 1.0 / admitted.len() as f64;
+        let sigma = (p * (1.0 - p) / total as f64).sqrt();
+        for (l, &c) in lengths {
+            let share = c as f64 / total as f64;
+            assert!(
+                (share - p).abs() <= 4.5 * sigma,
+                "{kind:?}, l = {l}: {lengths:?}"
+            );
+        }
     }
+}
+
+/// Why 3e1c and missing-premise contents have at least three premises:
+/// over every content of two premises (up to renaming: the first over `A`,
+/// `B`(, `C`), the second over any of `A`..`F`), no 3e1c or missing-premise
+/// question exists, while some 3c1e questions do. That `build` finds none
+/// does not depend on its draws: no answer, conclusion or removed premise
+/// it could draw has three fitting distractors.
+#[test]
+fn no_content_of_two_premises_allows_a_3e1c_or_missing_premise_question() {
+    let analysis = Analysis::new().expect("tables");
+    let schemes = [Scheme::Implication, Scheme::NotBoth, Scheme::Either];
+    let mut rng = crate::gen::item_rng(0, 0);
+    let (mut contents, mut one_entailed) = (0, 0);
+    for first in schemes {
+        for second in schemes {
+            let mut tuples: Vec<Vec<usize>> = Vec::new();
+            for a in 0..6 {
+                for b in 0..6 {
+                    for c in 0..6 {
+                        let vars = [a, b, c];
+                        let vars = &vars[..second.arity()];
+                        let mut distinct = vars.to_vec();
+                        distinct.sort_unstable();
+                        distinct.dedup();
+                        if distinct.len() == vars.len() && !tuples.contains(&vars.to_vec()) {
+                            tuples.push(vars.to_vec());
+                        }
+                    }
+                }
+            }
+            for vars in tuples {
+                let premises = vec![
+                    Premise {
+                        scheme: first,
+                        vars: (0..first.arity()).collect(),
+                    },
+                    Premise {
+                        scheme: second,
+                        vars,
+                    },
+                ];
+                let mut uses = [0usize; 8];
+                for v in premises.iter().flat_map(|p| &p.vars) {
+                    uses[*v] += 1;
+                }
+                // n = 4: every variable of two premises is an option's.
+                let over: Vec<usize> = (0..8).filter(|&v| uses[v] > 0).collect();
+                contents += 1;
+                let build = |kind, rng: &mut _| {
+                    analysis
+                        .build(kind, premises.clone(), &over, rng)
+                        .expect("tables")
+                        .is_some()
+                };
+                for kind in [QuestionType::OneNotEntailed, QuestionType::MissingPremise] {
+                    assert!(!build(kind, &mut rng), "{kind:?}: {premises:?}");
+                }
+                one_entailed += usize::from(build(QuestionType::OneEntailed, &mut rng));
+            }
+        }
+    }
+    assert_eq!(contents, 810);
+    assert!(one_entailed > 0);
 }
 
 // ---------------------------------------------------------------------------

@@ -11,7 +11,7 @@
 //! drawn with the published shares ([`FORM_SHARES`]). Fresh atoms are what
 //! keep the set of minimal supports exactly the set of paths; the engine
 //! re-checks that before anything is written. Distractors reuse the pool's
-//! sentences in premises that no proof can use (see `Builder::distractor`).
+//! sentences in premises that no proof can use (see [`distractors`]).
 
 use super::prop::Prop;
 use super::{Config, Form};
@@ -252,27 +252,92 @@ impl<'a, R: Rng> Builder<'a, R> {
         Some(steps)
     }
 
-    /// One distractor: a premise that holds whenever `G` is false, read
-    /// as `G → Z`, `¬Z → ¬G`, `¬G ∨ Z` or `Z ∨ ¬G`, with `Z` one of
-    /// `literals` (facts of the pool and literal conclusions of its paths).
-    /// Every countermodel of `G` satisfies it, so for any premises `S`, if
-    /// `S` with it entails `G` then `S` alone does: it is in no minimal
-    /// support. The pool entails `G` and `Z`, so it stays consistent. Both
-    /// its sentences are those of real premises, so no sentence of its own
-    /// marks it out. Without literals to use, `Z` is a private atom.
-    fn distractor(&mut self, literals: &[Prop]) -> Prop {
-        let goal = Prop::atom(0);
-        let z = match literals.choose(self.rng) {
-            Some(z) => z.clone(),
+    /// One distractor: `safe ∨ w` in one of four readings (`¬w → safe`,
+    /// `¬safe → w`, `safe ∨ w`, `w ∨ safe`), with `w` one of `literals`
+    /// (facts of the pool and literal conclusions of its paths; a fresh
+    /// literal if there are none). See [`distractors`] for why it is in no
+    /// minimal support.
+    fn distractor(&mut self, safe: &Prop, literals: &[Prop]) -> Prop {
+        let w = match literals.choose(self.rng) {
+            Some(w) => w.clone(),
             None => self.fresh_literal(),
         };
         match self.rng.gen_range(0..4) {
-            0 => Prop::implies(goal, z),
-            1 => Prop::implies(Prop::neg(&z), Prop::neg(&goal)),
-            2 => Prop::or(Prop::neg(&goal), z),
-            _ => Prop::or(z, Prop::neg(&goal)),
+            0 => Prop::implies(Prop::neg(&w), safe.clone()),
+            1 => Prop::implies(Prop::neg(safe), w),
+            2 => Prop::or(safe.clone(), w),
+            _ => Prop::or(w, safe.clone()),
         }
     }
+}
+
+/// Whether `p` mentions the atom `k`.
+fn mentions(p: &Prop, k: usize) -> bool {
+    match p {
+        Prop::Atom(a) => *a == k,
+        Prop::Not(a) => mentions(a, k),
+        Prop::Or(a, b) | Prop::Implies(a, b) => mentions(a, k) || mentions(b, k),
+    }
+}
+
+/// Appends `count` distractors to the pool of `b` (whose paths are built)
+/// and returns their pool indices.
+///
+/// Each distractor is `safe ∨ w` (see [`Builder::distractor`]), `w` a
+/// literal of the real premises and `safe` a literal that some assignment
+/// makes true without touching the real premises: `¬G`, or a literal of a
+/// decoy atom that only distractors mention, at a polarity drawn per decoy
+/// atom. It is in no minimal support: for any premises `S` that do not
+/// entail `G`, a model of `S` with `G` false, its decoy atoms set to their
+/// drawn polarity, satisfies every distractor, so `S` with distractors
+/// does not entail `G` either. The pool stays consistent the same way.
+///
+/// Which `safe` a distractor gets is drawn so that distractors look like
+/// the real premises: with the share of real premises that mention `G` it
+/// is `¬G` (before, every distractor mentioned the goal, and the goal's
+/// words told them apart); otherwise a decoy atom, each decoy atom shared
+/// by at least two distractors (a sentence of one premise only would mark
+/// it out), and `w` is a sentence of the real premises.
+fn distractors<R: Rng>(b: &mut Builder<'_, R>, count: usize, literals: &[Prop]) -> Vec<usize> {
+    if count == 0 {
+        return Vec::new();
+    }
+    let real = b.pool.len();
+    let with_goal = b.pool.iter().filter(|p| mentions(p, 0)).count();
+    let share = with_goal as f64 / real.max(1) as f64;
+    let goal_side: Vec<bool> = (0..count).map(|_| b.rng.gen_bool(share)).collect();
+    let decoyed = goal_side.iter().filter(|g| !**g).count();
+    // One decoy distractor alone would be the only premise of its decoy
+    // atom: it mentions the goal instead.
+    let (goal_side, decoyed) = if decoyed == 1 {
+        (vec![true; count], 0)
+    } else {
+        (goal_side, decoyed)
+    };
+    let decoys: Vec<Prop> = (0..(decoyed / 2).max(1))
+        .map(|_| b.fresh_literal())
+        .collect();
+    let mut out = Vec::with_capacity(count);
+    let mut next_decoy = 0;
+    for on_goal in goal_side {
+        let safe = if on_goal {
+            Prop::neg(&Prop::atom(0))
+        } else {
+            next_decoy += 1;
+            decoys[(next_decoy - 1) % decoys.len()].clone()
+        };
+        // Distinct distractors while the literals allow.
+        let mut d = b.distractor(&safe, literals);
+        for _ in 0..8 {
+            if !b.pool.contains(&d) {
+                break;
+            }
+            d = b.distractor(&safe, literals);
+        }
+        b.pool.push(d);
+        out.push(b.pool.len() - 1);
+    }
+    out
 }
 
 /// The weight of each path length from 2 steps (index 0) to 14: the
@@ -383,19 +448,7 @@ pub(crate) fn build<R: Rng>(config: &Config, rng: &mut R) -> Result<Skeleton, Bu
     literals.retain(|p| *p != goal && *p != Prop::neg(&goal));
     literals.sort();
     literals.dedup();
-    let mut distractors = Vec::new();
-    for _ in 0..config.distractors {
-        // Distinct distractors while the literals allow.
-        let mut d = b.distractor(&literals);
-        for _ in 0..8 {
-            if !b.pool.contains(&d) {
-                break;
-            }
-            d = b.distractor(&literals);
-        }
-        b.pool.push(d);
-        distractors.push(b.pool.len() - 1);
-    }
+    let distractors = distractors(&mut b, config.distractors, &literals);
     if b.last_atom + 1 > config.max_atoms {
         return Err(BuildFailure::TooManyAtoms);
     }

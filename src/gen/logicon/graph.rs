@@ -46,14 +46,12 @@ impl Edge {
 }
 
 /// One node: its formula, its models over the graph's atoms, its atom
-/// occurrences, how many different atoms it mentions, and its depth
-/// (introduction rules applied since the root).
+/// occurrences, and its depth (introduction rules applied since the root).
 #[derive(Debug, Clone)]
 pub(crate) struct Node {
     pub formula: Formula,
     pub models: Models,
     pub atoms: usize,
-    pub distinct: usize,
     pub depth: usize,
 }
 
@@ -104,53 +102,6 @@ pub(crate) fn atom_occurrences(f: &Formula) -> usize {
         | Formula::Iff(a, b) => atom_occurrences(a) + atom_occurrences(b),
         Formula::Atom(_) => 1,
         _ => 0,
-    }
-}
-
-/// Whether `f` mentions the atom `name`.
-fn mentions(f: &Formula, name: &str) -> bool {
-    match f {
-        Formula::Not(a) => mentions(a, name),
-        Formula::And(a, b)
-        | Formula::Or(a, b)
-        | Formula::Implies(a, b)
-        | Formula::ImpliedBy(a, b)
-        | Formula::Iff(a, b) => mentions(a, name) || mentions(b, name),
-        Formula::Atom(_) => *f == Formula::atom(name),
-        _ => false,
-    }
-}
-
-/// The operands of `f`'s top chain of `&` (`conjunction`) or of `|`.
-fn chain<'a>(f: &'a Formula, conjunction: bool, out: &mut Vec<&'a Formula>) {
-    match f {
-        Formula::And(a, b) if conjunction => {
-            chain(a, conjunction, out);
-            chain(b, conjunction, out);
-        }
-        Formula::Or(a, b) if !conjunction => {
-            chain(a, conjunction, out);
-            chain(b, conjunction, out);
-        }
-        _ => out.push(f),
-    }
-}
-
-/// Whether expanding `parent` by `rule` (with atom `q` for `&` and `|`)
-/// gives a redundant form that a reader would simplify at sight: a double
-/// negation `--A`, a repeated operand (`p | p`, `(p & q) & p`), or an
-/// absorbed one (`(p | q) & q`, `(p & q) | q`).
-fn redundant(parent: &Formula, rule: Rule, q: &str) -> bool {
-    let atom = Formula::atom(q);
-    let mentions = |conjunction: bool| {
-        let mut operands = Vec::new();
-        chain(parent, conjunction, &mut operands);
-        operands.contains(&&atom)
-    };
-    match rule {
-        Rule::Not => matches!(parent, Formula::Not(_)),
-        Rule::And => mentions(true) || matches!(parent, Formula::Or(..)) && mentions(false),
-        Rule::Or => mentions(false) || matches!(parent, Formula::And(..)) && mentions(true),
     }
 }
 
@@ -209,9 +160,6 @@ impl Graph {
             let Some((reversed, rel)) = relation(&models, &node.models) else {
                 continue;
             };
-            if redundant(&node.formula, rule, &graph.atoms[q]) {
-                continue;
-            }
             let key = (parent, rule, if let Rule::Not = rule { 0 } else { q });
             if !seen.insert(key) {
                 continue;
@@ -246,7 +194,6 @@ impl Graph {
     fn push_node(&mut self, formula: Formula, models: Models, depth: usize) -> usize {
         self.nodes.push(Node {
             atoms: atom_occurrences(&formula),
-            distinct: self.atoms.iter().filter(|a| mentions(&formula, a)).count(),
             formula,
             models,
             depth,

@@ -54,10 +54,6 @@ pub(crate) const ATOM_NAMES: [&str; 8] = ["p", "q", "r", "s", "t", "a", "b", "c"
 /// The largest `k` accepted: `2^k` lists per sample stay small to print.
 pub(crate) const MAX_K: usize = 6;
 
-/// Most atom occurrences in a statement by default (see
-/// [`Config::statement_atoms`]).
-pub(crate) const STATEMENT_ATOMS: usize = 16;
-
 /// How many nodes a graph grows to by default.
 pub(crate) const GRAPH_NODES: usize = 40;
 
@@ -143,8 +139,7 @@ pub struct Config {
     pub max_atoms: usize,
     /// How many nodes each graph grows to.
     pub graph_nodes: usize,
-    /// Most atom occurrences in one statement. The paper's Table 7 has
-    /// up to 9 different atoms, 13 `&` and 16 `|` in a statement.
+    /// Most atom occurrences in one statement (the paper's 9).
     pub statement_atoms: usize,
     /// Plain, hard or completion items.
     pub variant: Variant,
@@ -181,7 +176,7 @@ impl Default for Config {
             min_atoms: 8,
             max_atoms: 8,
             graph_nodes: GRAPH_NODES,
-            statement_atoms: STATEMENT_ATOMS,
+            statement_atoms: 9,
             variant: Variant::Plain,
             labels: Labels::Exact,
             prompt: None,
@@ -467,10 +462,8 @@ const PICK_TRIES: usize = 30;
 
 /// Draws `k` distinct nodes, each within `max_distance` of all the others.
 /// As the paper samples statements "with a uniformly distributed number of
-/// atoms", each draw first picks a number of different atoms uniformly
-/// among the candidates' numbers, then a candidate with that number. (Its
-/// Table 7 counts atoms so: there, `&` and `|` together outnumber the atoms
-/// of a statement, which only repeated atoms allow.)
+/// atoms", each draw first picks an atom-occurrence count uniformly among
+/// the candidates' counts, then a candidate with that count.
 fn pick_nodes(
     graph: &Graph,
     k: usize,
@@ -483,7 +476,7 @@ fn pick_nodes(
         let mut by_count: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
         for n in 0..graph.nodes.len() {
             if !chosen.contains(&n) && reach.iter().all(|d| d[n] <= max_distance) {
-                by_count.entry(graph.nodes[n].distinct).or_default().push(n);
+                by_count.entry(graph.nodes[n].atoms).or_default().push(n);
             }
         }
         let groups: Vec<&Vec<usize>> = by_count.values().collect();
