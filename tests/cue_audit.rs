@@ -38,3 +38,8 @@ fn logicon_answers_need_the_logic() {
 fn divlogic_answers_need_the_logic() {
     audit("divlogic", 300, 101);
 }
+
+#[test]
+fn logicgraph_distractors_need_the_logic() {
+    audit("logicgraph", 600, 101);
+}

@@ -254,9 +254,9 @@ impl<'a, R: Rng> Builder<'a, R> {
 
     /// One distractor: `safe ∨ w` in one of four readings (`¬w → safe`,
     /// `¬safe → w`, `safe ∨ w`, `w ∨ safe`), with `w` one of `literals`
-    /// (facts of the pool and literal conclusions of its paths; a fresh
-    /// literal if there are none). See [`distractors`] for why it is in no
-    /// minimal support.
+    /// (facts of the pool and literal conclusions of its paths, which the
+    /// pool entails; a fresh literal if there are none). See
+    /// [`distractors`] for why it is in no minimal support.
     fn distractor(&mut self, safe: &Prop, literals: &[Prop]) -> Prop {
         let w = match literals.choose(self.rng) {
             Some(w) => w.clone(),
@@ -280,59 +280,102 @@ fn mentions(p: &Prop, k: usize) -> bool {
     }
 }
 
+/// The ways to put `safe` into `p` at one place of its disjunctive spine
+/// (a disjunct, a consequent, or `¬safe` for an antecedent), so that the
+/// result holds whenever `safe` does; `p` itself only when it is no
+/// disjunction or implication.
+fn with_safe(p: &Prop, safe: &Prop) -> Vec<Prop> {
+    let inner = |q: &Prop| {
+        let mut out = vec![safe.clone()];
+        if matches!(q, Prop::Or(..) | Prop::Implies(..)) {
+            out.extend(with_safe(q, safe));
+        }
+        out
+    };
+    match p {
+        Prop::Or(a, b) => {
+            let mut out: Vec<Prop> = inner(a)
+                .into_iter()
+                .map(|x| Prop::or(x, (**b).clone()))
+                .collect();
+            out.extend(inner(b).into_iter().map(|y| Prop::or((**a).clone(), y)));
+            out
+        }
+        Prop::Implies(a, b) => {
+            let mut out = vec![Prop::implies(Prop::neg(safe), (**b).clone())];
+            out.extend(
+                inner(b)
+                    .into_iter()
+                    .map(|y| Prop::implies((**a).clone(), y)),
+            );
+            out
+        }
+        _ => vec![safe.clone()],
+    }
+}
+
 /// Appends `count` distractors to the pool of `b` (whose paths are built)
 /// and returns their pool indices.
 ///
-/// Each distractor is `safe ∨ w` (see [`Builder::distractor`]), `w` a
-/// literal of the real premises and `safe` a literal that some assignment
-/// makes true without touching the real premises: `¬G`, or a literal of a
-/// decoy atom that only distractors mention, at a polarity drawn per decoy
-/// atom. It is in no minimal support: for any premises `S` that do not
-/// entail `G`, a model of `S` with `G` false, its decoy atoms set to their
-/// drawn polarity, satisfies every distractor, so `S` with distractors
-/// does not entail `G` either. The pool stays consistent the same way.
+/// Each distractor holds whenever a "safe" literal does, which some
+/// assignment makes true without touching the real premises: `¬G`, or a
+/// literal of a decoy atom that only distractors mention, at a polarity
+/// drawn per decoy atom. So it is in no minimal support: for any premises
+/// `S` that do not entail `G`, a model of `S` with `G` false, its decoy
+/// atoms set to their polarity, satisfies every distractor, so `S` with
+/// distractors does not entail `G` either.
 ///
-/// Which `safe` a distractor gets is drawn so that distractors look like
-/// the real premises: with the share of real premises that mention `G` it
-/// is `¬G` (before, every distractor mentioned the goal, and the goal's
-/// words told them apart); otherwise a decoy atom, each decoy atom shared
-/// by at least two distractors (a sentence of one premise only would mark
-/// it out), and `w` is a sentence of the real premises.
+/// Each distractor copies the kind of a real premise drawn uniformly, so
+/// that distractors look like real premises: one that mentions `G` gives
+/// `¬G ∨ w` (read `¬w → ¬G`, `G → w`, `¬G ∨ w` or `w ∨ ¬G`) with `w` a
+/// literal the pool entails (so the pool stays consistent); a fact gives a
+/// decoy fact; any other rule gives that rule with a decoy literal put in
+/// at one place of its disjunctive spine (see [`with_safe`]), so its other
+/// sentences and its shape are a real premise's. Each decoy atom is shared
+/// by at least two distractors (a sentence of one premise alone would mark
+/// it out); a lone decoy distractor mentions the goal instead. Before,
+/// every distractor mentioned the goal and was a two-literal rule, which
+/// the goal's words, the fact list and the rules' shapes told apart.
 fn distractors<R: Rng>(b: &mut Builder<'_, R>, count: usize, literals: &[Prop]) -> Vec<usize> {
     if count == 0 {
         return Vec::new();
     }
-    let real = b.pool.len();
-    let with_goal = b.pool.iter().filter(|p| mentions(p, 0)).count();
-    let share = with_goal as f64 / real.max(1) as f64;
-    let goal_side: Vec<bool> = (0..count).map(|_| b.rng.gen_bool(share)).collect();
-    let decoyed = goal_side.iter().filter(|g| !**g).count();
-    // One decoy distractor alone would be the only premise of its decoy
-    // atom: it mentions the goal instead.
-    let (goal_side, decoyed) = if decoyed == 1 {
-        (vec![true; count], 0)
-    } else {
-        (goal_side, decoyed)
-    };
-    let decoys: Vec<Prop> = (0..(decoyed / 2).max(1))
-        .map(|_| b.fresh_literal())
+    let real = b.pool.clone();
+    let mut templates: Vec<Option<Prop>> = (0..count)
+        .map(|_| {
+            let t = real.choose(b.rng)?;
+            (!mentions(t, 0)).then(|| t.clone())
+        })
         .collect();
+    if templates.iter().filter(|t| t.is_some()).count() == 1 {
+        templates.iter_mut().for_each(|t| *t = None);
+    }
+    let decoyed = templates.iter().filter(|t| t.is_some()).count();
+    let decoys: Vec<Prop> = (0..(decoyed / 2)).map(|_| b.fresh_literal()).collect();
+    let goal_safe = Prop::neg(&Prop::atom(0));
     let mut out = Vec::with_capacity(count);
     let mut next_decoy = 0;
-    for on_goal in goal_side {
-        let safe = if on_goal {
-            Prop::neg(&Prop::atom(0))
-        } else {
-            next_decoy += 1;
-            decoys[(next_decoy - 1) % decoys.len()].clone()
+    for template in templates {
+        let draw = |b: &mut Builder<'_, R>| match &template {
+            None => b.distractor(&goal_safe, literals),
+            Some(t) => {
+                let safe = &decoys[next_decoy % decoys.len()];
+                with_safe(t, safe)
+                    .choose(b.rng)
+                    .cloned()
+                    .unwrap_or_else(|| safe.clone())
+            }
         };
-        // Distinct distractors while the literals allow.
-        let mut d = b.distractor(&safe, literals);
+        // Distinct distractors while the draws allow.
+        let mut d = draw(b);
         for _ in 0..8 {
             if !b.pool.contains(&d) {
                 break;
             }
-            d = b.distractor(&safe, literals);
+            d = draw(b);
+        }
+        if template.is_some() {
+            next_decoy += 1;
         }
         b.pool.push(d);
         out.push(b.pool.len() - 1);
