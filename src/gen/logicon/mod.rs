@@ -511,10 +511,24 @@ const PAIR_LABELLINGS: [[bool; 4]; 6] = [
 /// statements with it is searched for, in either order. With more
 /// statements the answers are too many for one to stand out once the
 /// statements are put in a random order.
+///
+/// A completion item's answer (`T` or `F`) is drawn first too, by a fair
+/// coin, and only statements with a minimal pair that has it are kept
+/// (and with two statements, only labellings that have one): taking any
+/// pair when none had it made the answer follow the statements.
 pub(crate) fn sample(config: &Config, index: u64) -> Result<Sample, Error> {
     let mut rng = item_rng(config.seed, index);
     let k = config.k_for(index);
-    let wanted = (k == 2).then(|| PAIR_LABELLINGS[rng.gen_range(0..PAIR_LABELLINGS.len())]);
+    let answer_t = (config.variant == Variant::Completion).then(|| rng.gen_bool(0.5));
+    let fits = |consistent: &[bool]| answer_t.is_none_or(|t| has_pair(consistent, k, t));
+    let wanted = (k == 2).then(|| {
+        let labellings: Vec<[bool; 4]> = PAIR_LABELLINGS
+            .iter()
+            .copied()
+            .filter(|l| fits(l))
+            .collect();
+        labellings[rng.gen_range(0..labellings.len())]
+    });
     // Should no graph of the budget give the wanted labelling, any will do.
     let searches = if wanted.is_some() { 2 } else { 1 };
     for wanted in [wanted, None].into_iter().take(searches) {
@@ -554,8 +568,12 @@ pub(crate) fn sample(config: &Config, index: u64) -> Result<Sample, Error> {
                     }
                     _ => (models, path, labels),
                 };
+                if !fits(&labels.chosen(config.labels)) {
+                    continue;
+                }
                 return finish(
-                    config, index, k, &graph, &table, &chosen, &models, &labels, &path, &mut rng,
+                    config, index, k, &graph, &table, &chosen, &models, &labels, &path, answer_t,
+                    &mut rng,
                 );
             }
         }
@@ -591,6 +609,25 @@ fn label(
     Ok(Some((models, path, labelling)))
 }
 
+/// Whether the consistent list `c` has `T` where it differs from the
+/// list `i` (a set bit of a mask is an `F`, see `labels_of`).
+fn pair_answer_t(c: usize, i: usize) -> bool {
+    c & (c ^ i) == 0
+}
+
+/// Whether the consistency labels `consistent` (by mask) of `k` statements
+/// have a minimal pair (a consistent list and an inconsistent one that
+/// differ in one place) whose consistent list has `T` there (`answer_t`),
+/// or `F`.
+fn has_pair(consistent: &[bool], k: usize, answer_t: bool) -> bool {
+    (0..consistent.len()).filter(|&c| consistent[c]).any(|c| {
+        (0..k).any(|j| {
+            let i = c ^ (1 << j);
+            !consistent[i] && pair_answer_t(c, i) == answer_t
+        })
+    })
+}
+
 #[allow(clippy::too_many_arguments)]
 fn finish(
     config: &Config,
@@ -602,6 +639,7 @@ fn finish(
     models: &[Models],
     labels: &Labelling,
     path: &[Traversed],
+    answer_t: Option<bool>,
     rng: &mut impl Rng,
 ) -> Result<Sample, Error> {
     let consistent = labels.chosen(config.labels);
@@ -616,14 +654,13 @@ fn finish(
             .filter(|&(_, i)| !consistent[i])
             .collect();
         // A completion item's answer is the consistent list's label where
-        // the pair differs, which says which list has more `F`s: draw it
-        // first by a fair coin, then a pair that has it (any if none has).
-        let answer_t = rng.gen_bool(0.5);
-        // A set bit of a mask is an `F` (see `labels_of`).
+        // the pair differs, which says which list has more `F`s: it was
+        // drawn first by a fair coin (see `sample`), and the pair is one
+        // that has it.
         let fitting: Vec<(usize, usize)> = pairs
             .iter()
             .copied()
-            .filter(|&(c, i)| (c & (c ^ i) == 0) == answer_t)
+            .filter(|&(c, i)| answer_t.is_none_or(|t| pair_answer_t(c, i) == t))
             .collect();
         let pairs = if fitting.is_empty() { pairs } else { fitting };
         if let Some(&(c, i)) = pairs.get(rng.gen_range(0..pairs.len().max(1))) {
