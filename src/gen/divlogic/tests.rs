@@ -1328,3 +1328,67 @@ fn every_prompt_asks_the_types_question_over_the_options_in_order() {
             .contains(&format!("\n\n{}\n\n{}\n", q.content.text, q.question)));
     }
 }
+
+/// No option is the odd one out: across the four options the "if" parts
+/// are all the same or all different, so are the "then" parts, and each
+/// option's sentences are mentioned by as many options as any other's.
+#[test]
+fn the_options_are_alike_as_a_set() {
+    if !installed("the_options_are_alike_as_a_set") {
+        return;
+    }
+    let parts = |symbolic: &str| {
+        let vars = |s: &str| -> Vec<char> {
+            let mut v: Vec<char> = s.chars().filter(|c| c.is_ascii_uppercase()).collect();
+            v.sort_unstable();
+            v.dedup();
+            v
+        };
+        match symbolic.rfind("->") {
+            Some(at) => (vars(&symbolic[..at]), vars(&symbolic[at + 2..])),
+            None => (Vec::new(), vars(symbolic)),
+        }
+    };
+    for q in mixed(300, 31) {
+        let options: Vec<(Vec<char>, Vec<char>)> =
+            q.options.iter().map(|o| parts(&o.symbolic)).collect();
+        for side in [0, 1] {
+            let values: Vec<&Vec<char>> = options
+                .iter()
+                .map(|(a, c)| if side == 0 { a } else { c })
+                .collect();
+            let distinct: std::collections::BTreeSet<&Vec<char>> = values.iter().copied().collect();
+            assert!(
+                distinct.len() == 1 || distinct.len() == values.len(),
+                "{}: {values:?}",
+                q.id
+            );
+        }
+        let mut mentions: BTreeMap<char, usize> = BTreeMap::new();
+        let sentences: Vec<Vec<char>> = options
+            .iter()
+            .map(|(a, c)| {
+                let mut v = [a.clone(), c.clone()].concat();
+                v.sort_unstable();
+                v.dedup();
+                v
+            })
+            .collect();
+        for v in sentences.iter().flatten() {
+            *mentions.entry(*v).or_default() += 1;
+        }
+        let counts: Vec<Vec<usize>> = sentences
+            .iter()
+            .map(|s| {
+                let mut c: Vec<usize> = s.iter().map(|v| mentions[v]).collect();
+                c.sort_unstable();
+                c
+            })
+            .collect();
+        assert!(
+            counts.iter().all(|c| *c == counts[0]),
+            "{}: {counts:?}",
+            q.id
+        );
+    }
+}
