@@ -568,7 +568,7 @@ pub(crate) fn sample(config: &Config, index: u64) -> Result<Sample, Error> {
                     }
                     _ => (models, path, labels),
                 };
-                if !fits(&labels.chosen(config.labels)) {
+                if !fits(labels.chosen(config.labels)) {
                     continue;
                 }
                 return finish(
@@ -581,6 +581,9 @@ pub(crate) fn sample(config: &Config, index: u64) -> Result<Sample, Error> {
     Err(Error::Exhausted(index))
 }
 
+/// What [`label`] finds for a list of statements.
+type Labelled = (Vec<Models>, Vec<Traversed>, Labelling);
+
 /// The statements' models, their reasoning path and both rules' labels;
 /// `None` when the statements are not connected or every list is
 /// consistent by the `labels` rule (nothing to ask).
@@ -589,7 +592,7 @@ fn label(
     table: &TruthTable,
     chosen: &[usize],
     labels: Labels,
-) -> Result<Option<(Vec<Models>, Vec<Traversed>, Labelling)>, Error> {
+) -> Result<Option<Labelled>, Error> {
     // Labels come from fresh tables of the formulas, not the models the
     // graph carried while growing.
     let models = chosen
