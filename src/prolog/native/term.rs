@@ -581,6 +581,32 @@ impl Store {
 
     /// Structural identity (`==`).
     pub(crate) fn identical(&mut self, a: Cell, b: Cell) -> Result<bool, Fallback> {
+        // Two atomic terms or variables are compared without a stack (the
+        // common case, e.g. every delayed dif/2 re-checked after a binding).
+        match (self.deref(a), self.deref(b)) {
+            (Cell::Str(_), Cell::Str(_)) | (Cell::Big(_), Cell::Big(_)) => {}
+            (Cell::Ref(x), Cell::Ref(y)) => {
+                self.charge(1)?;
+                return Ok(x == y);
+            }
+            (Cell::Atom(x), Cell::Atom(y)) => {
+                self.charge(1)?;
+                return Ok(x == y);
+            }
+            (Cell::Int(x), Cell::Int(y)) => {
+                self.charge(1)?;
+                return Ok(x == y);
+            }
+            (Cell::Float(x), Cell::Float(y)) => {
+                self.charge(1)?;
+                return Ok(x.to_bits() == y.to_bits());
+            }
+            (x, y) if std::mem::discriminant(&x) != std::mem::discriminant(&y) => {
+                self.charge(1)?;
+                return Ok(false);
+            }
+            _ => {}
+        }
         let mut stack = vec![(a, b)];
         while let Some((a, b)) = stack.pop() {
             self.charge(1)?;
