@@ -74,7 +74,11 @@ impl Machine<'_> {
                 }
             }
             Lib::TermVariables => {
-                let vars = self.term_variables(self.arg(args, 0))?;
+                let vars: Vec<Cell> = self
+                    .ordered_variables(self.arg(args, 0))?
+                    .into_iter()
+                    .map(Cell::Ref)
+                    .collect();
                 self.charge_steps(vars.len())?;
                 let list = self.store.make_list(&vars, Cell::Atom(NIL))?;
                 self.unify(self.arg(args, 1), list)
@@ -265,32 +269,5 @@ impl Machine<'_> {
             (Cell::Int(_), Some(_)) => Err(Fallback::new("internal", "arg/3")),
             _ => Err(raise(format!("type_error(integer) in {what}"))),
         }
-    }
-
-    /// The distinct variables of `term` in depth-first, left-to-right order
-    /// of their first occurrence, as term_variables/2 lists them.
-    fn term_variables(&mut self, term: Cell) -> Result<Vec<Cell>, Fallback> {
-        let mut seen = std::collections::HashSet::new();
-        let mut vars = Vec::new();
-        let mut stack = vec![term];
-        while let Some(t) = stack.pop() {
-            self.store.charge(1)?;
-            match self.store.deref(t) {
-                Cell::Ref(a) => {
-                    if seen.insert(a) {
-                        vars.push(Cell::Ref(a));
-                    }
-                }
-                Cell::Str(p) => {
-                    if let Cell::Functor(_, n) = self.store.heap[p as usize] {
-                        for i in (1..=n).rev() {
-                            stack.push(self.store.heap[(p + i) as usize]);
-                        }
-                    }
-                }
-                _ => {}
-            }
-        }
-        Ok(vars)
     }
 }
