@@ -488,11 +488,12 @@ fn prover9_answers_our_text_as_it_answers_the_file() {
                             let mut on_ours = prover9_proves(prover9, None, text, SECONDS);
                             // Clause order differs between the two, and so
                             // does the search: a proof near the limit on one
-                            // side gets four times as long on the other.
+                            // side gets ten times as long on the other (on a
+                            // loaded machine, LT-82-2 needed more than four).
                             if on_file && !on_ours {
-                                on_ours = prover9_proves(prover9, None, text, 4 * SECONDS);
+                                on_ours = prover9_proves(prover9, None, text, 10 * SECONDS);
                             } else if on_ours && !on_file {
-                                on_file = prover9_proves(prover9, Some(file), "", 4 * SECONDS);
+                                on_file = prover9_proves(prover9, Some(file), "", 10 * SECONDS);
                             }
                             (name.clone(), on_file, on_ours)
                         })
