@@ -42,7 +42,8 @@ const LOOPING: &[&str] = &[
 /// Cost bombs: answers that do unbounded work or take unbounded memory in
 /// few inference steps. Each must end in a counted budget, fast.
 fn bombs() -> Vec<String> {
-    let double = "d(0, A, A) :- !.\nd(N, A0, A) :- atom_concat(A0, A0, A1), N1 is N - 1, d(N1, A1, A).\n";
+    let double =
+        "d(0, A, A) :- !.\nd(N, A0, A) :- atom_concat(A0, A0, A1), N1 is N - 1, d(N1, A1, A).\n";
     // About 1 MB: a correct rule and 60,000 facts of a helper it never calls.
     let mut big = String::from("eastbound(T) :- has_car(T, C), atom_length(C, N), N > 0.\n");
     let mut i = 0;

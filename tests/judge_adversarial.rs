@@ -54,7 +54,8 @@ fn adversarial() -> Vec<(&'static str, String)> {
 }
 
 /// Doubles an atom N times with atom_concat/3.
-const DOUBLE: &str = "d(0, A, A) :- !.\nd(N, A0, A) :- atom_concat(A0, A0, A1), N1 is N - 1, d(N1, A1, A).\n";
+const DOUBLE: &str =
+    "d(0, A, A) :- !.\nd(N, A0, A) :- atom_concat(A0, A0, A1), N1 is N - 1, d(N1, A1, A).\n";
 
 #[test]
 fn adversarial_answers_never_pass_and_never_break_the_batch() {

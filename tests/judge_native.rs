@@ -608,7 +608,13 @@ fn swipl_goal_verdicts(goals: &[&str]) -> String {
 fn native_goal_verdict(goal: &str) -> char {
     let h = format!("q(x) :- {goal}.\n");
     match run_native("", &h, &["q(x)".to_string()], 1_000_000) {
-        Ok(Outcome::Verdicts(v)) => if v == [true] { '1' } else { '0' },
+        Ok(Outcome::Verdicts(v)) => {
+            if v == [true] {
+                '1'
+            } else {
+                '0'
+            }
+        }
         Ok(Outcome::Error(..)) => 'e',
         Ok(Outcome::Timeout(_)) => 't',
         Err(_) => 'u',
@@ -734,7 +740,11 @@ fn big_integers_dif_bagof_and_variable_order_agree_with_swipl() {
         "findall(S, sub_atom('hé', _, _, _, S), R), length(R, 6)",
     ];
     let theirs = swipl_goal_verdicts(goals);
-    assert_eq!(theirs.chars().count(), goals.len(), "swipl printed {theirs}");
+    assert_eq!(
+        theirs.chars().count(),
+        goals.len(),
+        "swipl printed {theirs}"
+    );
     let mut differing = Vec::new();
     for (goal, swi) in goals.iter().zip(theirs.chars()) {
         let ours = native_goal_verdict(goal);

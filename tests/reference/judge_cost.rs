@@ -41,7 +41,11 @@ pub const SLACK: u64 = 4 << 20;
 
 /// The answer the bytes spell: pairs of (operation, argument).
 pub fn answer(data: &[u8]) -> String {
-    let mut body = vec!["A0 = abc".to_string(), "L0 = [3, 1, 2]".into(), "N0 = 7".into()];
+    let mut body = vec![
+        "A0 = abc".to_string(),
+        "L0 = [3, 1, 2]".into(),
+        "N0 = 7".into(),
+    ];
     let (mut a, mut l, mut n) = (0, 0, 0);
     for pair in data.chunks(2) {
         let (op, k) = (pair[0] % 24, u32::from(pair.get(1).copied().unwrap_or(1)));
@@ -91,7 +95,13 @@ pub fn check(data: &[u8]) -> Result<(u64, Steps), String> {
     static WARM: Once = Once::new();
     // The library is compiled once per process: not the answer's cost.
     WARM.call_once(|| {
-        let _ = run_native_counted("", &answer(&[0, 1]), &goals, MAX_STEPS, &mut Steps::default());
+        let _ = run_native_counted(
+            "",
+            &answer(&[0, 1]),
+            &goals,
+            MAX_STEPS,
+            &mut Steps::default(),
+        );
     });
     let hypothesis = answer(data);
     let mut steps = Steps::default();

@@ -76,7 +76,6 @@ fn raise(detail: String) -> Fallback {
     Fallback::raise(detail)
 }
 
-
 /// A float result: SWI raises on overflow and on undefined results.
 fn float(f: f64) -> Result<Num, Fallback> {
     if f.is_nan() {
@@ -384,7 +383,9 @@ fn unary(name: &str, x: Num) -> Result<Num, Fallback> {
         ("-", B(b)) => Ok(big(-b)),
         ("-", F(f)) => float(-f),
         ("+", x) => Ok(x),
-        ("abs", I(i)) => Ok(i.checked_abs().map_or_else(|| big(BigInt::from(i).abs()), I)),
+        ("abs", I(i)) => Ok(i
+            .checked_abs()
+            .map_or_else(|| big(BigInt::from(i).abs()), I)),
         ("abs", B(b)) => Ok(big(b.abs())),
         ("abs", F(f)) => float(f.abs()),
         ("sign", I(i)) => Ok(I(i.signum())),
@@ -561,9 +562,9 @@ fn binary(name: &str, x: Num, y: Num) -> Result<Num, Fallback> {
                     return Ok(I(if e.is_even() { 1 } else { -1 }));
                 }
                 // Too large an exponent was refused by the memory check.
-                let e = e.to_u32().ok_or_else(|| {
-                    Fallback::new("memory", "integer power too large")
-                })?;
+                let e = e
+                    .to_u32()
+                    .ok_or_else(|| Fallback::new("memory", "integer power too large"))?;
                 return Ok(big(num_traits::pow::Pow::pow(a, e)));
             }
             if a.is_zero() {

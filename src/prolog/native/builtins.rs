@@ -16,11 +16,11 @@
 use super::Machine;
 use crate::prolog::native::arith::{self, Num};
 use crate::prolog::native::compile::MAX_LITERAL_DIGITS;
-use std::borrow::Cow;
 use crate::prolog::native::term::{
     is_string_tag, Cell, MEMBER, MINUS, NIL, STRING, TEXT_BYTES_PER_UNIT,
 };
 use crate::prolog::native::Fallback;
+use std::borrow::Cow;
 
 /// The built-ins of this file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -170,7 +170,11 @@ fn char_span(text: &str, from: i64, len: i64) -> Option<(usize, usize)> {
     }
     let mut offsets = text.char_indices().map(|(i, _)| i).chain([text.len()]);
     let start = offsets.nth(from)?;
-    let end = if len == 0 { start } else { offsets.nth(len - 1)? };
+    let end = if len == 0 {
+        start
+    } else {
+        offsets.nth(len - 1)?
+    };
     Some((start, end))
 }
 
@@ -464,7 +468,8 @@ impl Machine<'_> {
             Cell::Ref(_) => Ok(None),
             Cell::Int(n) => Ok(Some(Num::Int(n))),
             Cell::Big(b) => {
-                self.store.charge(self.store.bigs[b as usize].bits() / 64 + 1)?;
+                self.store
+                    .charge(self.store.bigs[b as usize].bits() / 64 + 1)?;
                 Ok(Some(Num::Big(self.store.bigs[b as usize].clone())))
             }
             _ => Err(raise(format!("type_error(integer) in {what}"))),
@@ -575,7 +580,10 @@ impl Machine<'_> {
         let what = "sub_atom/5";
         // The scan borrows the text, so it is charged after, but stops
         // as soon as it has done more than the budget has left.
-        let allowance = self.store.work_left().saturating_mul(TEXT_BYTES_PER_UNIT as u64);
+        let allowance = self
+            .store
+            .work_left()
+            .saturating_mul(TEXT_BYTES_PER_UNIT as u64);
         let (found, scanned) = {
             let (Some(whole), Some(sub)) = (
                 self.text_of(self.arg(args, 0), what)?,
@@ -617,10 +625,9 @@ impl Machine<'_> {
         };
         let mut solutions = Vec::with_capacity(found.len());
         for b in found {
-            let t = self.store.compound(
-                MINUS,
-                &[Cell::Int(b), Cell::Int(l), Cell::Int(n - b - l)],
-            )?;
+            let t = self
+                .store
+                .compound(MINUS, &[Cell::Int(b), Cell::Int(l), Cell::Int(n - b - l)])?;
             solutions.push(t);
         }
         let pattern = self.store.compound(
@@ -658,7 +665,9 @@ impl Machine<'_> {
                             match u32::try_from(code).ok().and_then(char::from_u32) {
                                 Some(c) if code > 0 => {
                                     let mut buf = [0u8; 4];
-                                    let atom = self.atoms.make(&mut self.store, c.encode_utf8(&mut buf))?;
+                                    let atom = self
+                                        .atoms
+                                        .make(&mut self.store, c.encode_utf8(&mut buf))?;
                                     self.unify(self.arg(args, 0), Cell::Atom(atom))
                                 }
                                 _ => Err(raise(format!("representation_error in {what}"))),
@@ -808,16 +817,11 @@ mod tests {
         assert!(matches!(parse_number("abc"), Ok(None)));
         assert!(matches!(parse_number(" 12"), Ok(None)));
         assert!(matches!(parse_number("- 1"), Ok(None)));
-        for unsure in [
-            "0x1A",
-            "1_000",
-            "0'a",
-            "12 ",
-            "1r2",
-            "1.5Inf",
-        ] {
+        for unsure in ["0x1A", "1_000", "0'a", "12 ", "1r2", "1.5Inf"] {
             assert!(parse_number(unsure).is_err(), "{unsure}");
         }
-        assert!(matches!(parse_number("-99999999999999999999"), Ok(Some(Num::Big(b))) if b.to_string() == "-99999999999999999999"));
+        assert!(
+            matches!(parse_number("-99999999999999999999"), Ok(Some(Num::Big(b))) if b.to_string() == "-99999999999999999999")
+        );
     }
 }

@@ -331,7 +331,8 @@ pub(crate) fn compile_term(
             }
             Term::Compound(name, args) => {
                 let at = db.templates.len();
-                db.templates.push(Cell::Functor(atoms.intern(name), args.len() as u32));
+                db.templates
+                    .push(Cell::Functor(atoms.intern(name), args.len() as u32));
                 for (i, arg) in args.iter().enumerate() {
                     db.templates.push(Cell::Atom(NIL));
                     todo.push((arg, at + 1 + i));

@@ -10,11 +10,11 @@
 use super::arith::{self, Num};
 use super::compile::{key_of, Db};
 use super::order;
-use super::term::{
-    AtomTable, Atoms, Cell, FastMap, Limits, Store, VarMap, CELL_BYTES, ARROW, CARET, COMMA, DOT, EQUAL, FAIL, GREATER,
-    LESS, LIST_NAME, MINUS, NIL, NOT, SOFT_ARROW, TRUE, X,
-};
 use super::term::is_string_tag;
+use super::term::{
+    AtomTable, Atoms, Cell, FastMap, Limits, Store, VarMap, ARROW, CARET, CELL_BYTES, COMMA, DOT,
+    EQUAL, FAIL, GREATER, LESS, LIST_NAME, MINUS, NIL, NOT, SOFT_ARROW, TRUE, X,
+};
 use super::Fallback;
 use std::cell::RefCell;
 use std::cmp::Ordering;
@@ -1280,12 +1280,17 @@ impl<'a> Machine<'a> {
                 self.deref_arg(args, 0),
                 Cell::Int(_) | Cell::Float(_) | Cell::Big(_)
             )),
-            B::Integer => Ok(matches!(self.deref_arg(args, 0), Cell::Int(_) | Cell::Big(_))),
+            B::Integer => Ok(matches!(
+                self.deref_arg(args, 0),
+                Cell::Int(_) | Cell::Big(_)
+            )),
             B::Float => Ok(matches!(self.deref_arg(args, 0), Cell::Float(_))),
             B::Atomic => {
                 let c = self.deref_arg(args, 0);
-                Ok(matches!(c, Cell::Atom(_) | Cell::Int(_) | Cell::Float(_) | Cell::Big(_))
-                    || self.is_string(c))
+                Ok(matches!(
+                    c,
+                    Cell::Atom(_) | Cell::Int(_) | Cell::Float(_) | Cell::Big(_)
+                ) || self.is_string(c))
             }
             B::Compound => {
                 let c = self.deref_arg(args, 0);
@@ -1401,7 +1406,9 @@ impl<'a> Machine<'a> {
                 self.unify(self.arg(args, 2), list)
             }
             B::Succ => match (self.deref_arg(args, 0), self.deref_arg(args, 1)) {
-                (Cell::Int(x), y) if x >= 0 && matches!(y, Cell::Ref(_) | Cell::Int(_) | Cell::Big(_)) => {
+                (Cell::Int(x), y)
+                    if x >= 0 && matches!(y, Cell::Ref(_) | Cell::Int(_) | Cell::Big(_)) =>
+                {
                     let next = arith::add(Num::Int(x), Num::Int(1))?.cell(&mut self.store)?;
                     self.unify(y, next)
                 }
@@ -1622,13 +1629,15 @@ impl<'a> Machine<'a> {
                 .unify(self.arg(args, 1), t)?
                 && self.unify(self.arg(args, 2), Cell::Int(0))?),
             Cell::Ref(_) => match (self.deref_arg(args, 1), self.deref_arg(args, 2)) {
-                (name @ (Cell::Atom(_) | Cell::Int(_) | Cell::Float(_) | Cell::Big(_)), Cell::Int(0)) => {
-                    self.unify(t, name)
-                }
+                (
+                    name @ (Cell::Atom(_) | Cell::Int(_) | Cell::Float(_) | Cell::Big(_)),
+                    Cell::Int(0),
+                ) => self.unify(t, name),
                 (name, Cell::Int(0)) if self.is_string(name) => self.unify(t, name),
                 (Cell::Atom(name), Cell::Int(n)) if n > 0 && !(name == DOT && n == 2) => {
                     // Counted before the arguments are made.
-                    self.store.check_heap(usize::try_from(n).unwrap_or(usize::MAX))?;
+                    self.store
+                        .check_heap(usize::try_from(n).unwrap_or(usize::MAX))?;
                     let name = if name == LIST_NAME && n == 2 {
                         DOT
                     } else {

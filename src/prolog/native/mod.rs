@@ -891,8 +891,14 @@ mod tests {
             // 16 doublings (65,536 characters), then 2,000 sub_atom/5 calls.
             ("double(16, a, A), repeat_sub(2000, A)", "budget"),
             // Every (Before, Length) of a 20,480-character atom.
-            ("double(11, abcdefghij, A), findall(B-L, sub_atom(A, B, L, _, _), _)", "budget"),
-            ("double(11, abcdefghij, A), sub_atom(A, _, _, _, S), S == none", "budget"),
+            (
+                "double(11, abcdefghij, A), findall(B-L, sub_atom(A, B, L, _, _), _)",
+                "budget",
+            ),
+            (
+                "double(11, abcdefghij, A), sub_atom(A, _, _, _, S), S == none",
+                "budget",
+            ),
             // A big integer squared until it no longer fits.
             ("square(3)", "budget"),
             // dif/2 constraints piling up.
@@ -901,13 +907,22 @@ mod tests {
             // made over and over, a huge power, a huge list length, a big
             // term copied over and over, an atom doubled past the memory
             // budget.
-            ("double(14, a, A), findall(X, atom_concat(X, _, A), _)", "budget"),
-            ("double(16, a, A), between(1, 1000, _), atom_codes(A, _), fail", "budget"),
+            (
+                "double(14, a, A), findall(X, atom_concat(X, _, A), _)",
+                "budget",
+            ),
+            (
+                "double(16, a, A), between(1, 1000, _), atom_codes(A, _), fail",
+                "budget",
+            ),
             ("X is 2 ^ (2 ^ 70), X > 0", "memory"),
             ("X is 1 << (1 << 40), X > 0", "memory"),
             ("length(L, 4611686018427387904000), L = []", "memory"),
             ("numlist(1, 10000000, L), L = []", "memory"),
-            ("length(L, 100000), between(1, 1000, _), copy_term(L, _), fail", "budget"),
+            (
+                "length(L, 100000), between(1, 1000, _), copy_term(L, _), fail",
+                "budget",
+            ),
             ("double(26, a, A), atom_length(A, 0)", "memory"),
         ];
         for (goal, _) in cases {
@@ -929,7 +944,9 @@ mod tests {
         // grows with the atom's length (it is scanned), not with the
         // number of candidate positions squared.
         let cost = |doublings: u32| {
-            let h = format!("eastbound(x) :- double({doublings}, a, A), repeat_sub(10, A).\n{BOMB_HELPERS}");
+            let h = format!(
+                "eastbound(x) :- double({doublings}, a, A), repeat_sub(10, A).\n{BOMB_HELPERS}"
+            );
             let mut steps = Steps::default();
             let goals = vec!["eastbound(x)".to_string()];
             let got = verdicts(run_native_counted("", &h, &goals, MAX_STEPS, &mut steps));

@@ -59,9 +59,8 @@ pub(crate) fn compare(
             // Numbers of other types by value; on a tie the float first.
             (Cell::Int(_) | Cell::Big(_) | Cell::Float(_), _) => {
                 let (x, y) = (num(store, a)?, num(store, b)?);
-                super::arith::compare(&x, &y)?.then_with(|| {
-                    matches!(b, Cell::Float(_)).cmp(&matches!(a, Cell::Float(_)))
-                })
+                super::arith::compare(&x, &y)?
+                    .then_with(|| matches!(b, Cell::Float(_)).cmp(&matches!(a, Cell::Float(_))))
             }
             (Cell::Atom(x), Cell::Atom(y)) => {
                 if x == y {
