@@ -69,12 +69,12 @@ pub use batch::{run_batch, BatchSummary};
 pub use extract::{extract_rule, Extracted};
 pub use pool::WorkerPool;
 pub use rename::{is_task_constant, Naming};
-pub use sandbox::{sanitize, Rejection};
+pub use sandbox::{consult, sanitize, Consulted, Rejection, MAX_READ_TOKENS};
 pub use task::{Example, Label, TaskProgram};
 
 use crate::prolog::native::{NativeEvaluator, NativeStats};
 use crate::prolog::{Background, Outcome, WorkerConfig, WorkerFailure};
-use crate::syntax::prolog::{parse_program, parse_program_recovering, Program, Sentence, Term};
+use crate::syntax::prolog::{Sentence, Term};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -443,6 +443,17 @@ impl Judge {
     }
 }
 
+/// An answer refused before it runs, as the error kind, whether it counts
+/// as syntactically valid, and the message.
+fn rejected(rejection: Rejection) -> (ErrorKind, bool, String) {
+    match rejection {
+        Rejection::NoRule(m) => (ErrorKind::NoRule, false, m),
+        Rejection::Syntax(m) => (ErrorKind::Syntax, false, m),
+        Rejection::Unsafe(m) => (ErrorKind::Unsafe, true, m),
+        Rejection::Resource(m) => (ErrorKind::Resource, true, m),
+    }
+}
+
 /// A loaded task, ready to score answers.
 pub struct Task<'j> {
     judge: &'j Judge,
@@ -504,14 +515,10 @@ impl Task<'_> {
         result
     }
 
-    /// Checks a read program: its clauses, or the error kind, whether it
-    /// counts as syntactically valid, and the message.
-    fn check(&self, program: &Program) -> Result<Vec<Term>, (ErrorKind, bool, String)> {
-        sanitize(program, &self.program).map_err(|rejection| match rejection {
-            Rejection::NoRule(m) => (ErrorKind::NoRule, false, m),
-            Rejection::Syntax(m) => (ErrorKind::Syntax, false, m),
-            Rejection::Unsafe(m) => (ErrorKind::Unsafe, true, m),
-        })
+    /// Checks what was read of an answer: its clauses, or the error kind,
+    /// whether it counts as syntactically valid, and the message.
+    fn check(&self, read: &Consulted) -> Result<Vec<Term>, (ErrorKind, bool, String)> {
+        sanitize(&read.program, &read.unread, &self.program).map_err(rejected)
     }
 
     /// The answer's hypothesis, checked: the clauses to load, or the
@@ -530,33 +537,29 @@ impl Task<'_> {
                 format!("no rule for {positive}: the answer has no clause {positive}(…) :- … .");
             return Err(failed((ErrorKind::NoRule, false, message)));
         };
-        let clause = parse_program(&found.clause);
-        let (around, errors) = parse_program_recovering(found.program);
-        let term = |sentence: &Sentence| match sentence {
-            Sentence::Clause { term, .. } => Some(term.clone()),
-            Sentence::Directive { .. } => None,
+        let rejected = |rejection| failed(rejected(rejection));
+        let clause = consult(&found.clause, positive).map_err(rejected)?;
+        let rule = match clause.program.sentences.first() {
+            Some(Sentence::Clause { term, .. }) if clause.errors.is_empty() => Some(term),
+            _ => None,
         };
-        let holds_clause = match &clause {
-            Ok(clause) => clause.sentences.first().and_then(term).is_some_and(|rule| {
-                around
-                    .sentences
-                    .iter()
-                    .any(|s| term(s).as_ref() == Some(&rule))
-            }),
-            // A clause that does not read alone (cut at a `.` inside a
-            // quoted atom, say) is no clause of any text: the reference
-            // loads it alone and gets a syntax error.
-            Err(_) => false,
-        };
-        if holds_clause && !around.sentences.is_empty() {
+        let around = consult(found.program, positive).map_err(rejected)?;
+        // A clause that does not read alone (cut at a `.` inside a quoted
+        // atom, say) is no clause of any text: the reference loads it
+        // alone and gets a syntax error.
+        let holds_clause = rule.is_some_and(|rule| {
+            around.program.sentences.iter().any(|s| match s {
+                Sentence::Clause { term, .. } => term == rule,
+                Sentence::Directive { .. } => false,
+            })
+        });
+        if holds_clause {
             return self.check(&around).map_err(failed);
         }
-        match clause {
-            Ok(clause) => self.check(&clause).map_err(failed),
-            Err(e) => {
-                let message = errors
-                    .first()
-                    .map_or_else(|| e.to_string(), |e| e.to_string());
+        match clause.errors.first() {
+            None => self.check(&clause).map_err(failed),
+            Some(error) => {
+                let message = around.errors.first().unwrap_or(error).to_string();
                 Err(failed((ErrorKind::Syntax, false, message)))
             }
         }

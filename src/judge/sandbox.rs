@@ -10,8 +10,9 @@
 //! previous answer left in the machine can be reached.
 
 use super::task::TaskProgram;
-use crate::syntax::prolog::{Program, Sentence, Term};
-use std::collections::{BTreeMap, BTreeSet};
+use crate::syntax::prolog::{parse_sentences_at, skim_program, Program, Sentence, Term};
+use crate::syntax::SyntaxError;
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 /// Why an answer was not loaded.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,6 +23,117 @@ pub enum Rejection {
     Unsafe(String),
     /// A clause that is not a valid Prolog clause (e.g. a numeric head).
     Syntax(String),
+    /// More to read than [`MAX_READ_TOKENS`].
+    Resource(String),
+}
+
+/// Most tokens the judge reads of one answer: the sentences its rule can
+/// reach, its directives and whatever else [`consult`] cannot tell apart
+/// by tokens. A term costs about 100 bytes per token, so this bounds an
+/// answer's syntax trees near 30 MB; legitimate SLR answers hold a few
+/// hundred tokens.
+pub const MAX_READ_TOKENS: usize = 1 << 18;
+
+/// The part of an answer's text the judge reads (see [`consult`]).
+#[derive(Debug)]
+pub struct Consulted {
+    /// The sentences read, in order.
+    pub program: Program,
+    /// Syntax errors in the sentences read: SWI reports such a sentence
+    /// and skips it.
+    pub errors: Vec<SyntaxError>,
+    /// Name and arity of the clauses not read, first appearance first:
+    /// they cannot run, but defining some predicates is refused anyway.
+    pub unread: Vec<(String, usize)>,
+}
+
+/// Reads `text` as SWI consults a file, but in part: every sentence is
+/// found by its tokens ([`skim_program`]), and only the directives, the
+/// sentences whose head the tokens do not tell plainly, and the clauses of
+/// predicates whose names the target `positive` can reach by name (through
+/// every name and string the bodies read mention) are parsed into terms.
+/// So a megabyte of clauses the rule never calls costs one pass of the
+/// tokenizer and a few bytes each, and what is read is bounded by
+/// [`MAX_READ_TOKENS`].
+pub fn consult(text: &str, positive: &str) -> Result<Consulted, Rejection> {
+    const NONE: u32 = u32::MAX;
+    fn intern(ids: &mut HashMap<String, u32>, name: &str) -> u32 {
+        let next = ids.len() as u32;
+        *ids.entry(name.to_string()).or_insert(next)
+    }
+    if u32::try_from(text.len()).is_err() {
+        return Err(Rejection::Resource("an answer of 4 GB or more".into()));
+    }
+    // Names interned to numbers; what each name's clauses mention.
+    let mut ids: HashMap<String, u32> = HashMap::new();
+    let target = intern(&mut ids, positive);
+    // (start, head name or NONE, arity) per sentence, 12 bytes each.
+    let mut sentences: Vec<(u32, u32, u32)> = Vec::new();
+    let mut mentions: Vec<Vec<u32>> = Vec::new();
+    let mut tokens_of: Vec<usize> = Vec::new();
+    let (mut roots, mut always_tokens) = (vec![target], 0usize);
+    skim_program(text, &mut |sentence| {
+        let mut said: Vec<u32> = sentence
+            .mentions
+            .iter()
+            .map(|m| intern(&mut ids, m))
+            .collect();
+        said.sort_unstable();
+        said.dedup();
+        let (head, arity) = match sentence.head {
+            Some((name, arity)) => (intern(&mut ids, name), arity),
+            None => (NONE, 0),
+        };
+        let grow = ids.len().max(mentions.len());
+        mentions.resize_with(grow, Vec::new);
+        tokens_of.resize(grow, 0);
+        if head == NONE {
+            roots.extend(said);
+            always_tokens = always_tokens.saturating_add(sentence.tokens);
+        } else {
+            mentions[head as usize].extend(said);
+            tokens_of[head as usize] = tokens_of[head as usize].saturating_add(sentence.tokens);
+        }
+        // Offsets fit (checked above); so do arities, which are at most
+        // the text's length.
+        sentences.push((sentence.start as u32, head, arity as u32));
+    });
+    mentions.resize_with(ids.len(), Vec::new);
+    tokens_of.resize(ids.len(), 0);
+    let mut reached = vec![false; ids.len()];
+    let mut read_tokens = always_tokens;
+    while let Some(name) = roots.pop() {
+        if std::mem::replace(&mut reached[name as usize], true) {
+            continue;
+        }
+        read_tokens = read_tokens.saturating_add(tokens_of[name as usize]);
+        roots.append(&mut mentions[name as usize]);
+    }
+    if read_tokens > MAX_READ_TOKENS {
+        return Err(Rejection::Resource(format!(
+            "the clauses the rule can reach hold {read_tokens} tokens, more than the {MAX_READ_TOKENS} read of an answer"
+        )));
+    }
+    let mut names = vec![""; ids.len()];
+    for (name, &id) in &ids {
+        names[id as usize] = name;
+    }
+    let mut starts = Vec::new();
+    let mut unread = Vec::new();
+    let mut seen = HashSet::new();
+    for &(start, head, arity) in &sentences {
+        if head == NONE || reached[head as usize] {
+            starts.push(start as usize);
+        } else if seen.insert((head, arity)) {
+            unread.push((names[head as usize].to_string(), arity as usize));
+        }
+    }
+    let (program, errors) = parse_sentences_at(text, &starts);
+    Ok(Consulted {
+        program,
+        errors,
+        unread,
+    })
 }
 
 /// Built-ins that are pure and safe whatever their arguments.
@@ -491,7 +603,11 @@ enum DoubleQuotes {
 /// [`HARMLESS_DIRECTIVES`]), a clause for an ISO built-in is skipped (SWI's
 /// permission error), and a definition of any other built-in or library
 /// predicate overrides it.
-pub fn sanitize(program: &Program, task: &TaskProgram) -> Result<Vec<Term>, Rejection> {
+pub fn sanitize(
+    program: &Program,
+    unread: &[(String, usize)],
+    task: &TaskProgram,
+) -> Result<Vec<Term>, Rejection> {
     let target = (task.positive.clone(), task.arity);
     let mut clauses: BTreeMap<(String, usize), Vec<(Term, Option<Term>)>> = BTreeMap::new();
     let mut order: Vec<(String, usize)> = Vec::new();
@@ -568,7 +684,10 @@ pub fn sanitize(program: &Program, task: &TaskProgram) -> Result<Vec<Term>, Reje
     // Refuse redefinitions first, whether or not the clause is reachable:
     // in the reference judge any loaded clause changes the program.
     let mut helpers = BTreeMap::new();
-    for key in &order {
+    let unread = unread
+        .iter()
+        .filter(|(name, arity)| !ISO_PROTECTED.contains(&(name.as_str(), *arity)));
+    for key in order.iter().chain(unread) {
         if *key == target {
             continue;
         }
@@ -1254,5 +1373,132 @@ fn local_cut(goal: Term) -> Term {
         compound("call", vec![goal])
     } else {
         goal
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{consult, sanitize, Rejection};
+    use crate::judge::task::TaskProgram;
+    use crate::syntax::prolog::parse_program_recovering;
+    use rand::seq::SliceRandom;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// Sentences that reach or escape the rule in every way the sandbox
+    /// knows, and sentences the tokens alone cannot place.
+    const PIECES: &[&str] = &[
+        "eastbound(T) :- has_car(T, C), h(C).",
+        "eastbound(T) :- g.",
+        "eastbound(T) :- maplist(k, [T]).",
+        "eastbound(T) :- findall(X, 'k'(X), [_|_]), has_car(T, _).",
+        "eastbound(T) :- call(\"z\"), has_car(T, _).",
+        "eastbound(train9).",
+        "h(C) :- car_color(C, red).",
+        "h(C) :- k(C).",
+        "h(C) --> k(C).",
+        "k(_).",
+        "k(X) :- X = 'a. b'.",
+        "k(1) :- X = 0'., X > 0.",
+        "g :- call(k, x).",
+        "z.",
+        "pad(1).",
+        "pad(X) :- pad(X).",
+        "pad().",
+        "pad(a,).",
+        "has_car(a, b).",
+        "westbound(x).",
+        "pos(x).",
+        "'$x'(a).",
+        "length(x, y).",
+        "','(a, b).",
+        "':-'(h(y), true).",
+        "m:h(x).",
+        "user:h(x).",
+        "- h.",
+        "h (x).",
+        "x y.",
+        "a :- b :- c.",
+        "pad :- /* unterminated",
+        "pad('unterminated",
+        ":- dynamic k/1.",
+        ":- dynamic pad/1.",
+        ":- use_module(library(lists)).",
+        ":- set_prolog_flag(double_quotes, atom).",
+        ":- initialization(main).",
+        "% a comment. with a dot",
+        "/* k. */ z.",
+    ];
+
+    fn kind(r: &Result<Vec<crate::syntax::prolog::Term>, Rejection>) -> String {
+        match r {
+            Ok(terms) => terms
+                .iter()
+                .map(|t| t.to_string())
+                .collect::<Vec<_>>()
+                .join(" "),
+            Err(Rejection::NoRule(_)) => "no rule".into(),
+            Err(Rejection::Unsafe(_)) => "unsafe".into(),
+            Err(Rejection::Syntax(_)) => "syntax".into(),
+            Err(Rejection::Resource(_)) => "resource".into(),
+        }
+    }
+
+    /// Reading only what the rule can reach loads what reading the whole
+    /// text loads, and refuses what it refuses.
+    #[test]
+    fn consulting_in_part_loads_what_reading_all_loads() {
+        let task = TaskProgram::parse(
+            "eastbound(train0).\nhas_car(train0, car0_1).\ncar_color(car0_1, red).\nwestbound(train1).\n",
+            "eastbound",
+            "westbound",
+        )
+        .expect("task reads");
+        let mut rng = ChaCha8Rng::seed_from_u64(29);
+        let mut differ = Vec::new();
+        for _ in 0..4000 {
+            let n = rng.gen_range(1..12);
+            let text: String = (0..n)
+                .map(|_| {
+                    let piece = *PIECES.choose(&mut rng).expect("pieces");
+                    let gap = *["\n", " ", "\n\n  "].choose(&mut rng).expect("gaps");
+                    format!("{piece}{gap}")
+                })
+                .collect();
+            let whole = sanitize(&parse_program_recovering(&text).0, &[], &task);
+            let part = consult(&text, "eastbound")
+                .and_then(|read| sanitize(&read.program, &read.unread, &task));
+            if kind(&whole) != kind(&part) {
+                differ.push(format!("{text:?}: {} / {}", kind(&whole), kind(&part)));
+            }
+        }
+        assert!(
+            differ.is_empty(),
+            "{} differ, e.g. {:#?}",
+            differ.len(),
+            &differ[..differ.len().min(5)]
+        );
+    }
+
+    #[test]
+    fn what_no_rule_reaches_is_never_parsed() {
+        let text = format!(
+            "eastbound(T) :- has_car(T, _).\n{}",
+            "pad(1, x).\npad(X) :- pad(X), 'quoted', \"string\".\n".repeat(1000)
+        );
+        let read = consult(&text, "eastbound").expect("reads");
+        assert_eq!(read.program.sentences.len(), 1);
+        assert_eq!(
+            read.unread,
+            vec![("pad".to_string(), 2), ("pad".to_string(), 1)]
+        );
+        let dense = format!(
+            "eastbound(T) :- has_car(T, _){}.",
+            ", true".repeat(super::MAX_READ_TOKENS / 2)
+        );
+        assert!(matches!(
+            consult(&dense, "eastbound"),
+            Err(Rejection::Resource(_))
+        ));
     }
 }

@@ -19,11 +19,13 @@ mod lexer;
 mod ops;
 mod parser;
 mod print;
+mod skim;
 mod term;
 
 pub use ast::*;
 pub use parser::{Atomic, Reading};
 pub(crate) use print::is_plain_word;
+pub use skim::{skim_program, Skimmed};
 pub use term::Subterms;
 
 use crate::syntax::SyntaxError;
@@ -39,6 +41,14 @@ pub fn parse_program(src: &str) -> Result<Program, SyntaxError> {
 /// others are kept, in order.
 pub fn parse_program_recovering(src: &str) -> (Program, Vec<SyntaxError>) {
     parser::Parser::new(src).program_recovering()
+}
+
+/// Reads the sentences of `src` that start at `starts` (ascending, each
+/// where [`skim_program`] says a sentence starts), as
+/// [`parse_program_recovering`] reads them: a sentence with a syntax error
+/// is reported and left out. Positions are within the whole of `src`.
+pub fn parse_sentences_at(src: &str, starts: &[usize]) -> (Program, Vec<SyntaxError>) {
+    parser::Parser::new(src).sentences_at(starts)
 }
 
 /// Reads a Prolog text as [`parse_program`] does, handing each sentence

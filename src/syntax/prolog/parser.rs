@@ -228,6 +228,30 @@ impl<'a> Parser<'a> {
         (Program { sentences }, errors)
     }
 
+    /// The sentences starting at `starts` (see [`super::parse_sentences_at`]).
+    pub fn sentences_at(&mut self, starts: &[usize]) -> (Program, Vec<SyntaxError>) {
+        let mut sentences = Vec::new();
+        let mut errors = Vec::new();
+        for &start in starts {
+            self.ahead.clear();
+            self.depth = 0;
+            self.after_end = false;
+            let (at, _) = self.lexer.rest();
+            if start < at {
+                self.lexer = Lexer::new(self.src);
+                self.lexer.skip(start);
+            } else {
+                self.lexer.skip(start - at);
+            }
+            match self.sentence() {
+                Ok(Some(sentence)) => sentences.push(sentence),
+                Ok(None) => {}
+                Err(error) => errors.push(error),
+            }
+        }
+        (Program { sentences }, errors)
+    }
+
     /// Skips the rest of a sentence after a syntax error, up to and
     /// including its end token; false at the end of the input.
     fn skip_to_end(&mut self) -> bool {
