@@ -499,7 +499,9 @@ fn all_library_rules_agree_with_the_reference() {
 #[test]
 fn legitimate_answers_need_far_fewer_steps_than_the_budget() {
     use entail::gen::slr::{self, Config, Language, PromptStyle, Split};
-    use entail::prolog::native::{run_native_counted, Steps, MAX_STEPS, MAX_TOTAL_STEPS};
+    use entail::prolog::native::{
+        run_native_counted, work_budget, Steps, MAX_STEPS, MAX_TOTAL_STEPS,
+    };
     // (background text with original names, goals, hypothesis)
     let split = |program: &str, h: &str| {
         let record = TaskRecord {
@@ -550,6 +552,7 @@ fn legitimate_answers_need_far_fewer_steps_than_the_budget() {
         cases.push(split(&task.validation_program, &task.ground_truth_rule));
     }
     let (mut per_goal, mut total) = (Vec::new(), Vec::new());
+    let (mut work_per_goal, mut work) = (Vec::new(), Vec::new());
     for (background, goals, h) in &cases {
         let mut steps = Steps::default();
         if let Ok(Outcome::Verdicts(_)) =
@@ -557,10 +560,13 @@ fn legitimate_answers_need_far_fewer_steps_than_the_budget() {
         {
             per_goal.push(steps.most_per_goal);
             total.push(steps.total);
+            work_per_goal.push(steps.most_work_per_goal);
+            work.push(steps.work);
         }
     }
-    per_goal.sort_unstable();
-    total.sort_unstable();
+    for v in [&mut per_goal, &mut total, &mut work_per_goal, &mut work] {
+        v.sort_unstable();
+    }
     let at = |v: &[u64], q: f64| v[((v.len() - 1) as f64 * q) as usize];
     eprintln!(
         "{} answers finished: steps per goal p50 {} p99 {} max {}; per answer p50 {} p99 {} max {} (budgets {MAX_STEPS} / {MAX_TOTAL_STEPS})",
@@ -572,9 +578,22 @@ fn legitimate_answers_need_far_fewer_steps_than_the_budget() {
         at(&total, 0.99),
         at(&total, 1.0),
     );
+    eprintln!(
+        "work units per goal p50 {} p99 {} max {}; per answer p50 {} p99 {} max {} (budgets {} / {})",
+        at(&work_per_goal, 0.5),
+        at(&work_per_goal, 0.99),
+        at(&work_per_goal, 1.0),
+        at(&work, 0.5),
+        at(&work, 0.99),
+        at(&work, 1.0),
+        work_budget(MAX_STEPS),
+        work_budget(MAX_TOTAL_STEPS),
+    );
     assert!(per_goal.len() >= 560, "{} finished", per_goal.len());
     assert!(at(&per_goal, 1.0) * 10 <= MAX_STEPS);
     assert!(at(&total, 1.0) * 10 <= MAX_TOTAL_STEPS);
+    assert!(at(&work_per_goal, 1.0) * 10 <= work_budget(MAX_STEPS));
+    assert!(at(&work, 1.0) * 10 <= work_budget(MAX_TOTAL_STEPS));
 }
 
 // ---------------------------------------------------------------------------

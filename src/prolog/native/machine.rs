@@ -355,16 +355,9 @@ impl<'a> Machine<'a> {
         memory_limit: usize,
     ) -> Machine<'a> {
         let spare = SPARE.with(RefCell::take);
-        // Term work is budgeted at WORK_PER_STEP units per step, plus a
-        // margin for the goal's first term copies.
-        let work = |steps: u64| {
-            steps
-                .saturating_mul(super::WORK_PER_STEP)
-                .saturating_add(1 << 20)
-        };
         let limits = Limits {
-            work: work(step_limit),
-            total_work: work(total_limit),
+            work: super::work_budget(step_limit),
+            total_work: super::work_budget(total_limit),
             memory: memory_limit,
         };
         Machine {
