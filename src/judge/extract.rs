@@ -23,6 +23,7 @@
 //! rule, `The rule is: …`, a query block, `</s>`), the judge loads the
 //! clause alone, as the reference does.
 
+use std::borrow::Cow;
 use std::ops::Range;
 
 /// The rule found in an answer.
@@ -55,22 +56,25 @@ pub fn extract_rule<'a>(answer: &'a str, positive: &str) -> Option<Extracted<'a>
 /// `text` with every `%` and the rest of its line replaced by spaces (the
 /// reference deletes them; spaces keep the byte offsets). Like the
 /// reference, a `%` inside a quoted atom starts a comment too.
-fn blank_comments(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
+fn blank_comments(text: &str) -> Cow<'_, str> {
+    if !text.contains('%') {
+        return Cow::Borrowed(text);
+    }
+    // `%` and newline are ASCII, so blanking whole bytes between them
+    // blanks whole characters and keeps the text UTF-8.
+    let mut bytes = text.as_bytes().to_vec();
     let mut in_comment = false;
-    for c in text.chars() {
-        if c == '\n' {
-            in_comment = false;
-        } else if c == '%' {
-            in_comment = true;
+    for b in &mut bytes {
+        match *b {
+            b'\n' => in_comment = false,
+            b'%' => in_comment = true,
+            _ => {}
         }
         if in_comment {
-            out.extend(std::iter::repeat(' ').take(c.len_utf8()));
-        } else {
-            out.push(c);
+            *b = b' ';
         }
     }
-    out
+    Cow::Owned(String::from_utf8(bytes).unwrap_or_default())
 }
 
 /// Whitespace as Python's `\s` sees it in a `str` pattern.

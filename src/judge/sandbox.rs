@@ -10,9 +10,10 @@
 //! previous answer left in the machine can be reached.
 
 use super::task::TaskProgram;
+use crate::prolog::native::FastMap;
 use crate::syntax::prolog::{parse_sentences_at, skim_program, Program, Sentence, Term};
 use crate::syntax::SyntaxError;
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Why an answer was not loaded.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -57,15 +58,19 @@ pub struct Consulted {
 /// [`MAX_READ_TOKENS`].
 pub fn consult(text: &str, positive: &str) -> Result<Consulted, Rejection> {
     const NONE: u32 = u32::MAX;
-    fn intern(ids: &mut HashMap<String, u32>, name: &str) -> u32 {
-        let next = ids.len() as u32;
-        *ids.entry(name.to_string()).or_insert(next)
+    fn intern(ids: &mut FastMap<String, u32>, name: &str) -> u32 {
+        if let Some(&id) = ids.get(name) {
+            return id;
+        }
+        let id = ids.len() as u32;
+        ids.insert(name.to_string(), id);
+        id
     }
     if u32::try_from(text.len()).is_err() {
         return Err(Rejection::Resource("an answer of 4 GB or more".into()));
     }
     // Names interned to numbers; what each name's clauses mention.
-    let mut ids: HashMap<String, u32> = HashMap::new();
+    let mut ids: FastMap<String, u32> = FastMap::default();
     let target = intern(&mut ids, positive);
     // (start, head name or NONE, arity) per sentence, 12 bytes each.
     let mut sentences: Vec<(u32, u32, u32)> = Vec::new();
@@ -120,11 +125,11 @@ pub fn consult(text: &str, positive: &str) -> Result<Consulted, Rejection> {
     }
     let mut starts = Vec::new();
     let mut unread = Vec::new();
-    let mut seen = HashSet::new();
+    let mut seen: FastMap<(u32, u32), ()> = FastMap::default();
     for &(start, head, arity) in &sentences {
         if head == NONE || reached[head as usize] {
             starts.push(start as usize);
-        } else if seen.insert((head, arity)) {
+        } else if seen.insert((head, arity), ()).is_none() {
             unread.push((names[head as usize].to_string(), arity as usize));
         }
     }

@@ -341,60 +341,8 @@ impl<'a> Parser<'a> {
     /// general reader.
     fn flat_fact(&mut self, args: &mut Vec<Atomic<'a>>) -> Option<(usize, &'a str)> {
         let (offset, rest) = self.lexer.rest();
-        let bytes = rest.as_bytes();
-        let mut i = bytes
-            .iter()
-            .take_while(|b| matches!(b, b' ' | b'\n'))
-            .count();
-        let start = i;
-        let name = lower_word(rest, &mut i)?;
-        if bytes.get(i) != Some(&b'(') {
-            return None;
-        }
-        i += 1;
-        args.clear();
-        loop {
-            while bytes.get(i) == Some(&b' ') {
-                i += 1;
-            }
-            let arg = match bytes.get(i)? {
-                b'0'..=b'9' => {
-                    let from = i;
-                    while bytes.get(i).is_some_and(u8::is_ascii_digit) {
-                        i += 1;
-                    }
-                    Atomic::Int(rest[from..i].parse().ok()?)
-                }
-                _ => {
-                    let word = lower_word(rest, &mut i)?;
-                    if ops::is_any_operator(word) {
-                        return None;
-                    }
-                    Atomic::Atom(word)
-                }
-            };
-            args.push(arg);
-            while bytes.get(i) == Some(&b' ') {
-                i += 1;
-            }
-            match bytes.get(i)? {
-                b',' => i += 1,
-                b')' => break,
-                _ => return None,
-            }
-        }
-        // `).` then layout or the end: the end token.
-        if bytes.get(i + 1) != Some(&b'.') {
-            return None;
-        }
-        i += 2;
-        if !matches!(
-            bytes.get(i),
-            None | Some(b' ' | b'\n' | b'\t' | b'\r' | b'%')
-        ) {
-            return None;
-        }
-        self.lexer.skip(i);
+        let (start, name, len) = flat_fact_at(rest, args)?;
+        self.lexer.skip(len);
         Some((offset + start, name))
     }
 
@@ -716,6 +664,69 @@ const WORD_BYTE: [bool; 256] = {
     }
     table
 };
+
+/// The flat ground fact at the start of `rest` (after spaces and newlines),
+/// as [`Parser::flat_fact`] reads it: where it starts, its name, and the
+/// bytes up to and including its end token's `.`; its arguments in `args`.
+pub(crate) fn flat_fact_at<'a>(
+    rest: &'a str,
+    args: &mut Vec<Atomic<'a>>,
+) -> Option<(usize, &'a str, usize)> {
+    let bytes = rest.as_bytes();
+    let mut i = bytes
+        .iter()
+        .take_while(|b| matches!(b, b' ' | b'\n'))
+        .count();
+    let start = i;
+    let name = lower_word(rest, &mut i)?;
+    if bytes.get(i) != Some(&b'(') {
+        return None;
+    }
+    i += 1;
+    args.clear();
+    loop {
+        while bytes.get(i) == Some(&b' ') {
+            i += 1;
+        }
+        let arg = match bytes.get(i)? {
+            b'0'..=b'9' => {
+                let from = i;
+                while bytes.get(i).is_some_and(u8::is_ascii_digit) {
+                    i += 1;
+                }
+                Atomic::Int(rest[from..i].parse().ok()?)
+            }
+            _ => {
+                let word = lower_word(rest, &mut i)?;
+                if ops::is_any_operator(word) {
+                    return None;
+                }
+                Atomic::Atom(word)
+            }
+        };
+        args.push(arg);
+        while bytes.get(i) == Some(&b' ') {
+            i += 1;
+        }
+        match bytes.get(i)? {
+            b',' => i += 1,
+            b')' => break,
+            _ => return None,
+        }
+    }
+    // `).` then layout or the end: the end token.
+    if bytes.get(i + 1) != Some(&b'.') {
+        return None;
+    }
+    i += 2;
+    if !matches!(
+        bytes.get(i),
+        None | Some(b' ' | b'\n' | b'\t' | b'\r' | b'%')
+    ) {
+        return None;
+    }
+    Some((start, name, i))
+}
 
 /// An ASCII word starting with a lower-case letter at `bytes[*i]`, which
 /// the general lexer reads as one name: `*i` moves past it. `None` if a

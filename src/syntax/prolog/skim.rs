@@ -4,6 +4,7 @@
 //! costs one pass of the tokenizer and no memory).
 
 use super::lexer::{Lexer, Tok};
+use super::parser::flat_fact_at;
 use std::collections::HashSet;
 
 /// One sentence of a text as [`skim_program`] finds it.
@@ -30,8 +31,21 @@ pub fn skim_program(src: &str, each: &mut dyn FnMut(Skimmed<'_>)) {
     let mut lexer = Lexer::new(src);
     let mut start = 0;
     let mut mentions = Mentions::default();
+    let mut args = Vec::new();
     loop {
         mentions.clear();
+        // Most of a long text is flat facts: those are found by bytes.
+        if let Some((_, name, len)) = flat_fact_at(lexer.rest().1, &mut args) {
+            each(Skimmed {
+                start,
+                tokens: 2 * args.len() + 3,
+                head: Some((name, args.len())),
+                mentions: &[],
+            });
+            lexer.skip(len);
+            start = lexer.rest().0;
+            continue;
+        }
         let mut tokens = 0usize;
         // The head so far: its name, arity, bracket depth, and whether it
         // is still plain (`None` once it is not).
