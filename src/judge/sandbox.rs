@@ -53,11 +53,10 @@ pub struct Consulted {
 /// sentences whose head the tokens do not tell plainly, and the clauses of
 /// predicates whose names the target `positive` can reach by name (through
 /// every name and string the bodies read mention) are parsed into terms.
-/// So a megabyte of clauses the rule never calls costs one pass of the
-/// tokenizer and a few bytes each, and what is read is bounded by
+/// So a megabyte of clauses the rule never calls costs two passes of the
+/// tokenizer and keeps nothing, and what is read is bounded by
 /// [`MAX_READ_TOKENS`].
 pub fn consult(text: &str, positive: &str) -> Result<Consulted, Rejection> {
-    const NONE: u32 = u32::MAX;
     fn intern(ids: &mut FastMap<String, u32>, name: &str) -> u32 {
         if let Some(&id) = ids.get(name) {
             return id;
@@ -66,16 +65,16 @@ pub fn consult(text: &str, positive: &str) -> Result<Consulted, Rejection> {
         ids.insert(name.to_string(), id);
         id
     }
-    if u32::try_from(text.len()).is_err() {
-        return Err(Rejection::Resource("an answer of 4 GB or more".into()));
-    }
-    // Names interned to numbers; what each name's clauses mention.
+    // Two passes of the tokenizer, so that nothing is kept per sentence:
+    // the first interns names and learns what each name's clauses
+    // mention, the second finds the sentences to read.
     let mut ids: FastMap<String, u32> = FastMap::default();
     let target = intern(&mut ids, positive);
-    // (start, head name or NONE, arity) per sentence, 12 bytes each.
-    let mut sentences: Vec<(u32, u32, u32)> = Vec::new();
     let mut mentions: Vec<Vec<u32>> = Vec::new();
     let mut tokens_of: Vec<usize> = Vec::new();
+    // Heads (name, arity) in order of first appearance.
+    let mut heads: Vec<(u32, usize)> = Vec::new();
+    let mut seen: FastMap<(u32, usize), ()> = FastMap::default();
     let (mut roots, mut always_tokens) = (vec![target], 0usize);
     skim_program(text, &mut |sentence| {
         let mut said: Vec<u32> = sentence
@@ -85,23 +84,25 @@ pub fn consult(text: &str, positive: &str) -> Result<Consulted, Rejection> {
             .collect();
         said.sort_unstable();
         said.dedup();
-        let (head, arity) = match sentence.head {
-            Some((name, arity)) => (intern(&mut ids, name), arity),
-            None => (NONE, 0),
-        };
+        let head = sentence
+            .head
+            .map(|(name, arity)| (intern(&mut ids, name), arity));
         let grow = ids.len().max(mentions.len());
         mentions.resize_with(grow, Vec::new);
         tokens_of.resize(grow, 0);
-        if head == NONE {
-            roots.extend(said);
-            always_tokens = always_tokens.saturating_add(sentence.tokens);
-        } else {
-            mentions[head as usize].extend(said);
-            tokens_of[head as usize] = tokens_of[head as usize].saturating_add(sentence.tokens);
+        match head {
+            None => {
+                roots.extend(said);
+                always_tokens = always_tokens.saturating_add(sentence.tokens);
+            }
+            Some((name, arity)) => {
+                mentions[name as usize].extend(said);
+                tokens_of[name as usize] = tokens_of[name as usize].saturating_add(sentence.tokens);
+                if seen.insert((name, arity), ()).is_none() {
+                    heads.push((name, arity));
+                }
+            }
         }
-        // Offsets fit (checked above); so do arities, which are at most
-        // the text's length.
-        sentences.push((sentence.start as u32, head, arity as u32));
     });
     mentions.resize_with(ids.len(), Vec::new);
     tokens_of.resize(ids.len(), 0);
@@ -123,16 +124,21 @@ pub fn consult(text: &str, positive: &str) -> Result<Consulted, Rejection> {
     for (name, &id) in &ids {
         names[id as usize] = name;
     }
+    let unread = heads
+        .iter()
+        .filter(|(name, _)| !reached[*name as usize])
+        .map(|&(name, arity)| (names[name as usize].to_string(), arity))
+        .collect();
     let mut starts = Vec::new();
-    let mut unread = Vec::new();
-    let mut seen: FastMap<(u32, u32), ()> = FastMap::default();
-    for &(start, head, arity) in &sentences {
-        if head == NONE || reached[head as usize] {
-            starts.push(start as usize);
-        } else if seen.insert((head, arity), ()).is_none() {
-            unread.push((names[head as usize].to_string(), arity as usize));
+    skim_program(text, &mut |sentence| {
+        let read = match sentence.head {
+            None => true,
+            Some((name, _)) => ids.get(name).is_some_and(|&id| reached[id as usize]),
+        };
+        if read {
+            starts.push(sentence.start);
         }
-    }
+    });
     let (program, errors) = parse_sentences_at(text, &starts);
     Ok(Consulted {
         program,
