@@ -49,6 +49,7 @@
 #![warn(missing_docs)]
 
 pub mod gen;
+pub mod picture;
 pub mod judge;
 pub mod prolog;
 pub mod prove;

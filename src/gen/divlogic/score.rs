@@ -99,7 +99,7 @@ impl Default for ScoreConfig {
 }
 
 /// The metrics of one answer set.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Report {
     /// Question lines (rotations count separately).
     pub questions: usize,

@@ -45,3 +45,4 @@ pub use score::{
     score, AnswerSet, AnswerSetReport, Average, InstanceScore, Report, ScoreConfig, SolutionScore,
 };
 pub use tree::{check_tree, TreeOptions};
+pub(crate) use score::Gold;

@@ -40,4 +40,6 @@ pub use language::{Language, LanguageError};
 pub use prompt::PromptStyle;
 pub use run::{generate, Stats};
 pub use score::{score, Answer, Group, Report, ScoreConfig, ScoredTask};
+pub(crate) use curriculum::{tier, TIERS};
+pub(crate) use score::id_key;
 pub use task::SlrTask;
