@@ -81,6 +81,9 @@ impl BarChart {
             (max * 1.1).max(1.0)
         };
         let categories = &self.categories;
+        // plotters' integer ranges are inclusive: `0..n-1` makes n segments,
+        // except that one segment needs a range of two.
+        let last = (n - 1).max(1);
         let mut svg = String::new();
         {
             let root = SVGBackend::with_string(&mut svg, (width, 260)).into_drawing_area();
@@ -88,7 +91,7 @@ impl BarChart {
                 .margin(8)
                 .x_label_area_size(36)
                 .y_label_area_size(52)
-                .build_cartesian_2d((0..n).into_segmented(), 0f64..y_top)
+                .build_cartesian_2d((0..last).into_segmented(), 0f64..y_top)
                 .map_err(Error::drawing)?;
             let name = |x: &SegmentValue<usize>| match x {
                 SegmentValue::CenterOf(i) => categories.get(*i).cloned().unwrap_or_default(),

@@ -61,6 +61,9 @@ pub(crate) struct Edge {
 pub(crate) struct Graph {
     pub nodes: Vec<Node>,
     pub edges: Vec<Edge>,
+    /// Lay layers out top to bottom (a chain of wide formulas) rather than
+    /// left to right (many premises, few steps deep).
+    pub vertical: bool,
 }
 
 fn colour(css: &str) -> Color {
@@ -84,9 +87,16 @@ impl Graph {
         self.nodes.len() - 1
     }
 
-    /// The graph laid out top to bottom, as an SVG document.
+    /// The graph laid out in layers, as an SVG document. Left to right,
+    /// layers are columns, so many premises stack up rather than widen the
+    /// page.
     pub(crate) fn to_svg(&self) -> String {
-        let mut vg = VisualGraph::new(Orientation::TopToBottom);
+        let orientation = if self.vertical {
+            Orientation::TopToBottom
+        } else {
+            Orientation::LeftToRight
+        };
+        let mut vg = VisualGraph::new(orientation);
         let handles: Vec<_> = self
             .nodes
             .iter()
@@ -98,7 +108,7 @@ impl Graph {
                     Shape::Goal => ShapeKind::new_double_circle(&text),
                 };
                 let look = StyleAttr::new(colour(&n.line), 2, Some(colour(&n.fill)), 4, FONT);
-                let size = get_shape_size(Orientation::TopToBottom, &shape, FONT, false);
+                let size = get_shape_size(orientation, &shape, FONT, false);
                 vg.add_node(Element::create_with_properties(
                     shape,
                     look,

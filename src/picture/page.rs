@@ -34,6 +34,7 @@ header{border-bottom:1px solid #ccc;margin-bottom:1em}\
 h1{font-size:1.5em}h2{font-size:1.25em;margin-top:2em}\
 figure{margin:1.2em 0;padding:.5em;border:1px solid #eee}\
 figcaption{font-weight:bold;margin-bottom:.4em}\
+figure{overflow-x:auto}\
 table{border-collapse:collapse;font-size:.85em;margin-top:.4em}\
 td,th{border:1px solid #ddd;padding:2px 6px;text-align:right}\
 th:first-child,td:first-child{text-align:left}\

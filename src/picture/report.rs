@@ -478,7 +478,11 @@ fn logicgraph_sets(inputs: &[Input]) -> Vec<(String, &logicgraph::AnswerSetRepor
                 let name = if report.answer_sets.len() == 1 {
                     input.label.clone()
                 } else {
-                    format!("{}: {}", input.label, set.answers)
+                    let stem = std::path::Path::new(&set.answers)
+                        .file_stem()
+                        .map(|s| s.to_string_lossy().into_owned())
+                        .unwrap_or_else(|| set.answers.clone());
+                    format!("{}: {stem}", input.label)
                 };
                 sets.push((name, set));
             }
@@ -494,9 +498,12 @@ fn solution_kind(s: &logicgraph::SolutionScore) -> String {
         return "valid".into();
     }
     let reason = s.reason.as_deref().unwrap_or("");
-    if let (Some(open), Some(close)) = (reason.find(" ("), reason.find("):")) {
-        if open < close && reason.starts_with("step ") {
-            return reason[open + 2..close].to_string();
+    // `step S2 is invalid (insufficient_premise): …`: the prover's kind.
+    if let Some(rest) = reason.strip_prefix("step ") {
+        if let (Some(open), Some(close)) = (rest.find(" ("), rest.find(')')) {
+            if open < close {
+                return rest[open + 2..close].to_string();
+            }
         }
     }
     let kinds = [

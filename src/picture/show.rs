@@ -282,7 +282,10 @@ pub fn logicgraph_instance(
 /// relation (`->` entails, `<-` is entailed by, `<->` equivalent, `x`
 /// negation of each other).
 pub fn logicon_sample(sample: &Sample) -> Result<Picture, Error> {
-    let mut graph = Graph::default();
+    let mut graph = Graph {
+        vertical: true,
+        ..Graph::default()
+    };
     let mut by_formula: BTreeMap<String, usize> = BTreeMap::new();
     let mut text = String::new();
     for (i, s) in sample.statements.iter().enumerate() {
