@@ -18,8 +18,12 @@ by which entail version the page was made (SOURCE_DATE_EPOCH fixes the time).
 Judge results have no curriculum level: give the tasks (--tasks) to place them.
 
 Examples:
-  entail report corpora/score/report/slr_model_a.json corpora/score/report/slr_model_b.json --output report.html
-  entail report corpora/score/report/judged_a.jsonl corpora/score/report/judged_b.jsonl --tasks corpora/score/slr_tasks.jsonl --label model-a --label model-b --output report.html")]
+  entail report corpora/report/slr_a.json corpora/report/slr_b.json --output slr.html
+  entail report corpora/report/judged_a.jsonl corpora/report/judged_b.jsonl --tasks corpora/report/slr_tasks.jsonl --label model-a --label model-b --output judged.html
+  entail report corpora/report/logicgraph.json corpora/report/logicon_a.json corpora/report/logicon_b.json corpora/report/divlogic_a.json corpora/report/divlogic_b.json --label lg --label a --label b --label a --label b --output others.html
+
+The inputs in corpora/report/ are two made-up models' outputs; corpora/report/make
+shows how each was made.")]
 pub struct Args {
     /// Score reports (JSON) or judge --batch results (JSONL), one per model.
     #[arg(required = true)]

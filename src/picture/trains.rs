@@ -174,7 +174,7 @@ pub(crate) fn draw(
             root.draw(&Text::new(
                 title.clone(),
                 (8, y + 6),
-                ("sans-serif", 17.0).into_font().style(FontStyle::Bold),
+                ("sans-serif", 20.0).into_font().style(FontStyle::Bold),
             ))
             .map_err(Error::drawing)?;
             y += HEADING;
@@ -204,8 +204,8 @@ fn draw_train<'a>(root: &Area<'a>, train: &Train, top: i32) -> Drawn<'a> {
     let base = top + 58; // the bottom of the car bodies
     root.draw(&Text::new(
         train.name.clone(),
-        (8, base - 20),
-        ("sans-serif", 13.0).into_font(),
+        (8, base - 22),
+        ("sans-serif", 16.0).into_font(),
     ))?;
     // The engine: a cab and a boiler, facing left.
     let x = LEFT;
@@ -323,7 +323,7 @@ fn draw_car<'a>(root: &Area<'a>, car: &Car, left: i32, base: i32, w: i32) -> Dra
         root.draw(&Text::new(
             caption.join(" "),
             (left + 1, base + 16),
-            ("sans-serif", 10.0).into_font(),
+            ("sans-serif", 12.0).into_font(),
         ))?;
     }
     Ok(())
