@@ -248,10 +248,15 @@ fn draw_car<'a>(root: &Area<'a>, car: &Car, left: i32, base: i32, w: i32) -> Dra
     root.draw(&Rectangle::new([(left, top), (left + w, base)], fill.filled()))?;
     root.draw(&Rectangle::new([(left, top), (left + w, base)], black))?;
     if get("has_wall") == Some("railing") {
-        // A railing: open slats instead of a full wall.
+        // A railing: open slats instead of a full wall (grey on a white car).
+        let slat = if get("car_color") == Some("white") {
+            RGBColor(0xB0, 0xB0, 0xB0)
+        } else {
+            WHITE
+        };
         let mut x = left + 6;
         while x < left + w - 2 {
-            root.draw(&PathElement::new(vec![(x, top), (x, base - 4)], WHITE.stroke_width(2)))?;
+            root.draw(&PathElement::new(vec![(x, top), (x, base - 4)], slat.stroke_width(2)))?;
             x += 8;
         }
     }
