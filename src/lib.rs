@@ -49,8 +49,8 @@
 #![warn(missing_docs)]
 
 pub mod gen;
-pub mod picture;
 pub mod judge;
+pub mod picture;
 pub mod prolog;
 pub mod prove;
 pub mod smt;

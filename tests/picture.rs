@@ -89,29 +89,32 @@ fn table(figure: &Figure) -> Vec<Vec<String>> {
         .collect()
 }
 
+/// A report of two models on every benchmark, from corpora/report/.
+const TWO_MODELS: [&str; 14] = [
+    "report",
+    "corpora/report/judged_a.jsonl",
+    "corpora/report/judged_b.jsonl",
+    "corpora/report/logicgraph.json",
+    "corpora/report/logicon_a.json",
+    "corpora/report/logicon_b.json",
+    "corpora/report/divlogic_a.json",
+    "corpora/report/divlogic_b.json",
+    "--tasks",
+    "corpora/report/slr_tasks.jsonl",
+    "--label",
+    "model-a",
+    "--label",
+    "model-b",
+];
+
 #[test]
 fn a_report_of_two_models_draws_one_bar_per_value() {
-    let dir = "corpora/report/";
-    let file = |name: &str| format!("{dir}{name}");
-    let (code, page, err) = entail(&[
-        "report",
-        &file("judged_a.jsonl"),
-        &file("judged_b.jsonl"),
-        &file("logicgraph.json"),
-        &file("logicon_a.json"),
-        &file("logicon_b.json"),
-        &file("divlogic_a.json"),
-        &file("divlogic_b.json"),
-        "--tasks",
-        &file("slr_tasks.jsonl"),
-        "--label",
-        "model-a",
-        "--label",
-        "model-b",
-    ]);
+    let (code, page, err) = entail(&TWO_MODELS);
     assert_eq!(code, 0, "{err}");
     assert!(page.contains("Made 1970-01-01 00:00 UTC by entail 0.1.0."));
-    assert!(page.contains("model-a: corpora/report/judged_a.jsonl (judge --batch results, 10 answers)"));
+    assert!(
+        page.contains("model-a: corpora/report/judged_a.jsonl (judge --batch results, 10 answers)")
+    );
     assert!(page.contains("logicgraph: corpora/report/logicgraph.json (LogicGraph score report, 1 instances, 2 answer sets)"));
     // Self-contained: nothing is fetched.
     for fetch in ["src=", "href=", "@import", "url(http", "<script", "<link"] {
@@ -137,7 +140,10 @@ fn a_report_of_two_models_draws_one_bar_per_value() {
         ("LogicGraph: diversity by tier", 4),
         ("LogicGraph: versatility by tier", 4),
         ("LogicGraph: originality by tier", 4),
-        ("LogicGraph: answered solutions by verdict (step-error taxonomy)", 8),
+        (
+            "LogicGraph: answered solutions by verdict (step-error taxonomy)",
+            8,
+        ),
         (
             "LogiConBench Task 1 (is this list consistent?): accuracy by variant and gold label",
             6,
@@ -175,9 +181,9 @@ fn a_report_of_two_models_draws_one_bar_per_value() {
             vec!["5", "0", "2", "0", "0"],
         ]
     );
-    assert!(figures[6]
-        .html
-        .contains("<tr><th>level</th><th>correct</th><th>no_rule</th><th>syntax</th><th>wrong</th></tr>"));
+    assert!(figures[6].html.contains(
+        "<tr><th>level</th><th>correct</th><th>no_rule</th><th>syntax</th><th>wrong</th></tr>"
+    ));
     // The taxonomy: a has 3 valid solutions, 1 bad reference, 1 insufficient
     // premise, 1 unreadable; b keeps solutions 2-4 of a's (1 valid).
     assert_eq!(
@@ -190,22 +196,7 @@ fn a_report_of_two_models_draws_one_bar_per_value() {
         ]
     );
     // The page is the same page when made again at the same time.
-    let (_, again, _) = entail(&[
-        "report",
-        &file("judged_a.jsonl"),
-        &file("judged_b.jsonl"),
-        &file("logicgraph.json"),
-        &file("logicon_a.json"),
-        &file("logicon_b.json"),
-        &file("divlogic_a.json"),
-        &file("divlogic_b.json"),
-        "--tasks",
-        &file("slr_tasks.jsonl"),
-        "--label",
-        "model-a",
-        "--label",
-        "model-b",
-    ]);
+    let (_, again, _) = entail(&TWO_MODELS);
     assert_eq!(page, again);
 }
 
@@ -232,7 +223,12 @@ fn score_reports_of_two_models_compare_by_level_and_tier() {
     assert_eq!(table(&figures[0])[1], ["partial score", "–", "–"]);
     assert_eq!(table(&figures[0])[0], ["accuracy", "1.000", "0.400"]);
     for figure in &figures {
-        assert_eq!(filled_rects(&figure.html), figure.marks, "{}", figure.caption);
+        assert_eq!(
+            filled_rects(&figure.html),
+            figure.marks,
+            "{}",
+            figure.caption
+        );
     }
 }
 
@@ -256,7 +252,13 @@ fn an_slr_task_draws_every_car_of_every_train() {
     assert!(!svg.contains("\neastbound\n") && !svg.contains("\nwestbound\n"));
     // A task of a JSONL file by id, as an HTML page that counts its cars:
     // task 8 of corpora/report/slr_tasks.jsonl has 6 trains of 2 cars.
-    let (code, page, err) = entail(&["show", "corpora/report/slr_tasks.jsonl", "--id", "8", "--html"]);
+    let (code, page, err) = entail(&[
+        "show",
+        "corpora/report/slr_tasks.jsonl",
+        "--id",
+        "8",
+        "--html",
+    ]);
     assert_eq!(code, 0, "{err}");
     let figures = figures(&page);
     assert_eq!(figures.len(), 1);
@@ -320,14 +322,27 @@ fn what_is_not_a_report_or_an_item_is_refused_with_its_file() {
         err,
         "entail report: corpora/slr/task_l1.json: not an entail score report (--json) nor judge --batch results\n"
     );
-    let (code, _, err) = entail(&["report", "corpora/report/slr_a.json", "--label", "a", "--label", "b"]);
+    let (code, _, err) = entail(&[
+        "report",
+        "corpora/report/slr_a.json",
+        "--label",
+        "a",
+        "--label",
+        "b",
+    ]);
     assert_eq!(code, 1);
     assert_eq!(err, "entail report: 2 labels for 1 files\n");
     let (code, _, err) = entail(&["show", "corpora/report/slr_tasks.jsonl", "--id", "nope"]);
     assert_eq!(code, 1);
-    assert_eq!(err, "entail show: corpora/report/slr_tasks.jsonl: no item with id nope\n");
+    assert_eq!(
+        err,
+        "entail show: corpora/report/slr_tasks.jsonl: no item with id nope\n"
+    );
     let (code, _, err) = entail(&["show", "corpora/report/slr_a.json"]);
     assert_eq!(code, 1);
-    assert!(err.starts_with("corpora/report/slr_a.json:1: not an SLR task"), "{err}");
+    assert!(
+        err.starts_with("corpora/report/slr_a.json:1: not an SLR task"),
+        "{err}"
+    );
     assert!(Path::new(ROOT).join("corpora/report/make").exists());
 }

@@ -53,7 +53,8 @@ pub struct Args {
 
 /// Runs `entail show`.
 pub fn run(args: Args) -> Outcome {
-    let failure = |e: entail::picture::Error| Failure::new(format!("{}: {}", args.item.display(), e.0));
+    let failure =
+        |e: entail::picture::Error| Failure::new(format!("{}: {}", args.item.display(), e.0));
     let picture = if args.item.is_dir() {
         let answer = match &args.answer {
             Some(path) => Some((path.display().to_string(), read_text(path)?)),
@@ -64,14 +65,17 @@ pub fn run(args: Args) -> Outcome {
             .map_err(failure)?
     } else {
         if args.answer.is_some() {
-            return Err(Failure::new("--answer is for a LogicGraph instance directory"));
+            return Err(Failure::new(
+                "--answer is for a LogicGraph instance directory",
+            ));
         }
         let text = read_text(&args.item)?;
         let (line, item) = pick(&text, args.id.as_deref())
             .map_err(|m| Failure::new(format!("{}: {m}", args.item.display())))?;
         let placed = |m: String| Failure::placed(format!("{}:{line}: {m}", args.item.display()));
         if item.get("validation program").is_some() || item.get("validation_program").is_some() {
-            let task: TaskRecord = serde_json::from_value(item).map_err(|e| placed(e.to_string()))?;
+            let task: TaskRecord =
+                serde_json::from_value(item).map_err(|e| placed(e.to_string()))?;
             show::slr_task(&task, args.unlabelled).map_err(failure)?
         } else if item.get("statements").is_some() && item.get("path").is_some() {
             let sample: Sample = serde_json::from_value(item).map_err(|e| placed(e.to_string()))?;
@@ -110,8 +114,8 @@ fn pick(text: &str, id: Option<&str>) -> Result<(usize, Value), String> {
         if line.trim().is_empty() {
             continue;
         }
-        let value: Value = serde_json::from_str(line)
-            .map_err(|e| format!("line {}: not JSON: {e}", i + 1))?;
+        let value: Value =
+            serde_json::from_str(line).map_err(|e| format!("line {}: not JSON: {e}", i + 1))?;
         let matches = match (id, value.get("id")) {
             (None, _) => true,
             (Some(want), Some(Value::String(s))) => s == want,

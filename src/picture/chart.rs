@@ -67,7 +67,12 @@ impl BarChart {
     pub fn to_svg(&self) -> Result<String, Error> {
         let n = self.categories.len().max(1);
         let groups = self.series.len().max(1);
-        let label_len = self.categories.iter().map(|c| c.chars().count()).max().unwrap_or(1);
+        let label_len = self
+            .categories
+            .iter()
+            .map(|c| c.chars().count())
+            .max()
+            .unwrap_or(1);
         let slot = (groups * 12 + 14).max(label_len * 7 + 6);
         let width = (90 + n * slot).clamp(320, 1400) as u32;
         let y_top = if self.rates {
@@ -115,7 +120,8 @@ impl BarChart {
                 for (i, v) in series.values.iter().enumerate() {
                     let Some(v) = v else { continue };
                     let (left, bottom) = chart.backend_coord(&(SegmentValue::Exact(i), 0.0));
-                    let (right, top) = chart.backend_coord(&(SegmentValue::Exact(i + 1), v.min(y_top)));
+                    let (right, top) =
+                        chart.backend_coord(&(SegmentValue::Exact(i + 1), v.min(y_top)));
                     let span = (right - left) as f64;
                     let x0 = left + (span * (0.1 + j as f64 * share)).round() as i32;
                     let x1 = left + (span * (0.1 + (j + 1) as f64 * share)).round() as i32;

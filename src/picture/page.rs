@@ -29,7 +29,8 @@ pub(crate) fn escape(text: &str) -> String {
 }
 
 /// The page's look: plain, readable, printable.
-const STYLE: &str = "body{font-family:sans-serif;margin:1.5em auto;max-width:1200px;color:#222;background:#fff}\
+const STYLE: &str =
+    "body{font-family:sans-serif;margin:1.5em auto;max-width:1200px;color:#222;background:#fff}\
 header{border-bottom:1px solid #ccc;margin-bottom:1em}\
 h1{font-size:1.5em}h2{font-size:1.25em;margin-top:2em}\
 figure{margin:1.2em 0;padding:.5em;border:1px solid #eee}\

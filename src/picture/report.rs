@@ -52,7 +52,10 @@ pub struct TaskLevel {
 
 /// The level of each task, keyed as [`Results::read`] looks ids up.
 pub fn levels(tasks: &[TaskLevel]) -> BTreeMap<String, u32> {
-    tasks.iter().map(|t| (slr::id_key(&t.id), t.level)).collect()
+    tasks
+        .iter()
+        .map(|t| (slr::id_key(&t.id), t.level))
+        .collect()
 }
 
 /// One model's results, as the page names it.
@@ -150,7 +153,10 @@ impl Results {
                 format!("LogiConBench Task 2 score report, {} answers", r.answers)
             }
             Results::Logicon(logicon::Report::Generative(r)) => {
-                format!("LogiConBench Task 3 score report, {} answers", r.all.answers)
+                format!(
+                    "LogiConBench Task 3 score report, {} answers",
+                    r.all.answers
+                )
             }
             Results::Divlogic(r) => {
                 format!("DivLogicEval score report, {} questions", r.questions)
@@ -171,10 +177,7 @@ pub fn report(inputs: &[Input], about: &About) -> Result<String, Error> {
             input.results.describe()
         ));
     }
-    page.header_line(&format!(
-        "Made {} by entail {}.",
-        about.when, about.version
-    ));
+    page.header_line(&format!("Made {} by entail {}.", about.when, about.version));
     page.end_header();
     slr_section(&mut page, inputs)?;
     logicgraph_section(&mut page, inputs)?;
@@ -229,7 +232,11 @@ impl SlrModel<'_> {
     fn tiers(&self) -> BTreeMap<&'static str, Tally> {
         let mut tiers: BTreeMap<&'static str, Tally> = BTreeMap::new();
         for (&level, tally) in &self.levels {
-            let name = if level == 0 { "unknown" } else { slr::tier(level) };
+            let name = if level == 0 {
+                "unknown"
+            } else {
+                slr::tier(level)
+            };
             tiers.entry(name).or_default().add(tally);
         }
         tiers
@@ -338,14 +345,16 @@ fn slr_section(page: &mut Page, inputs: &[Input]) -> Result<(), Error> {
         title: "SLR: overall".into(),
         x_label: "metric".into(),
         y_label: "score".into(),
-        categories: vec!["accuracy".into(), "partial score".into(), "syntax score".into()],
+        categories: vec![
+            "accuracy".into(),
+            "partial score".into(),
+            "syntax score".into(),
+        ],
         series: models
             .iter()
             .map(|m| {
                 let all = m.all();
-                let partial = m
-                    .judged
-                    .then(|| all.partial / all.total.max(1) as f64);
+                let partial = m.judged.then(|| all.partial / all.total.max(1) as f64);
                 Series {
                     name: m.label.to_string(),
                     values: vec![all.rate(all.solved), partial, all.rate(all.syntax_valid)],
@@ -512,7 +521,10 @@ fn solution_kind(s: &logicgraph::SolutionScore) -> String {
         ("is unknown", "unknown step"),
         ("is invalid", "invalid step"),
         ("last step does not entail", "misses the target"),
-        ("premises do not entail", "support does not entail the target"),
+        (
+            "premises do not entail",
+            "support does not entail the target",
+        ),
         ("unknown", "unknown"),
     ];
     kinds
@@ -624,8 +636,9 @@ fn logicon_section(page: &mut Page, inputs: &[Input]) -> Result<(), Error> {
     if !task1.is_empty() {
         let rate = |r: &logicon::Ratio| (r.total > 0).then_some(r.rate);
         page.chart(&BarChart {
-            title: "LogiConBench Task 1 (is this list consistent?): accuracy by variant and gold label"
-                .into(),
+            title:
+                "LogiConBench Task 1 (is this list consistent?): accuracy by variant and gold label"
+                    .into(),
             x_label: "lists".into(),
             y_label: "accuracy".into(),
             categories: [
@@ -670,16 +683,28 @@ fn logicon_section(page: &mut Page, inputs: &[Input]) -> Result<(), Error> {
             title: "LogiConBench Task 2 (list every consistent list)".into(),
             x_label: "metric".into(),
             y_label: "score".into(),
-            categories: ["format accuracy", "exact accuracy", "precision", "recall", "F1"]
-                .map(String::from)
-                .to_vec(),
+            categories: [
+                "format accuracy",
+                "exact accuracy",
+                "precision",
+                "recall",
+                "F1",
+            ]
+            .map(String::from)
+            .to_vec(),
             series: task2
                 .iter()
                 .map(|(label, t)| Series {
                     name: label.to_string(),
-                    values: [t.format_accuracy, t.exact_accuracy, t.precision, t.recall, t.f1]
-                        .map(Some)
-                        .to_vec(),
+                    values: [
+                        t.format_accuracy,
+                        t.exact_accuracy,
+                        t.precision,
+                        t.recall,
+                        t.f1,
+                    ]
+                    .map(Some)
+                    .to_vec(),
                 })
                 .collect(),
             rates: true,
@@ -708,7 +733,9 @@ fn logicon_section(page: &mut Page, inputs: &[Input]) -> Result<(), Error> {
         ];
         for (name, metric) in metrics {
             page.chart(&BarChart {
-                title: format!("LogiConBench Task 3 (write consistent statements): {name} by groups"),
+                title: format!(
+                    "LogiConBench Task 3 (write consistent statements): {name} by groups"
+                ),
                 x_label: "groups".into(),
                 y_label: name.into(),
                 categories: categories.clone(),
@@ -751,7 +778,11 @@ fn divlogic_section(page: &mut Page, inputs: &[Input]) -> Result<(), Error> {
             }
             all
         });
-    let mut categories: Vec<String> = vec!["accuracy".into(), "circular".into(), "partial circular".into()];
+    let mut categories: Vec<String> = vec![
+        "accuracy".into(),
+        "circular".into(),
+        "partial circular".into(),
+    ];
     categories.extend(alphas.iter().map(|a| format!("PC α={a}")));
     page.chart(&BarChart {
         title: "DivLogicEval: accuracy, Circular and PartialCircular".into(),

@@ -134,7 +134,10 @@ pub fn logicgraph_instance(
         f
     };
     for (solution, checked) in problem.solutions.iter().zip(&gold.solutions) {
-        let family = families.iter().position(|f| **f == checked.family).unwrap_or(0);
+        let family = families
+            .iter()
+            .position(|f| **f == checked.family)
+            .unwrap_or(0);
         let colour = css_colour(family);
         text.push_str(&format!(
             "gold solution {} ({}, {} steps)\n",
@@ -195,7 +198,10 @@ pub fn logicgraph_instance(
             let solution = match p.solution {
                 Ok(s) => s,
                 Err(e) => {
-                    text.push_str(&format!("answer solution {}: unreadable: {}\n", p.id, e.message));
+                    text.push_str(&format!(
+                        "answer solution {}: unreadable: {}\n",
+                        p.id, e.message
+                    ));
                     continue;
                 }
             };
@@ -234,7 +240,10 @@ pub fn logicgraph_instance(
                     step.from.join(", ")
                 ));
                 for cited in &step.from {
-                    let from = match by_label.get(cited.as_str()).or_else(|| by_premise.get(cited)) {
+                    let from = match by_label
+                        .get(cited.as_str())
+                        .or_else(|| by_premise.get(cited))
+                    {
                         Some(&n) => n,
                         // A citation of nothing in the instance: drawn as an
                         // invalid node of its own, so the bad reference shows.

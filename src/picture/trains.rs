@@ -47,19 +47,17 @@ pub(crate) fn read_trains(
     let mut trains: Vec<Train> = Vec::new();
     let mut car_of: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     let mut pending: Vec<(String, String, String)> = Vec::new();
-    let train_index = |trains: &mut Vec<Train>, name: &str| match trains
-        .iter()
-        .position(|t| t.name == name)
-    {
-        Some(i) => i,
-        None => {
-            trains.push(Train {
-                name: name.to_string(),
-                ..Train::default()
-            });
-            trains.len() - 1
-        }
-    };
+    let train_index =
+        |trains: &mut Vec<Train>, name: &str| match trains.iter().position(|t| t.name == name) {
+            Some(i) => i,
+            None => {
+                trains.push(Train {
+                    name: name.to_string(),
+                    ..Train::default()
+                });
+                trains.len() - 1
+            }
+        };
     for sentence in &parsed.sentences {
         if sentence.body().is_some() {
             continue;
@@ -147,7 +145,11 @@ pub(crate) fn draw(
     if hide_labels {
         groups.push(("trains (unlabelled)".into(), trains.iter().collect()));
     } else {
-        for (title, label) in [(positive, Some(true)), (negative, Some(false)), ("unlabelled", None)] {
+        for (title, label) in [
+            (positive, Some(true)),
+            (negative, Some(false)),
+            ("unlabelled", None),
+        ] {
             let members: Vec<&Train> = trains.iter().filter(|t| t.label == label).collect();
             if !members.is_empty() {
                 groups.push((title.to_string(), members));
@@ -232,7 +234,10 @@ fn draw_train<'a>(root: &Area<'a>, train: &Train, top: i32) -> Drawn<'a> {
         let w = car_width(car);
         draw_car(root, car, left, base, w)?;
         // The coupling to the car before.
-        root.draw(&PathElement::new(vec![(left - GAP, base - 6), (left, base - 6)], black))?;
+        root.draw(&PathElement::new(
+            vec![(left - GAP, base - 6), (left, base - 6)],
+            black,
+        ))?;
         left += w + GAP;
     }
     Ok(())
@@ -245,7 +250,10 @@ fn draw_car<'a>(root: &Area<'a>, car: &Car, left: i32, base: i32, w: i32) -> Dra
     let h = 28;
     let top = base - h;
     let fill = paint(get("car_color"));
-    root.draw(&Rectangle::new([(left, top), (left + w, base)], fill.filled()))?;
+    root.draw(&Rectangle::new(
+        [(left, top), (left + w, base)],
+        fill.filled(),
+    ))?;
     root.draw(&Rectangle::new([(left, top), (left + w, base)], black))?;
     if get("has_wall") == Some("railing") {
         // A railing: open slats instead of a full wall (grey on a white car).
@@ -256,13 +264,20 @@ fn draw_car<'a>(root: &Area<'a>, car: &Car, left: i32, base: i32, w: i32) -> Dra
         };
         let mut x = left + 6;
         while x < left + w - 2 {
-            root.draw(&PathElement::new(vec![(x, top), (x, base - 4)], slat.stroke_width(2)))?;
+            root.draw(&PathElement::new(
+                vec![(x, top), (x, base - 4)],
+                slat.stroke_width(2),
+            ))?;
             x += 8;
         }
     }
     match get("has_window") {
         Some("full") | Some("half") => {
-            let bottom = if get("has_window") == Some("full") { top + 16 } else { top + 10 };
+            let bottom = if get("has_window") == Some("full") {
+                top + 16
+            } else {
+                top + 10
+            };
             let mut x = left + 5;
             while x + 10 < left + w - 2 {
                 root.draw(&Polygon::new(
@@ -278,13 +293,22 @@ fn draw_car<'a>(root: &Area<'a>, car: &Car, left: i32, base: i32, w: i32) -> Dra
     let (l, r, t) = (left - 2, left + w + 2, top);
     match get("has_roof") {
         Some("peaked_roof") => {
-            root.draw(&Polygon::new(vec![(l, t), (r, t), ((l + r) / 2, t - 14)], BLACK.filled()))?;
+            root.draw(&Polygon::new(
+                vec![(l, t), (r, t), ((l + r) / 2, t - 14)],
+                BLACK.filled(),
+            ))?;
         }
         Some("solid_roof") => {
-            root.draw(&Polygon::new(vec![(l, t), (r, t), (r, t - 7), (l, t - 7)], BLACK.filled()))?;
+            root.draw(&Polygon::new(
+                vec![(l, t), (r, t), (r, t - 7), (l, t - 7)],
+                BLACK.filled(),
+            ))?;
         }
         Some("braced_roof") => {
-            root.draw(&PathElement::new(vec![(l, t - 8), (r, t - 8)], BLACK.stroke_width(2)))?;
+            root.draw(&PathElement::new(
+                vec![(l, t - 8), (r, t - 8)],
+                BLACK.stroke_width(2),
+            ))?;
             let mut x = l;
             while x < r {
                 root.draw(&PathElement::new(vec![(x, t), (x + 6, t - 8)], black))?;
@@ -292,7 +316,10 @@ fn draw_car<'a>(root: &Area<'a>, car: &Car, left: i32, base: i32, w: i32) -> Dra
             }
         }
         Some("roof_foundation") => {
-            root.draw(&PathElement::new(vec![(l, t - 2), (r, t - 2)], BLACK.stroke_width(3)))?;
+            root.draw(&PathElement::new(
+                vec![(l, t - 2), (r, t - 2)],
+                BLACK.stroke_width(3),
+            ))?;
         }
         _ => {}
     }
@@ -358,13 +385,19 @@ fn draw_load<'a>(root: &Area<'a>, payload: &str, cx: i32, floor: i32) -> Drawn<'
             RGBColor(0x80, 0x80, 0x80),
         ),
         "oval_vase" => (
-            vec![(-2, 0), (2, 0), (5, -4), (5, -8), (2, -12), (-2, -12), (-5, -8), (-5, -4)],
+            vec![
+                (-2, 0),
+                (2, 0),
+                (5, -4),
+                (5, -8),
+                (2, -12),
+                (-2, -12),
+                (-5, -8),
+                (-5, -4),
+            ],
             RGBColor(0xA0, 0x50, 0xC0),
         ),
-        _ => (
-            vec![(-4, 0), (4, 0), (0, -10)],
-            RGBColor(0x55, 0x55, 0x55),
-        ),
+        _ => (vec![(-4, 0), (4, 0), (0, -10)], RGBColor(0x55, 0x55, 0x55)),
     };
     let points: Vec<(i32, i32)> = shape.iter().map(|(x, y)| (cx + x, floor + y)).collect();
     root.draw(&Polygon::new(points, colour.filled()))?;
@@ -372,7 +405,12 @@ fn draw_load<'a>(root: &Area<'a>, payload: &str, cx: i32, floor: i32) -> Drawn<'
 }
 
 /// The trains as text, one car per line, for the page's folded account.
-pub(crate) fn describe(trains: &[Train], positive: &str, negative: &str, hide_labels: bool) -> String {
+pub(crate) fn describe(
+    trains: &[Train],
+    positive: &str,
+    negative: &str,
+    hide_labels: bool,
+) -> String {
     let mut out = String::new();
     for train in trains {
         let label = match (hide_labels, train.label) {
