@@ -119,7 +119,9 @@ fn pick(text: &str, id: Option<&str>) -> Result<(usize, Value), String> {
         let matches = match (id, value.get("id")) {
             (None, _) => true,
             (Some(want), Some(Value::String(s))) => s == want,
-            (Some(want), Some(other)) => other.to_string() == want,
+            (Some(want), Some(other)) => {
+                serde_json::from_str::<Value>(want).ok().as_ref() == Some(other)
+            }
             (Some(_), None) => false,
         };
         if matches {
