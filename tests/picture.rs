@@ -148,7 +148,13 @@ fn a_report_of_two_models_draws_one_bar_per_value() {
             "LogiConBench Task 1 (is this list consistent?): accuracy by variant and gold label",
             6,
         ),
+        (
+            "LogiConBench Task 1: balanced accuracy by number of statements k",
+            4,
+        ),
         ("DivLogicEval: accuracy, Circular and PartialCircular", 8),
+        ("DivLogicEval: accuracy by question type", 4),
+        ("DivLogicEval: PartialCircular by question type", 4),
     ];
     let captions: Vec<&str> = figures.iter().map(|f| f.caption.as_str()).collect();
     let wanted: Vec<&str> = expected.iter().map(|(c, _)| *c).collect();
@@ -195,6 +201,21 @@ fn a_report_of_two_models_draws_one_bar_per_value() {
             vec!["valid", "3", "1"],
         ]
     );
+    // Per k: a is right on one of the two k=2 lists, wrong on both k=3 ones;
+    // b says "consistent" to all (right on both k=2 lists, on one of k=3's,
+    // whose other is inconsistent: balanced 0.5).
+    assert_eq!(
+        table(&figures[16]),
+        vec![vec!["2", "0.500", "1.000"], vec!["3", "0.000", "0.500"]]
+    );
+    // Per type: a answers all right, b only the 3c1e question's original.
+    assert_eq!(
+        table(&figures[18]),
+        vec![
+            vec!["3c1e", "1.000", "1.000"],
+            vec!["3e1c", "1.000", "0.000"]
+        ]
+    );
     // The page is the same page when made again at the same time.
     let (_, again, _) = entail(&TWO_MODELS);
     assert_eq!(page, again);
@@ -230,6 +251,58 @@ fn score_reports_of_two_models_compare_by_level_and_tier() {
             figure.caption
         );
     }
+}
+
+#[test]
+fn logicon_task_2_and_3_reports_chart_their_metrics() {
+    let dir = std::env::temp_dir().join(format!("entail-picture-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let s = "corpora/score/";
+    let runs: [(&str, &str, &str); 2] = [
+        ("2", "logicon_samples.jsonl", "logicon_task2.jsonl"),
+        ("3", "logicon_groups.jsonl", "logicon_task3.jsonl"),
+    ];
+    let mut files = Vec::new();
+    for (task, samples, answers) in runs {
+        let (code, json, err) = entail(&[
+            "score",
+            "logicon",
+            "--task",
+            task,
+            "--samples",
+            &format!("{s}{samples}"),
+            "--answers",
+            &format!("{s}{answers}"),
+            "--json",
+        ]);
+        assert_eq!(code, 0, "{err}");
+        let file = dir.join(format!("task{task}.json"));
+        std::fs::write(&file, json).unwrap();
+        files.push(file.display().to_string());
+    }
+    let (code, page, err) = entail(&["report", &files[0], &files[1]]);
+    assert_eq!(code, 0, "{err}");
+    let figures = figures(&page);
+    let drawn: Vec<(&str, usize)> = figures
+        .iter()
+        .map(|f| (f.caption.as_str(), filled_rects(&f.html)))
+        .collect();
+    // Task 2: five metrics; Task 3: groups 2 and 3, and all.
+    assert_eq!(
+        drawn,
+        [
+            ("LogiConBench Task 2 (list every consistent list)", 5),
+            (
+                "LogiConBench Task 3 (write consistent statements): execution rate by groups",
+                3
+            ),
+            (
+                "LogiConBench Task 3 (write consistent statements): consistency by groups",
+                3
+            ),
+        ]
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -228,7 +228,7 @@ def test_report_of_two_models_renders_every_chart(browser, entail_bin, tmp_path)
     check_marks(figures)
     bars = {f["caption"]: f["counted"] for f in figures}
     # As tests/picture.rs counts them from the corpora.
-    assert len(figures) == 17
+    assert len(figures) == 20
     assert bars["SLR: accuracy by curriculum level"] == 10
     assert bars["SLR: answers of model-b by error kind and level"] == 20
     assert bars["LogicGraph: success by tier"] == 4

@@ -102,10 +102,23 @@ impl Results {
                     .map(Results::Divlogic)
                     .map_err(|e| typed("score divlogic report", e));
             }
-            if has("completion") || has("exact_accuracy") || has("by_groups") {
+            // Each task's report on its own: serde cannot read the integer
+            // keys of `by_k` and `by_groups` through the untagged enum.
+            let logicon = |e| typed("score logicon report", e);
+            if has("completion") {
                 return serde_json::from_value(value)
-                    .map(Results::Logicon)
-                    .map_err(|e| typed("score logicon report", e));
+                    .map(|r| Results::Logicon(logicon::Report::Discriminative(r)))
+                    .map_err(logicon);
+            }
+            if has("exact_accuracy") {
+                return serde_json::from_value(value)
+                    .map(|r| Results::Logicon(logicon::Report::Enumerative(r)))
+                    .map_err(logicon);
+            }
+            if has("by_groups") {
+                return serde_json::from_value(value)
+                    .map(|r| Results::Logicon(logicon::Report::Generative(r)))
+                    .map_err(logicon);
             }
             if !has("is_correct") {
                 return Err(Error(
@@ -671,6 +684,31 @@ fn logicon_section(page: &mut Page, inputs: &[Input]) -> Result<(), Error> {
             rates: true,
         })?;
     }
+    let ks: Vec<usize> = task1
+        .iter()
+        .flat_map(|(_, t)| t.by_k.keys().copied())
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    if !ks.is_empty() {
+        page.chart(&BarChart {
+            title: "LogiConBench Task 1: balanced accuracy by number of statements k".into(),
+            x_label: "k".into(),
+            y_label: "balanced accuracy".into(),
+            categories: ks.iter().map(|k| k.to_string()).collect(),
+            series: task1
+                .iter()
+                .map(|(label, t)| Series {
+                    name: label.to_string(),
+                    values: ks
+                        .iter()
+                        .map(|k| t.by_k.get(k).map(|a| a.overall))
+                        .collect(),
+                })
+                .collect(),
+            rates: true,
+        })?;
+    }
     let task2: Vec<(&str, &logicon::Task2Report)> = reports
         .iter()
         .filter_map(|(l, r)| match r {
@@ -807,5 +845,37 @@ fn divlogic_section(page: &mut Page, inputs: &[Input]) -> Result<(), Error> {
             .collect(),
         rates: true,
     })?;
+    let types: Vec<&String> = reports
+        .iter()
+        .flat_map(|(_, r)| r.by_type.keys())
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    if !types.is_empty() {
+        type Metric = fn(&divlogic::Report) -> Option<f64>;
+        let metrics: [(&str, Metric); 2] = [
+            ("accuracy", |r| Some(r.accuracy)),
+            ("PartialCircular", |r| r.partial_circular),
+        ];
+        for (name, metric) in metrics {
+            page.chart(&BarChart {
+                title: format!("DivLogicEval: {name} by question type"),
+                x_label: "question type".into(),
+                y_label: name.into(),
+                categories: types.iter().map(|t| t.to_string()).collect(),
+                series: reports
+                    .iter()
+                    .map(|(label, r)| Series {
+                        name: label.to_string(),
+                        values: types
+                            .iter()
+                            .map(|t| r.by_type.get(*t).and_then(metric))
+                            .collect(),
+                    })
+                    .collect(),
+                rates: true,
+            })?;
+        }
+    }
     Ok(())
 }

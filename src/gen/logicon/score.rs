@@ -203,6 +203,10 @@ pub struct Task1Report {
     pub hard: Accuracy,
     /// Completion items: the hidden label named correctly.
     pub completion: Ratio,
+    /// Judgements of one list (as `all`) by the sample's number of
+    /// statements `k`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub by_k: BTreeMap<usize, Accuracy>,
     /// Answers with no recognisable verdict or label.
     pub unparsed: usize,
     /// Answers not scored.
@@ -432,6 +436,7 @@ pub(crate) fn score_task1(samples: &[Sample], answers: &[Answer]) -> Task1Report
             }) => {
                 report.unparsed += usize::from(!parsed);
                 report.all.add(gold, correct);
+                report.by_k.entry(sample.k).or_default().add(gold, correct);
                 if sample.variant() == Some(Variant::Hard) {
                     report.hard.add(gold, correct);
                 }
