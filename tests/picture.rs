@@ -363,6 +363,9 @@ fn a_logicgraph_instance_draws_its_dag_and_the_models_steps() {
     assert_eq!(with_class(&svg, "node step invalid"), 2);
     assert_eq!(with_class(&svg, "node unknown-reference"), 1);
     assert_eq!(with_class(&svg, "node "), 14 + 8);
+    // The layout is the same on every run.
+    let (_, again, _) = entail(&["show", dir, "--answer", answer]);
+    assert_eq!(svg, again);
 }
 
 #[test]
