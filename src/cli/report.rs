@@ -12,7 +12,8 @@ Reads the outputs of `entail score <benchmark> --json` and `entail judge --batch
 (one file per model, several side by side) and writes one self-contained HTML page:
 SLR accuracy, partial and syntax score by level and tier, error kinds per level and
 the shown/held-out gap; LogicGraph metrics per tier and the step-error taxonomy;
-LogiConBench Tasks 1-3; DivLogicEval Accuracy, Circular and PartialCircular. Every
+LogiConBench Tasks 1-3 (Task 1 also by k); DivLogicEval Accuracy, Circular and
+PartialCircular, overall and per question type. Every
 chart has its numbers in a table under it; the header names each input and when and
 by which entail version the page was made (SOURCE_DATE_EPOCH fixes the time).
 Judge results have no curriculum level: give the tasks (--tasks) to place them.
