@@ -324,7 +324,8 @@ fn an_slr_task_draws_every_car_of_every_train() {
     assert_eq!(filled_rects(&svg), 6);
     assert!(!svg.contains("\neastbound\n") && !svg.contains("\nwestbound\n"));
     // A task of a JSONL file by id, as an HTML page that counts its cars:
-    // task 8 of corpora/report/slr_tasks.jsonl has 6 trains of 2 cars.
+    // task 8 of corpora/report/slr_tasks.jsonl has 6 trains of 2 cars, and
+    // 2 held-out trains of 2 cars.
     let (code, page, err) = entail(&[
         "show",
         "corpora/report/slr_tasks.jsonl",
@@ -335,8 +336,17 @@ fn an_slr_task_draws_every_car_of_every_train() {
     assert_eq!(code, 0, "{err}");
     let figures = figures(&page);
     assert_eq!(figures.len(), 1);
-    assert_eq!(figures[0].caption, "SLR task 8: 6 trains");
-    assert_eq!((figures[0].marks, filled_rects(&figures[0].html)), (12, 12));
+    assert_eq!(figures[0].caption, "SLR task 8: 8 trains");
+    assert_eq!((figures[0].marks, filled_rects(&figures[0].html)), (16, 16));
+    // A task with held-out trains draws them apart, after the shown ones:
+    // corpora/slr/task_holdout.json shows train0 (2 cars) and train1 (1),
+    // and holds out train2 and train3 (1 car each).
+    let (code, svg, err) = entail(&["show", "corpora/slr/task_holdout.json"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(filled_rects(&svg), 5);
+    let at = |name: &str| svg.find(&format!(">\n{name}\n<")).unwrap();
+    assert!(at("westbound") < at("held out: eastbound"));
+    assert!(at("held out: eastbound") < at("train2") && at("train2") < at("held out: westbound"));
 }
 
 #[test]

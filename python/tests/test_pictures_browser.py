@@ -239,7 +239,7 @@ def test_report_of_two_models_renders_every_chart(browser, entail_bin, tmp_path)
     "name, args, kind, marks",
     [
         ("slr", ["corpora/slr/task_l1.json"], "drawing", 6),
-        ("slr-unlabelled", ["corpora/report/slr_tasks.jsonl", "--id", "8", "--unlabelled"], "drawing", 12),
+        ("slr-unlabelled", ["corpora/report/slr_tasks.jsonl", "--id", "8", "--unlabelled"], "drawing", 16),
         ("logicgraph", ["corpora/logicgraph-answers/Tiny/case_1", "--answer",
                         "corpora/logicgraph-answers/case_1.answer.in"], "drawing", 22),
         ("logicon", ["corpora/score/logicon_samples.jsonl", "--id", "logicon-plain-k3-1"], "drawing", 6),

@@ -15,7 +15,8 @@ Draws one item as SVG (or, with --html, a self-contained HTML page with the same
 drawing and its content as text). The item's kind is read from the input:
   an SLR task (JSON, or a JSONL line with a `validation program`): its trains as
     Michalski trains, each car with its length, wall, roof, wheels and load,
-    grouped by label (--unlabelled: in one group, as a model classifies them);
+    grouped by label, held-out trains (gen slr --holdout) in groups of their own
+    (--unlabelled: without labels, as a model classifies them);
   a LogicGraph instance directory (with complete.json): its DAG of premises,
     derived formulas and goal, gold paths coloured by family; with --answer (a step
     file or an answer line, as `score logicgraph` reads them) the model's steps are

@@ -23,6 +23,8 @@ pub(crate) struct Train {
     pub name: String,
     pub label: Option<bool>,
     pub cars: Vec<Car>,
+    /// From the task's holdout program: kept out of the prompt.
+    pub held_out: bool,
 }
 
 /// A constant as text: an atom's name, a number's digits.
@@ -109,7 +111,16 @@ pub(crate) fn task_trains(task: &TaskRecord) -> Result<Vec<Train>, Error> {
     let config = task.evaluation_config.clone().unwrap_or_default();
     let positive = config.positive_predicate.as_deref().unwrap_or("eastbound");
     let negative = config.negative_predicate.as_deref().unwrap_or("westbound");
-    read_trains(&task.validation_program, positive, negative)
+    let mut trains = read_trains(&task.validation_program, positive, negative)?;
+    if let Some(holdout) = &task.holdout_program {
+        let mut held = read_trains(holdout, positive, negative)
+            .map_err(|e| Error(e.0.replace("validation program", "holdout program")))?;
+        for train in &mut held {
+            train.held_out = true;
+        }
+        trains.extend(held);
+    }
+    Ok(trains)
 }
 
 /// A car colour from the vocabulary's `car_color` values.
@@ -132,7 +143,8 @@ const LONG: i32 = 72;
 const GAP: i32 = 14;
 
 /// The trains as an SVG drawing, grouped under their labels (positive,
-/// negative, then unlabelled ones), or all in one group when `hide_labels`.
+/// negative, then unlabelled ones), or all in one group when `hide_labels`;
+/// held-out trains (the task's holdout program) in groups of their own after.
 /// Every car body is one filled rectangle, and nothing else is (so a reader
 /// counts cars by filled rectangles); wheels are the only circles.
 pub(crate) fn draw(
@@ -142,17 +154,28 @@ pub(crate) fn draw(
     hide_labels: bool,
 ) -> Result<String, Error> {
     let mut groups: Vec<(String, Vec<&Train>)> = Vec::new();
-    if hide_labels {
-        groups.push(("trains (unlabelled)".into(), trains.iter().collect()));
-    } else {
+    for held_out in [false, true] {
+        let part = |t: &&Train| t.held_out == held_out;
+        let prefix = if held_out { "held out: " } else { "" };
+        if hide_labels {
+            let members: Vec<&Train> = trains.iter().filter(part).collect();
+            if !members.is_empty() {
+                groups.push((format!("{prefix}trains (unlabelled)"), members));
+            }
+            continue;
+        }
         for (title, label) in [
             (positive, Some(true)),
             (negative, Some(false)),
             ("unlabelled", None),
         ] {
-            let members: Vec<&Train> = trains.iter().filter(|t| t.label == label).collect();
+            let members: Vec<&Train> = trains
+                .iter()
+                .filter(part)
+                .filter(|t| t.label == label)
+                .collect();
             if !members.is_empty() {
-                groups.push((title.to_string(), members));
+                groups.push((format!("{prefix}{title}"), members));
             }
         }
     }
@@ -418,7 +441,8 @@ pub(crate) fn describe(
             (_, Some(true)) => format!(" ({positive})"),
             (_, Some(false)) => format!(" ({negative})"),
         };
-        out.push_str(&format!("{}{label}\n", train.name));
+        let held = if train.held_out { " [held out]" } else { "" };
+        out.push_str(&format!("{}{label}{held}\n", train.name));
         for car in &train.cars {
             let attrs: Vec<String> = car
                 .attributes
