@@ -50,6 +50,7 @@
 
 pub mod gen;
 pub mod judge;
+pub mod picture;
 pub mod prolog;
 pub mod prove;
 pub mod smt;

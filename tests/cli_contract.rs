@@ -576,7 +576,7 @@ fn examples(command: &[&str]) -> Vec<String> {
 /// the generators with `--count 1`.
 #[test]
 fn every_help_example_runs_on_shipped_files() {
-    let commands: [&[&str]; 11] = [
+    let commands: [&[&str]; 13] = [
         &["judge"],
         &["prove"],
         &["parse"],
@@ -588,6 +588,8 @@ fn every_help_example_runs_on_shipped_files() {
         &["score", "logicgraph"],
         &["score", "logicon"],
         &["score", "divlogic"],
+        &["report"],
+        &["show"],
     ];
     let dir = scratch("contract", "examples");
     // The examples run in a scratch directory that sees the shipped corpora.

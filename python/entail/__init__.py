@@ -15,11 +15,15 @@
   `from entail import inspect_tasks`).
 - `gen`: the generators under their old names (`entail.gen.slr` is
   `entail.slr.generate`).
+- `report`, `pictures`: the page of charts `entail report` makes of score
+  and judge outputs; generated items and score reports draw themselves
+  inline in Jupyter (`_repr_svg_`, `_repr_html_`).
 """
 
-from entail import datasets, divlogic, gen, logicgraph, logicon, rewards, slr, verifiers
+from entail import datasets, divlogic, gen, logicgraph, logicon, pictures, rewards, slr, verifiers
 from entail._judge import Judge, compute
 from entail._prove import prove
+from entail.pictures import report
 
 __all__ = [
     "Judge",
@@ -29,7 +33,9 @@ __all__ = [
     "gen",
     "logicgraph",
     "logicon",
+    "pictures",
     "prove",
+    "report",
     "rewards",
     "slr",
     "verifiers",

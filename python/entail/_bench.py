@@ -51,10 +51,12 @@ def lines(records: Records) -> List[str]:
 def report(result: Tuple[Dict[str, Any], List[str]]) -> Dict[str, Any]:
     """The report of a native scorer, its bad records warned about (the
     command line's stderr lines); `bad_lines` counts them."""
+    from entail.pictures import Report  # entail.pictures imports this module
+
     value, problems = result
     for problem in problems:
         warnings.warn(f"left out: {problem}", stacklevel=3)
-    return value
+    return Report(value)
 
 
 def _numbers(detail: Mapping) -> Dict[str, float]:

@@ -22,6 +22,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 from entail import _native
 from entail._args import Range, _count, _jsonl, _range, _shard, _threads
 from entail._bench import Records, Shapes, json_text, lines, report
+from entail.pictures import Instance
 
 
 _LOGICGRAPH_FILES = ("question", "complete", "solutions", "verify_true")
@@ -75,7 +76,7 @@ def generate(
                 instance[name] = json.loads((directory / f"{name}.json").read_text())
             if prompt:
                 instance["prompt"] = (directory / "prompt.txt").read_text()
-            instances.append(instance)
+            instances.append(Instance(instance))
         return instances
 
 

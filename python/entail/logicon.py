@@ -24,6 +24,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 from entail import _native
 from entail._args import Range, _count, _jsonl, _range, _shard, _threads
 from entail._bench import Records, Shapes, json_text, lines, report
+from entail.pictures import Sample
 
 
 def generate(
@@ -68,7 +69,8 @@ def generate(
         _threads(threads),
         _shard(shard),
     )
-    return _jsonl(text)
+    # Statement samples draw as their reasoning path; group samples have none.
+    return [Sample(r) if "path" in r else r for r in _jsonl(text)]
 
 
 _TASKS = {"discriminative": 1, "enumerative": 2, "generative": 3}

@@ -18,6 +18,7 @@ from entail import _native, _worker, rewards as _rewards
 from entail._args import Range, _count, _jsonl, _range, _shard, _threads
 from entail._bench import Records, lines, report
 from entail._judge import shared_judge
+from entail.pictures import Task
 
 
 def generate(
@@ -69,7 +70,7 @@ def generate(
         (_count("test_tasks", test_tasks), _count("validation_tasks", validation_tasks)),
         None if theta is None else json.dumps(theta),
     )
-    return _jsonl(text)
+    return [Task(record) for record in _jsonl(text)]
 
 
 def score(tasks: Records, answers: Records, *, threads: Optional[int] = None) -> Dict[str, Any]:

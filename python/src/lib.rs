@@ -7,6 +7,7 @@
 
 mod bench;
 mod judge;
+mod picture;
 mod value;
 
 use pyo3::exceptions::PyValueError;
@@ -334,5 +335,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(bench::score_logicgraph, m)?)?;
     m.add_function(wrap_pyfunction!(bench::rewards, m)?)?;
     m.add_function(wrap_pyfunction!(bench::gold_answer, m)?)?;
+    m.add_function(wrap_pyfunction!(picture::report_page, m)?)?;
+    m.add_function(wrap_pyfunction!(picture::show_item, m)?)?;
+    m.add_function(wrap_pyfunction!(picture::show_logicgraph, m)?)?;
     Ok(())
 }

@@ -10,7 +10,9 @@ mod judge;
 mod parse;
 mod progress;
 mod prove;
+mod report;
 mod score;
+mod show;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::path::Path;
@@ -128,6 +130,10 @@ enum Command {
     Gen(gen::Args),
     /// Score model answers against generated tasks
     Score(score::Args),
+    /// Write score and judge outputs of one or more models as one HTML page of charts
+    Report(report::Args),
+    /// Draw one item: an SLR task's trains, a LogicGraph DAG, a LogiConBench path
+    Show(show::Args),
 }
 
 /// Runs the command line and maps the outcome to an exit code.
@@ -154,6 +160,8 @@ pub fn main() -> ExitCode {
         Command::Prove(args) => prove::run(args),
         Command::Gen(args) => gen::run(args),
         Command::Score(args) => score::run(args),
+        Command::Report(args) => report::run(args),
+        Command::Show(args) => show::run(args),
     };
     report(&command_name(&matches), outcome)
 }
@@ -375,5 +383,30 @@ mod tests {
             readme.contains(super::EXIT_CODES),
             "README.md must show the exit-code table of src/cli/mod.rs verbatim"
         );
+    }
+}
+
+/// When a page is made, for its header: `SOURCE_DATE_EPOCH` (seconds) when
+/// set, as reproducible builds do, else now.
+fn made_at() -> String {
+    let now = std::env::var("SOURCE_DATE_EPOCH")
+        .ok()
+        .and_then(|s| s.trim().parse::<u64>().ok())
+        .map(|secs| std::time::UNIX_EPOCH + std::time::Duration::from_secs(secs))
+        .unwrap_or_else(std::time::SystemTime::now);
+    entail::picture::utc(now)
+}
+
+/// Writes a command's whole output to `path`, or to stdout without one.
+fn write_output(path: Option<&Path>, text: &str) -> Result<(), Failure> {
+    use std::io::Write;
+    match path {
+        Some(path) => create_file(path)?
+            .write_all(text.as_bytes())
+            .map_err(|e| io_failure(path, "write", &e)),
+        None => {
+            out!("{text}");
+            Ok(())
+        }
     }
 }

@@ -17,6 +17,7 @@ Metrics:
   PartialCircular   mean of (c/4)(1 + sum_o p(o) log4 p(o)), c = rotations right,
                     p(o) = share of rotations in which option o (by content) was picked
   PC_alpha          mean of (c/4)[(1-alpha) + alpha(1 + sum_o p(o) log4 p(o))]
+Each metric is also given per question type (3c1e, 3e1c, missing; by_type in JSON).
 Circular and PC need the questions generated with --rotations. A bad line in either file,
 or a second answer to a question, is reported on stderr as FILE:LINE: message, left
 out, and counted (bad_lines in the JSON report).

@@ -14,7 +14,7 @@ Task 1 (discriminative): add \"labels\": [\"T\",\"F\",...], the list the model j
   (plain and hard samples); the answer says consistent or inconsistent. For completion
   samples the answer names the hidden label (T or F); no \"labels\" needed.
   Reports accuracy on consistent lists, on inconsistent lists and their mean, overall
-  and for hard samples, and the completion accuracy.
+  and for hard samples, per number of statements k (by_k), and the completion accuracy.
 Task 2 (enumerative): the answer lists every consistent assignment, e.g.
   [[\"T\",\"F\"],[\"F\",\"F\"]]. Reports format and exact accuracy and mean
   precision, recall and F1 over the 2^k lists (unlisted lists count as inconsistent).

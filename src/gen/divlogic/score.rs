@@ -99,7 +99,7 @@ impl Default for ScoreConfig {
 }
 
 /// The metrics of one answer set.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Report {
     /// Question lines (rotations count separately).
     pub questions: usize,
@@ -120,6 +120,10 @@ pub struct Report {
     pub partial_circular: Option<f64>,
     /// Mean PC_α over rotation groups, per requested α, as `(α, value)`.
     pub pc_alpha: Vec<(f64, Option<f64>)>,
+    /// The same metrics over the questions of each type (`3c1e`, `3e1c`,
+    /// `missing`), as the paper reports them; `unknown_ids` is 0 there.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub by_type: BTreeMap<String, Report>,
 }
 
 impl Question {
@@ -158,6 +162,29 @@ pub fn score(
     config: &ScoreConfig,
     progress: Progress,
 ) -> Report {
+    let mut report = score_set(questions, answers, config);
+    let mut by_type: BTreeMap<String, Vec<Question>> = BTreeMap::new();
+    for q in questions {
+        let name = serde_json::to_value(q.kind)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default();
+        by_type.entry(name).or_default().push(q.clone());
+    }
+    report.by_type = by_type
+        .into_iter()
+        .map(|(name, of_type)| {
+            let mut part = score_set(&of_type, answers, config);
+            part.unknown_ids = 0;
+            (name, part)
+        })
+        .collect();
+    progress(questions.len() as u64);
+    report
+}
+
+/// The metrics of `questions` alone (no per-type split).
+fn score_set(questions: &[Question], answers: &[Answer], config: &ScoreConfig) -> Report {
     let alphas = &config.alphas;
     let mut by_id: BTreeMap<&str, Option<usize>> = BTreeMap::new();
     for a in answers {
@@ -211,7 +238,6 @@ pub fn score(
             *sum += pc_alpha(right, OPTIONS, &counts, alpha);
         }
     }
-    progress(questions.len() as u64);
     let mean = |sum: f64| (complete > 0).then(|| sum / complete as f64);
     Report {
         questions: questions.len(),
@@ -230,6 +256,7 @@ pub fn score(
             .zip(&pc_sums[1..])
             .map(|(&a, &s)| (a, mean(s)))
             .collect(),
+        by_type: BTreeMap::new(),
     }
 }
 
@@ -254,6 +281,14 @@ impl Report {
         );
         for (alpha, v) in &r.pc_alpha {
             s.push_str(&format!("PC_alpha({alpha})    {}\n", opt(*v)));
+        }
+        for (name, t) in &r.by_type {
+            s.push_str(&format!(
+                "type {name:<11} {} questions, accuracy {:.4}, partial circular {}\n",
+                t.questions,
+                t.accuracy,
+                opt(t.partial_circular)
+            ));
         }
         s
     }

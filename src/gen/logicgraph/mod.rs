@@ -41,6 +41,7 @@ pub use form::Form;
 pub use instance::{is_instance_dir, load, InstanceDir, Instances};
 pub use reward::{gold_answer, rewards, Reward};
 pub use run::{generate, item_dir, Stats};
+pub(crate) use score::Gold;
 pub use score::{
     score, AnswerSet, AnswerSetReport, Average, InstanceScore, Report, ScoreConfig, SolutionScore,
 };

@@ -35,7 +35,7 @@ use crate::prove::{
 };
 use crate::syntax::answer::steps::{self, Cite, PathAnswer};
 use crate::syntax::prover9::{self, Attribute, Entry, Input, Item, ListKind, Term};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
@@ -417,7 +417,7 @@ fn step_file_solutions(text: &str, gold: &Gold) -> Result<Vec<ParsedSolution>, P
 }
 
 /// The check of one answered solution.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SolutionScore {
     /// The solution's id.
     pub id: String,
@@ -433,7 +433,7 @@ pub struct SolutionScore {
 }
 
 /// The metrics of one answer set on one instance.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct InstanceScore {
     /// The instance's name.
     pub instance: String,
@@ -627,7 +627,7 @@ pub(crate) fn set_originality(scores: &mut [&mut InstanceScore]) {
 }
 
 /// Mean metrics over a group of instances.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Average {
     /// The tier's name, or `all`.
     pub tier: String,
@@ -679,7 +679,7 @@ pub(crate) fn averages(scores: &[InstanceScore]) -> (Vec<Average>, Average) {
 }
 
 /// One answer set's results.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AnswerSetReport {
     /// Where the answers came from (the file name).
     pub answers: String,
@@ -694,7 +694,7 @@ pub struct AnswerSetReport {
 }
 
 /// The whole scoring run.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Report {
     /// The gold directory.
     pub gold: String,

@@ -31,7 +31,7 @@ pub struct Answer {
 }
 
 /// `correct` out of `total`.
-#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
 pub struct Ratio {
     /// Items scored correct.
     pub correct: usize,
@@ -50,7 +50,7 @@ impl Ratio {
 }
 
 /// Task 1 accuracy split by the gold label.
-#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
 pub struct Accuracy {
     /// On lists that are consistent.
     pub consistent: Ratio,
@@ -78,7 +78,7 @@ impl Accuracy {
 }
 
 /// Answers that could not be scored at all, by reason.
-#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Rejected {
     /// No sample has the answer's id.
     pub unknown_id: usize,
@@ -107,7 +107,7 @@ pub enum Samples<'a> {
 }
 
 /// The report of one task; it serialises as that task's report.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum Report {
     /// Task 1.
@@ -194,7 +194,7 @@ fn flatten(prefix: &str, value: &serde_json::Value, out: &mut Vec<(String, Strin
 }
 
 /// Task 1 (discriminative) scores.
-#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Task1Report {
     /// Judgements of one list, over plain and hard samples. An answer with no
     /// recognisable verdict counts as wrong.
@@ -203,6 +203,10 @@ pub struct Task1Report {
     pub hard: Accuracy,
     /// Completion items: the hidden label named correctly.
     pub completion: Ratio,
+    /// Judgements of one list (as `all`) by the sample's number of
+    /// statements `k`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub by_k: BTreeMap<usize, Accuracy>,
     /// Answers with no recognisable verdict or label.
     pub unparsed: usize,
     /// Answers not scored.
@@ -210,7 +214,7 @@ pub struct Task1Report {
 }
 
 /// Task 2 (enumerative) scores; means are over answered samples.
-#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Task2Report {
     /// Answers scored.
     pub answers: usize,
@@ -229,7 +233,7 @@ pub struct Task2Report {
 }
 
 /// Task 3 (generative) scores, the paper's Table 4 metrics.
-#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Task3Report {
     /// Over all answers scored.
     pub all: GroupsReport,
@@ -240,7 +244,7 @@ pub struct Task3Report {
 }
 
 /// Task 3 scores over a set of answers.
-#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct GroupsReport {
     /// Answers scored.
     pub answers: usize,
@@ -432,6 +436,7 @@ pub(crate) fn score_task1(samples: &[Sample], answers: &[Answer]) -> Task1Report
             }) => {
                 report.unparsed += usize::from(!parsed);
                 report.all.add(gold, correct);
+                report.by_k.entry(sample.k).or_default().add(gold, correct);
                 if sample.variant() == Some(Variant::Hard) {
                     report.hard.add(gold, correct);
                 }

@@ -40,7 +40,7 @@ pub struct Answer {
 }
 
 /// Scores of one level or tier.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Group {
     /// Tasks.
     pub total: u64,
@@ -62,7 +62,7 @@ impl Group {
 }
 
 /// The whole report.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Report {
     /// Per curriculum level.
     pub levels: BTreeMap<u32, Group>,
@@ -78,7 +78,7 @@ pub struct Report {
     pub missing_answers: u64,
     /// Tasks with a `holdout program` (the rest of the holdout fields
     /// are absent when there are none).
-    #[serde(skip_serializing_if = "is_zero")]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub holdout_tasks: u64,
     /// Of those, answers fully correct on the held-out trains too.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -120,7 +120,7 @@ pub struct ScoreConfig {
 }
 
 /// A canonical key for an id: strings as they are, anything else as JSON.
-fn id_key(id: &serde_json::Value) -> String {
+pub(crate) fn id_key(id: &serde_json::Value) -> String {
     match id {
         serde_json::Value::String(s) => s.clone(),
         other => other.to_string(),
