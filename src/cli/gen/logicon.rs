@@ -97,10 +97,11 @@ pub struct Args {
     #[arg(long, default_value = "8", value_parser = crate::cli::parse_range)]
     atoms: (usize, usize),
     /// Nodes each logical graph grows to.
-    #[arg(long, default_value_t = 40)]
+    #[arg(long, default_value_t = 100)]
     graph_nodes: usize,
-    /// Most atom occurrences in one statement (the paper's 9).
-    #[arg(long, default_value_t = 9)]
+    /// Most atom occurrences in one statement (the paper's Table 7 counts
+    /// up to 9 different atoms and 16 `|` in a formula).
+    #[arg(long, default_value_t = 16)]
     statement_atoms: usize,
     /// Worker threads (output does not depend on it); default: all cores.
     #[arg(long)]

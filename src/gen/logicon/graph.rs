@@ -7,8 +7,9 @@
 //! live in nodes, while implication, equivalence and contradiction are the
 //! edges: each new node is joined to the node it expands by the relation
 //! the truth-table engine finds between them. A node that is valid,
-//! unsatisfiable, already present, or has more atom occurrences than
-//! allowed is not added, so every edge is a checked fact.
+//! unsatisfiable, already present, has more atom occurrences than allowed,
+//! or holds a form a reader would simplify at sight (see [`redundant`]) is
+//! not added, so every edge is a checked fact and no statement is padded.
 
 use crate::syntax::prover9::Formula;
 use crate::truth::{Models, TruthError, TruthTable};
@@ -46,13 +47,24 @@ impl Edge {
 }
 
 /// One node: its formula, its models over the graph's atoms, its atom
-/// occurrences, and its depth (introduction rules applied since the root).
+/// occurrences, which atoms it mentions, and its depth (introduction rules
+/// applied since the root).
 #[derive(Debug, Clone)]
 pub(crate) struct Node {
     pub formula: Formula,
     pub models: Models,
     pub atoms: usize,
+    /// Bit `i` set: the node mentions the graph's atom `i` (a truth table
+    /// has at most 20 atoms, so they fit).
+    pub mentioned: u32,
     pub depth: usize,
+}
+
+impl Node {
+    /// How many different atoms the node mentions.
+    pub(crate) fn distinct_atoms(&self) -> usize {
+        self.mentioned.count_ones() as usize
+    }
 }
 
 /// A logical graph over a fixed list of atoms.
@@ -105,6 +117,43 @@ pub(crate) fn atom_occurrences(f: &Formula) -> usize {
     }
 }
 
+/// The operands of `f`'s top chain of `&` (`and`) or of `|`, left to
+/// right; `f` alone when its top is anything else.
+fn chain<'a>(f: &'a Formula, and: bool, out: &mut Vec<&'a Formula>) {
+    match f {
+        Formula::And(a, b) if and => {
+            chain(a, and, out);
+            chain(b, and, out);
+        }
+        Formula::Or(a, b) if !and => {
+            chain(a, and, out);
+            chain(b, and, out);
+        }
+        _ => out.push(f),
+    }
+}
+
+/// Whether expanding `parent` by `rule` (with the atom `q` for `&` and `|`)
+/// gives a form a reader would simplify at sight: a double negation `--A`,
+/// an operand repeated in one chain (`p & p`, `(p | q) | q`), or one
+/// absorbed by a chain beside it (`(p | q) & q`, `((p & q) | r) | q`).
+/// Every proper subformula of a node is an earlier node, checked when it
+/// was added, so looking at the new top chain is enough.
+fn redundant(parent: &Formula, rule: Rule, q: &Formula) -> bool {
+    let and = match rule {
+        Rule::Not => return matches!(parent, Formula::Not(_)),
+        Rule::And => true,
+        Rule::Or => false,
+    };
+    let mut operands = Vec::new();
+    chain(parent, and, &mut operands);
+    operands.iter().any(|&operand| {
+        let mut dual = Vec::new();
+        chain(operand, !and, &mut dual);
+        dual.contains(&q)
+    })
+}
+
 impl Graph {
     /// Grows a graph over `atoms` until it has `target_nodes` nodes or the
     /// attempts run out. No node has more than `max_occurrences` atom
@@ -123,15 +172,16 @@ impl Graph {
             incident: Vec::new(),
         };
         let root = Formula::atom(graph.atoms[0].clone());
-        graph.push_node(root.clone(), table.models(&root)?, 0);
+        graph.push_node(root.clone(), table.models(&root)?, 1, 0);
         // A node is its rule applied to a distinct parent, so (parent, rule,
         // atom) names its formula exactly and is far cheaper to compare than
         // the formula. Membership only: the hash order never reaches the output.
         let mut seen: HashSet<(usize, Rule, usize)> = HashSet::new();
-        let atom_models = graph
-            .atoms
+        let atom_formulas: Vec<Formula> =
+            graph.atoms.iter().map(|a| Formula::atom(a.clone())).collect();
+        let atom_models = atom_formulas
             .iter()
-            .map(|a| table.models(&Formula::atom(a.clone())))
+            .map(|a| table.models(a))
             .collect::<Result<Vec<Models>, TruthError>>()?;
         // Most draws succeed; the bound only stops a pathological stream.
         let attempts = target_nodes.saturating_mul(20);
@@ -160,18 +210,25 @@ impl Graph {
             let Some((reversed, rel)) = relation(&models, &node.models) else {
                 continue;
             };
+            let atom = &atom_formulas[q];
+            if redundant(&node.formula, rule, atom) {
+                continue;
+            }
             let key = (parent, rule, if let Rule::Not = rule { 0 } else { q });
             if !seen.insert(key) {
                 continue;
             }
-            let atom = || Formula::atom(graph.atoms[q].clone());
             let formula = match rule {
                 Rule::Not => Formula::not(node.formula.clone()),
-                Rule::And => Formula::and(node.formula.clone(), atom()),
-                Rule::Or => Formula::or(node.formula.clone(), atom()),
+                Rule::And => Formula::and(node.formula.clone(), atom.clone()),
+                Rule::Or => Formula::or(node.formula.clone(), atom.clone()),
+            };
+            let mentioned = match rule {
+                Rule::Not => node.mentioned,
+                Rule::And | Rule::Or => node.mentioned | 1 << q,
             };
             let depth = node.depth + 1;
-            let new = graph.push_node(formula, models, depth);
+            let new = graph.push_node(formula, models, mentioned, depth);
             let (from, to) = if reversed {
                 (parent, new)
             } else {
@@ -191,11 +248,12 @@ impl Graph {
         self.nodes.iter().map(|n| n.depth).max().unwrap_or(0)
     }
 
-    fn push_node(&mut self, formula: Formula, models: Models, depth: usize) -> usize {
+    fn push_node(&mut self, formula: Formula, models: Models, mentioned: u32, depth: usize) -> usize {
         self.nodes.push(Node {
             atoms: atom_occurrences(&formula),
             formula,
             models,
+            mentioned,
             depth,
         });
         self.incident.push(Vec::new());

@@ -33,15 +33,17 @@ pub(crate) enum RewriteRule {
 
 impl RewriteRule {
     /// Every rule, in the order variants are made: introductions before
-    /// the eliminations that need their `->` and `<->`.
+    /// the eliminations that need their `->` and `<->`, and simplification
+    /// after them, since a graph's statements hold nothing to simplify but
+    /// eliminations make double negations (`-A -> B` gives `--A | B`).
     pub(crate) const BY_INPUT: [RewriteRule; 9] = [
-        RewriteRule::Simplification,
         RewriteRule::Nnf,
         RewriteRule::ImplicationIntroduction,
         RewriteRule::EquivalenceIntroduction,
         RewriteRule::ImplicationElimination,
         RewriteRule::EquivalenceEliminationImplications,
         RewriteRule::EquivalenceEliminationCases,
+        RewriteRule::Simplification,
         RewriteRule::Cnf,
         RewriteRule::Dnf,
     ];

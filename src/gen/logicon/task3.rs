@@ -24,7 +24,7 @@
 use super::graph::{atom_occurrences, Graph};
 use super::rewrite::RewriteRule;
 use super::text::Vocabulary;
-use super::{Config, Error, Labels, PromptStyle, Statement, Truth, Variant, GRAPH_NODES};
+use super::{Config, Error, Labels, PromptStyle, Statement, Truth, Variant};
 use crate::gen::item_rng;
 use crate::syntax::prover9::Formula;
 use crate::truth::{Models, TruthTable};
@@ -49,6 +49,10 @@ pub(crate) const GROUP_ATOM_NAMES: [&str; 20] = [
 
 /// Most atom occurrences in one fact, so that sentences stay readable.
 const FACT_ATOMS: usize = 6;
+
+/// How many nodes a group's graph grows to: facts are gathered over many
+/// small graphs (see `draw_facts`), so each stays cheap.
+const GRAPH_NODES: usize = 40;
 
 /// How many graphs a group may try before the item gives up.
 const GROUP_TRIES: usize = 40;
