@@ -177,8 +177,11 @@ impl Graph {
         // atom) names its formula exactly and is far cheaper to compare than
         // the formula. Membership only: the hash order never reaches the output.
         let mut seen: HashSet<(usize, Rule, usize)> = HashSet::new();
-        let atom_formulas: Vec<Formula> =
-            graph.atoms.iter().map(|a| Formula::atom(a.clone())).collect();
+        let atom_formulas: Vec<Formula> = graph
+            .atoms
+            .iter()
+            .map(|a| Formula::atom(a.clone()))
+            .collect();
         let atom_models = atom_formulas
             .iter()
             .map(|a| table.models(a))
@@ -248,7 +251,13 @@ impl Graph {
         self.nodes.iter().map(|n| n.depth).max().unwrap_or(0)
     }
 
-    fn push_node(&mut self, formula: Formula, models: Models, mentioned: u32, depth: usize) -> usize {
+    fn push_node(
+        &mut self,
+        formula: Formula,
+        models: Models,
+        mentioned: u32,
+        depth: usize,
+    ) -> usize {
         self.nodes.push(Node {
             atoms: atom_occurrences(&formula),
             formula,

@@ -509,7 +509,12 @@ fn pick_nodes(
                     .push(n);
             }
         }
-        let weight = |count: usize| TABLE7_ATOMS.get(count.wrapping_sub(1)).copied().unwrap_or(0);
+        let weight = |count: usize| {
+            TABLE7_ATOMS
+                .get(count.wrapping_sub(1))
+                .copied()
+                .unwrap_or(0)
+        };
         let total: u32 = by_count.keys().map(|&c| weight(c)).sum();
         if total == 0 {
             return None;
