@@ -228,7 +228,7 @@ impl Graph {
             };
             let mentioned = match rule {
                 Rule::Not => node.mentioned,
-                Rule::And | Rule::Or => node.mentioned | 1 << q,
+                Rule::And | Rule::Or => node.mentioned | (1 << q),
             };
             let depth = node.depth + 1;
             let new = graph.push_node(formula, models, mentioned, depth);
