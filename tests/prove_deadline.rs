@@ -144,3 +144,63 @@ fn no_prover_child_outlives_the_process() {
         started.len()
     );
 }
+
+/// The nice value in a `/proc/…/stat` line (field 19; the command name in
+/// parentheses may hold spaces, so fields are counted after its `)`).
+#[cfg(target_os = "linux")]
+fn nice_in_stat(stat: &str) -> i32 {
+    let after_name = stat.rsplit(')').next().unwrap_or("");
+    after_name
+        .split_whitespace()
+        .nth(16)
+        .and_then(|n| n.parse().ok())
+        .expect("a nice value in /proc stat")
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn every_engine_runs_at_the_callers_priority() {
+    use std::os::unix::fs::PermissionsExt;
+    // A stand-in `eprover` records, as it starts, its own stat line and
+    // those of every thread of `entail` (its parent), Z3's among them.
+    // Before, the race reniced Z3's thread to 19 just before it started E,
+    // and under load Z3's proofs were lost (COM003-1). Every engine must run
+    // at the priority `entail` was started with: this test's.
+    let dir = common::scratch("prove_deadline", "priorities");
+    let log = dir.join("stat");
+    let script = dir.join("eprover");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\ncat /proc/$$/stat /proc/$PPID/task/*/stat >> '{}'\necho started >> '{}'\nexec sleep 60\n",
+            log.display(),
+            log.display()
+        ),
+    )
+    .expect("write the stand-in");
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let path = format!(
+        "{}:{}",
+        dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    // serial_order.in: nothing settles it, so E starts 50 ms in.
+    let out = Command::new(env!("CARGO_BIN_EXE_entail"))
+        .args(["prove", "--json", "--timeout", "1"])
+        .arg(fo("serial_order.in"))
+        .env("PATH", &path)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(4));
+    let ours = nice_in_stat(&std::fs::read_to_string("/proc/thread-self/stat").expect("stat"));
+    let text = std::fs::read_to_string(&log).expect("the stand-in eprover ran");
+    assert!(text.contains("started"), "{text}");
+    let nices: Vec<i32> = text
+        .lines()
+        .filter(|l| l.contains(')'))
+        .map(nice_in_stat)
+        .collect();
+    // E itself, and entail's main thread, Z3's and the model search's.
+    assert!(nices.len() >= 4, "{text}");
+    assert!(nices.iter().all(|&n| n == ours), "nice values {nices:?}, ours {ours}");
+}

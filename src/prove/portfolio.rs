@@ -11,25 +11,26 @@
 //! [`Countermodel::satisfies`] confirms on every assumption and the goal,
 //! or without one when E saturated (SZS `CounterSatisfiable` or
 //! `Satisfiable` from a complete strategy) on a text that read back.
+//!
+//! CPU: every engine runs at the caller's scheduling priority, so the race's
+//! CPU is shared equally and an engine that proves a problem alone in `t`
+//! CPU seconds proves it in the race within `t` times engines per core (on
+//! an otherwise idle machine). Lowering one engine's priority (Z3 was
+//! reniced to 19 once E ran) lowers it against every process on the
+//! machine, not only against the other engines: under load that engine got
+//! almost no CPU, and its proofs were lost (COM003-1, ALG097+1 and SYN506+1,
+//! which Z3 proves alone in 1-4 s under load, were `unknown` in the race).
 
 use super::tptp::{self, EOutcome};
 use super::{ladr, quick, Entailment, ProveError, ProveOptions, Prover};
 use crate::smt::{finite, universal_closure, Countermodel};
 use crate::syntax::prover9::Formula;
-use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 /// How long Z3 runs alone before E and the model search join it.
 const HELPER_DELAY: Duration = Duration::from_millis(50);
-
-/// How much lower Z3's scheduling priority (its nice value) is made once E
-/// runs: to the lowest. E and the model search need a core each to find what
-/// Z3 does not; on LADR's examples every Z3 proof came within 0.6 s, while E
-/// needs seconds of CPU on the equational ones (cs-commutator/DA-cs: 3.7 s
-/// alone; proved in a 5 s race with Z3 at nice 19, not at nice 5). Z3 keeps
-/// running, on the CPU the others leave.
-const Z3_NICE_WITH_E: i32 = 19;
 
 /// The largest domain the model search tries (the ground size also bounds it).
 const MAX_DOMAIN: usize = 64;
@@ -110,39 +111,6 @@ enum Helper {
     Model(Option<Countermodel>),
 }
 
-/// The calling thread's kernel id (0 where threads have none to renice).
-fn this_thread() -> i32 {
-    #[cfg(target_os = "linux")]
-    {
-        // SAFETY: gettid(2) has no preconditions.
-        unsafe { libc::gettid() }
-    }
-    #[cfg(not(target_os = "linux"))]
-    {
-        0
-    }
-}
-
-/// Lowers the priority of thread `tid` of this process by `by` nice steps
-/// (Linux keeps a nice value per thread); a no-op elsewhere or on error.
-fn lower_priority(tid: i32, by: i32) {
-    #[cfg(target_os = "linux")]
-    if tid > 0 {
-        // SAFETY: get/setpriority(2) on one of our own threads; raising a
-        // nice value needs no privilege and affects nothing else.
-        unsafe {
-            let who = tid as libc::id_t;
-            *libc::__errno_location() = 0;
-            let now = libc::getpriority(libc::PRIO_PROCESS, who);
-            if *libc::__errno_location() == 0 {
-                libc::setpriority(libc::PRIO_PROCESS, who, (now + by).min(19));
-            }
-        }
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = (tid, by);
-}
-
 /// Waits `delay` unless `stop` is raised first; `false` when stopped.
 fn wait_unless_stopped(stop: &AtomicBool, delay: Duration) -> bool {
     let until = Instant::now() + delay;
@@ -200,7 +168,6 @@ impl Prover {
         let premises: Arc<Vec<Formula>> = Arc::new(premises.iter().map(|p| (*p).clone()).collect());
         let goal: Option<Arc<Formula>> = goal.map(|g| Arc::new(g.clone()));
         let (tx, rx) = mpsc::channel::<Helper>();
-        let z3_thread = Arc::new(AtomicI32::new(0));
         // Every engine runs on a thread of its own that the race does not
         // wait for: Z3 can ignore its interrupt for seconds, and the race
         // must still answer at the deadline with whatever the others found.
@@ -208,9 +175,7 @@ impl Prover {
         {
             let (tx, stop, premises, goal) =
                 (tx.clone(), stop.clone(), premises.clone(), goal.clone());
-            let z3_thread = z3_thread.clone();
             std::thread::spawn(move || {
-                z3_thread.store(this_thread(), Ordering::SeqCst);
                 let mut z3 = Prover::new(ProveOptions {
                     timeout: Some(timeout),
                     countermodels: true,
@@ -245,7 +210,6 @@ impl Prover {
                 let (tx, stop) = (tx.clone(), stop.clone());
                 std::thread::spawn(move || {
                     if wait_unless_stopped(&stop, HELPER_DELAY) {
-                        lower_priority(z3_thread.load(Ordering::SeqCst), Z3_NICE_WITH_E);
                         let (outcome, proof) = tptp::run_eprover_proof(&t, deadline, &stop);
                         let _ = tx.send(Helper::E(outcome, proof));
                     }
@@ -349,32 +313,4 @@ fn decide(rx: &mpsc::Receiver<Helper>, deadline: Instant) -> Result<Verdict, Pro
         engine: None,
         ..Verdict::by(Entailment::Unknown { reason }, "")?
     })
-}
-
-#[cfg(all(test, target_os = "linux"))]
-mod tests {
-    use super::*;
-
-    fn nice_of(tid: i32) -> i32 {
-        // SAFETY: getpriority(2) on one of this process's threads.
-        unsafe { libc::getpriority(libc::PRIO_PROCESS, tid as libc::id_t) }
-    }
-
-    #[test]
-    fn lowering_a_thread_leaves_the_caller_alone() {
-        let caller = nice_of(this_thread());
-        let (tid_tx, tid_rx) = mpsc::channel();
-        let (done_tx, done_rx) = mpsc::channel::<()>();
-        let other = std::thread::spawn(move || {
-            tid_tx.send(this_thread()).expect("send");
-            let _ = done_rx.recv();
-        });
-        let tid = tid_rx.recv().expect("tid");
-        let before = nice_of(tid);
-        lower_priority(tid, Z3_NICE_WITH_E);
-        assert_eq!(nice_of(tid), (before + Z3_NICE_WITH_E).min(19));
-        assert_eq!(nice_of(this_thread()), caller);
-        done_tx.send(()).expect("send");
-        other.join().expect("joins");
-    }
 }
