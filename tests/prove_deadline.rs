@@ -204,3 +204,42 @@ fn every_engine_runs_at_the_callers_priority() {
     assert!(nices.len() >= 4, "{text}");
     assert!(nices.iter().all(|&n| n == ours), "nice values {nices:?}, ours {ours}");
 }
+
+#[test]
+#[cfg(target_os = "linux")]
+fn z3_answers_when_prover9_does_not() {
+    use std::os::unix::fs::PermissionsExt;
+    // With Prover9 in the race, Z3 waits up to 20 ms for its answer before
+    // making a context. A Prover9 that ends without a proof, or one that
+    // never answers, must not cost Z3's verdict. Stand-ins: `prover9` (one
+    // of each kind) and an `eprover` that never answers, so that only Z3
+    // can prove lattice_idempotent.in (it does so in milliseconds).
+    for (kind, body) in [
+        ("gives_up", "cat >/dev/null\nexit 2"),
+        ("silent", "exec sleep 60"),
+    ] {
+        let dir = common::scratch("prove_deadline", kind);
+        for (program, text) in [("prover9", body), ("eprover", "exec sleep 60")] {
+            let script = dir.join(program);
+            std::fs::write(&script, format!("#!/bin/sh\n{text}\n")).expect("write the stand-in");
+            std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755))
+                .expect("chmod");
+        }
+        let path = format!(
+            "{}:{}",
+            dir.display(),
+            std::env::var("PATH").unwrap_or_default()
+        );
+        let out = Command::new(env!("CARGO_BIN_EXE_entail"))
+            .args(["prove", "--json", "--timeout", "20"])
+            .arg(fo("lattice_idempotent.in"))
+            .env("PATH", &path)
+            .output()
+            .expect("runs");
+        let docs = documents(&out.stdout);
+        assert_eq!(docs.len(), 1, "{kind}: {docs:#?}");
+        assert_eq!(docs[0]["status"], "proved", "{kind}: {:#}", docs[0]);
+        assert_eq!(docs[0]["engine"], "z3", "{kind}: {:#}", docs[0]);
+        assert_eq!(out.status.code(), Some(0), "{kind}");
+    }
+}
