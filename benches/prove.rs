@@ -7,12 +7,13 @@
 //!    per step on a one-step file (needs `target/release/entail`: run
 //!    `cargo build --release` first; the path can be set with ENTAIL_BIN);
 //! 3. the time of all checks plus `--supports` over the 20 instances;
-//! 4. on the proved problems of `corpora/prove/fo/`, the median wall time of
-//!    one `entail prove` process per problem against one `eprover` process
-//!    per problem on our TPTP translation of it (the Prover9-style baseline),
-//!    and against one `prover9` process per problem when ENTAIL_LADR_BIN or
-//!    PATH has one (skipped otherwise); with Prover9 present, entail is also
-//!    timed without it in its race.
+//! 4. on the proved problems of `corpora/prove/fo/`, one `entail prove`
+//!    process per problem against one `eprover` process per problem on our
+//!    TPTP translation of it, and against one `prover9` process per problem
+//!    when ENTAIL_LADR_BIN or PATH has one (skipped otherwise), each on the
+//!    problems that baseline proves: the median over them of the
+//!    per-problem medians (3 runs), and the ratio; with Prover9 present,
+//!    entail is also timed without it in its race.
 
 use entail::gen::logicgraph;
 use entail::prove::{tptp, Premise, ProveOptions, Prover, SupportOptions};
@@ -217,8 +218,32 @@ fn path_without_prover9() -> std::ffi::OsString {
     std::env::join_paths(kept).unwrap_or_default()
 }
 
+/// The median over runs of one process: its wall seconds, and whether it
+/// proved the problem every time.
+fn timed(runs: usize, mut run: impl FnMut() -> bool) -> (f64, bool) {
+    let mut times = Vec::new();
+    let mut proved = true;
+    for _ in 0..runs {
+        let t = Instant::now();
+        proved &= run();
+        times.push(t.elapsed().as_secs_f64());
+    }
+    (median(times), proved)
+}
+
+/// One problem's median wall seconds: entail, entail without Prover9 in
+/// its race, and E and Prover9 where they proved it.
+struct Row {
+    ours: f64,
+    alone: Option<f64>,
+    eprover: Option<f64>,
+    prover9: Option<f64>,
+}
+
 /// Section 4: per-problem processes, entail (with and without Prover9 in
-/// its race) against E and Prover9, same problems, one run.
+/// its race) against one E process and one Prover9 process, each compared on
+/// the problems it proves: the median over those problems of entail's
+/// per-problem median (3 runs) against the baseline's.
 fn first_order(bin: &std::path::Path) {
     if !bin.is_file() || !tptp::eprover_installed() {
         println!("first-order: skipped (needs {} and eprover)", bin.display());
@@ -240,8 +265,8 @@ fn first_order(bin: &std::path::Path) {
         .flat_map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
         .map(|d| d.join("prover9"))
         .find(|p| p.is_file());
-    let (mut ours, mut ours_alone, mut theirs, mut ladr) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let runs = 3;
+    let mut rows: Vec<Row> = Vec::new();
     for name in &proved {
         let path = dir.join(name);
         let input = entail::syntax::prover9::parse(&std::fs::read_to_string(&path).expect("read"))
@@ -258,70 +283,81 @@ fn first_order(bin: &std::path::Path) {
         let problem = tptp::translate(&refs, goals.first()).expect("faithful");
         let tptp_file = std::env::temp_dir().join(format!("entail-bench-{}.p", std::process::id()));
         std::fs::write(&tptp_file, &problem.text).expect("write");
-        for _ in 0..3 {
-            let t = Instant::now();
-            let out = Command::new(bin)
-                .args(["prove", "--no-countermodels", "--timeout", "30"])
-                .arg(&path)
-                .output()
-                .expect("spawn");
-            ours.push(t.elapsed().as_secs_f64());
-            assert_eq!(out.status.code(), Some(0), "{name}");
-            if prover9.is_some() {
-                let t = Instant::now();
-                let out = Command::new(bin)
-                    .args(["prove", "--no-countermodels", "--timeout", "30"])
-                    .arg(&path)
-                    .env("PATH", path_without_prover9())
-                    .output()
-                    .expect("spawn");
-                ours_alone.push(t.elapsed().as_secs_f64());
-                assert_eq!(out.status.code(), Some(0), "{name}");
+        let entail_run = |path_var: Option<std::ffi::OsString>| {
+            let mut c = Command::new(bin);
+            c.args(["prove", "--no-countermodels", "--timeout", "30"]).arg(&path);
+            if let Some(p) = path_var {
+                c.env("PATH", p);
             }
-            let t = Instant::now();
+            let out = c.output().expect("spawn");
+            assert_eq!(out.status.code(), Some(0), "{name}");
+            true
+        };
+        let (ours, _) = timed(runs, || entail_run(None));
+        let alone = prover9
+            .is_some()
+            .then(|| timed(runs, || entail_run(Some(path_without_prover9()))).0);
+        let (e, e_proved) = timed(runs, || {
             let out = Command::new("eprover")
                 .args(["--auto", "-s", "--cpu-limit=30"])
                 .arg(&tptp_file)
                 .output()
                 .expect("spawn eprover");
-            theirs.push(t.elapsed().as_secs_f64());
-            assert!(
-                String::from_utf8_lossy(&out.stdout).contains("SZS status Theorem"),
-                "{name}"
-            );
-            if let Some(p9) = &prover9 {
-                let t = Instant::now();
+            String::from_utf8_lossy(&out.stdout).contains("SZS status Theorem")
+        });
+        let p9 = prover9.as_ref().and_then(|p9| {
+            let (t, ok) = timed(runs, || {
                 let out = Command::new(p9)
                     .args(["-t", "30", "-f"])
                     .arg(&path)
                     .output()
                     .expect("spawn prover9");
-                // Only the problems Prover9 proves count (it misses set_union.in).
-                if String::from_utf8_lossy(&out.stdout).contains("THEOREM PROVED") {
-                    ladr.push(t.elapsed().as_secs_f64());
-                }
-            }
-        }
+                String::from_utf8_lossy(&out.stdout).contains("THEOREM PROVED")
+            });
+            ok.then_some(t)
+        });
+        rows.push(Row {
+            ours,
+            alone,
+            eprover: e_proved.then_some(e),
+            prover9: p9,
+        });
         let _ = std::fs::remove_file(&tptp_file);
     }
-    let (a, b) = (median(ours), median(theirs));
-    println!(
-        "first-order: {} proved problems x 3 runs, median per problem: entail {:.1} ms, one eprover process {:.1} ms ({:.2}x)",
-        proved.len(),
-        a * 1e3,
-        b * 1e3,
-        a / b
-    );
-    if !ladr.is_empty() {
-        let c = median(ladr.clone());
+    let against = |baseline: &str, pick: &dyn Fn(&Row) -> Option<f64>| {
+        let pairs: Vec<(f64, f64)> = rows
+            .iter()
+            .filter_map(|r| pick(r).map(|b| (r.ours, b)))
+            .collect();
+        if pairs.is_empty() {
+            println!("first-order: {baseline} proves none of them");
+            return;
+        }
+        let ours = median(pairs.iter().map(|p| p.0).collect());
+        let theirs = median(pairs.iter().map(|p| p.1).collect());
+        let alone: Vec<f64> = rows
+            .iter()
+            .filter(|r| pick(r).is_some())
+            .filter_map(|r| r.alone)
+            .collect();
+        let alone = if alone.is_empty() {
+            String::new()
+        } else {
+            format!("; entail without Prover9 in its race {:.1} ms", median(alone) * 1e3)
+        };
         println!(
-            "first-order: one prover9 process, median over the {} runs it proves: {:.1} ms (entail/prover9 {:.2}x); entail without Prover9 in its race: {:.1} ms",
-            ladr.len(),
-            c * 1e3,
-            a / c,
-            median(ours_alone) * 1e3
+            "first-order: on the {} of {} problems one {baseline} process proves ({runs} runs each, median per problem): entail {:.1} ms, {baseline} {:.1} ms ({:.2}x){alone}",
+            pairs.len(),
+            rows.len(),
+            ours * 1e3,
+            theirs * 1e3,
+            ours / theirs
         );
-    } else if prover9.is_none() {
+    };
+    against("eprover", &|r| r.eprover);
+    if prover9.is_some() {
+        against("prover9", &|r| r.prover9);
+    } else {
         println!("first-order: prover9 skipped (not on PATH; see scripts/install-deps)");
     }
 }

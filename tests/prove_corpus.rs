@@ -33,7 +33,7 @@ fn corpus_matches_golden_outputs() {
             serde_json::from_slice(&out.stdout).expect("output parses");
         // A proof is reported by whichever prover finishes first, Z3, E or
         // Prover9 (a race, so any may win on a loaded machine).
-        let provers = ["z3", "eprover", "prover9"];
+        let provers = ["z3", "eprover", "prover9", "cvc5"];
         if got["status"] == "proved"
             && provers.contains(&got["engine"].as_str().unwrap_or(""))
             && provers.contains(&golden["engine"].as_str().unwrap_or(""))

@@ -85,7 +85,7 @@ fn no_prover_child_outlives_the_process() {
     // left an eprover running.
     let dir = common::scratch("prove_deadline", "fake_provers");
     let pids = dir.join("pids");
-    for program in ["eprover", "prover9"] {
+    for program in ["eprover", "prover9", "cvc5"] {
         let script = dir.join(program);
         std::fs::write(
             &script,
@@ -114,7 +114,7 @@ fn no_prover_child_outlives_the_process() {
         assert_eq!(out.status.code(), Some(4), "--timeout {timeout}");
     }
     let log = std::fs::read_to_string(&pids).unwrap_or_default();
-    for program in ["eprover", "prover9"] {
+    for program in ["eprover", "prover9", "cvc5"] {
         assert!(log.contains(program), "the stand-in {program} never ran");
     }
     let started: Vec<u32> = log
@@ -242,4 +242,47 @@ fn z3_answers_when_prover9_does_not() {
         assert_eq!(docs[0]["engine"], "z3", "{kind}: {:#}", docs[0]);
         assert_eq!(out.status.code(), Some(0), "{kind}");
     }
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn cvc5_counts_only_with_a_proof() {
+    use std::os::unix::fs::PermissionsExt;
+    // cvc5 gets E's TPTP translation on stdin and only its proofs count: its
+    // default strategy is incomplete and it hands back no model, so a
+    // `Satisfiable` from it settles nothing. A stand-in `cvc5` keeps its
+    // input and says `Satisfiable`; on serial_order.in (no proof, only
+    // infinite models) the race must still end `unknown`.
+    let dir = common::scratch("prove_deadline", "cvc5");
+    let input = dir.join("input.p");
+    let script = dir.join("cvc5");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\necho \"$@\" > '{0}.args'\ncat > '{0}'\necho '% SZS status Satisfiable for stdin'\n",
+            input.display()
+        ),
+    )
+    .expect("write the stand-in");
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let path = format!(
+        "{}:{}",
+        dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_entail"))
+        .args(["prove", "--json", "--timeout", "1"])
+        .arg(fo("serial_order.in"))
+        .env("PATH", &path)
+        .output()
+        .expect("runs");
+    let docs = documents(&out.stdout);
+    assert_eq!(docs.len(), 1, "{docs:#?}");
+    assert_eq!(docs[0]["status"], "unknown", "{:#}", docs[0]);
+    assert_eq!(out.status.code(), Some(4));
+    let text = std::fs::read_to_string(&input).expect("the stand-in cvc5 ran");
+    assert!(text.starts_with("fof(a0, axiom, "), "{text}");
+    assert!(text.contains("fof(goal, conjecture, "), "{text}");
+    let args = std::fs::read_to_string(dir.join("input.p.args")).expect("args");
+    assert!(args.starts_with("--lang=tptp --tlimit="), "{args}");
 }

@@ -14,7 +14,7 @@ def corpus(root):
 
 # A proof is reported by whichever prover finishes first (a race): any of
 # them stands for the golden one, as in tests/prove_corpus.rs.
-PROVERS = {"z3", "eprover", "prover9"}
+PROVERS = {"z3", "eprover", "prover9", "cvc5"}
 
 
 def without_race_winner(report, golden):

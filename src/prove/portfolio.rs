@@ -117,6 +117,7 @@ enum Helper {
     E(EOutcome, Option<String>),
     /// Prover9's proof, if it found one.
     Prover9(Option<String>),
+    Cvc5(EOutcome),
     Model(Option<Countermodel>),
 }
 
@@ -162,12 +163,17 @@ impl Prover {
         }
         let stop = Arc::new(AtomicBool::new(false));
         let mut notes = Vec::new();
-        let translation = if portfolio && !tptp::eprover_installed() {
+        let (eprover, cvc5) = (
+            portfolio && tptp::eprover_installed(),
+            portfolio && tptp::cvc5_installed(),
+        );
+        if portfolio && !eprover {
             notes.push("eprover is not installed: Z3 and the model search ran without it".into());
-            None
-        } else if portfolio {
+        }
+        // E and cvc5 read the same translation.
+        let translation = if eprover || cvc5 {
             let t = tptp::translate_marked(premises, &self.negated_conjectures, goal);
-            translated("E prover", t, &mut notes)
+            translated(if eprover { "E prover" } else { "cvc5" }, t, &mut notes)
         } else {
             None
         };
@@ -231,8 +237,18 @@ impl Prover {
                 let _ = tx.send(Helper::Prover9(proof));
             });
         }
+        if cvc5 {
+            if let Some(t) = translation.clone() {
+                let (tx, stop) = (tx.clone(), stop.clone());
+                std::thread::spawn(move || {
+                    if wait_unless_stopped(&stop, HELPER_DELAY) {
+                        let _ = tx.send(Helper::Cvc5(tptp::run_cvc5(&t, deadline, &stop)));
+                    }
+                });
+            }
+        }
         if portfolio {
-            if let Some(t) = translation {
+            if let Some(t) = translation.filter(|_| eprover) {
                 let (tx, stop) = (tx.clone(), stop.clone());
                 std::thread::spawn(move || {
                     if wait_unless_stopped(&stop, HELPER_DELAY) {
@@ -313,6 +329,10 @@ fn decide(rx: &mpsc::Receiver<Helper>, deadline: Instant) -> Result<Verdict, Pro
             Helper::E(EOutcome::Proved, proof) => {
                 return Verdict::proof("eprover", proof, tptp::used_axioms)
             }
+            // cvc5 ran on E's translation, which read back.
+            // Only its proofs count: it gives no model to check, and its
+            // default strategy is not a complete one.
+            Helper::Cvc5(EOutcome::Proved) => return Verdict::by(Entailment::Proved, "cvc5"),
             Helper::Prover9(Some(proof)) => {
                 return Verdict::proof("prover9", Some(proof), ladr::used_assumptions)
             }
@@ -329,6 +349,7 @@ fn decide(rx: &mpsc::Receiver<Helper>, deadline: Instant) -> Result<Verdict, Pro
                 })
             }
             Helper::E(EOutcome::Unknown(_) | EOutcome::Absent, _)
+            | Helper::Cvc5(EOutcome::Refuted | EOutcome::Unknown(_) | EOutcome::Absent)
             | Helper::Prover9(None)
             | Helper::Model(None) => {}
         }

@@ -111,7 +111,8 @@ pub struct ProblemReport {
     pub goals: usize,
     /// The per-check timeout used, in seconds.
     pub timeout_seconds: f64,
-    /// Which engine decided: `z3`, `eprover` or `model-search`.
+    /// Which engine decided: `z3`, `eprover`, `prover9`, `cvc5`, `model-search`
+    /// or `truth-table`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub engine: Option<String>,
     /// What of the file was ignored or not used (hints, weights,

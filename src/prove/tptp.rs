@@ -376,6 +376,40 @@ pub fn run_eprover_proof(
     (outcome, proof)
 }
 
+/// Whether a `cvc5` executable is on the PATH (looked up once).
+pub fn cvc5_installed() -> bool {
+    child::on_path("cvc5")
+}
+
+/// Runs `cvc5` (its default strategy: quantifier instantiation) on the same
+/// translation as E until it answers, `deadline` passes or `stop` is raised.
+/// cvc5 1.0 reports a problem with a conjecture as the status of the axioms
+/// and the negated conjecture (`Unsatisfiable` for a theorem), later
+/// versions as `Theorem`: both mean proved.
+pub fn run_cvc5(problem: &Translation, deadline: Instant, stop: &AtomicBool) -> EOutcome {
+    let left = deadline.saturating_duration_since(Instant::now());
+    let args = [
+        "--lang=tptp".to_string(),
+        format!("--tlimit={}", left.as_millis().max(1)),
+    ];
+    let out = match child::run("cvc5", &args, &problem.text, deadline, stop) {
+        Ended::Exited(_, out) => out,
+        Ended::Absent => return EOutcome::Absent,
+        Ended::Unknown(why) => return EOutcome::Unknown(why),
+    };
+    let status = out
+        .lines()
+        .find_map(|l| l.strip_prefix("% SZS status "))
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap_or("");
+    match status {
+        "Theorem" | "Unsatisfiable" | "ContradictoryAxioms" => EOutcome::Proved,
+        "CounterSatisfiable" | "Satisfiable" => EOutcome::Refuted,
+        "" => EOutcome::Unknown("cvc5 gave no SZS status".into()),
+        other => EOutcome::Unknown(format!("cvc5: {other}")),
+    }
+}
+
 /// The assumptions (by index) a TSTP derivation of a [`translate`]d
 /// problem cites as input: `file(.., a<i>)`.
 pub fn used_axioms(proof: &str) -> Vec<usize> {
