@@ -51,7 +51,7 @@ fn instances() -> Vec<PathBuf> {
 fn step_checks() -> Vec<(Vec<Formula>, Formula)> {
     let mut out = Vec::new();
     for dir in instances() {
-        let p = logicgraph::load(&dir, false).expect("loads");
+        let p = logicgraph::Instances::load(&dir, false).expect("loads");
         for s in &p.solutions {
             for (i, st) in s.steps.iter().enumerate() {
                 let cited = st
@@ -160,7 +160,7 @@ fn main() {
     let t = Instant::now();
     let mut prover = Prover::new(ProveOptions::default());
     for dir in instances() {
-        let p = logicgraph::load(&dir, false).expect("loads");
+        let p = logicgraph::Instances::load(&dir, false).expect("loads");
         let r = prover
             .check_problem(&p, Some(&SupportOptions::default()))
             .expect("checks");

@@ -135,7 +135,7 @@ fn the_cli_reads_wordnet_from_its_flag_and_refuses_bad_settings() {
     if !wordnet("the_cli_reads_wordnet_from_its_flag_and_refuses_bad_settings") {
         return;
     }
-    let dir = entail::gen::wordnet::locate(None);
+    let dir = shared_corpus::wordnet_dir();
     let flagged = run(&["--wordnet", dir.to_str().expect("utf-8 path")]);
     assert!(flagged.status.success());
     assert_eq!(flagged.stdout, run(&[]).stdout);

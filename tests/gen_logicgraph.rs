@@ -2,8 +2,7 @@
 //! and checked by an oracle that does not use Z3 (CNF + DPLL written here),
 //! plus the engine's own check, tier bounds, determinism and the CLI.
 
-use entail::gen::logicgraph::load;
-use entail::gen::logicgraph::{self, Config, Form, Stats, Tier};
+use entail::gen::logicgraph::{self, Config, Form, Instances, Stats, Tier};
 use entail::prove::{ProveOptions, Prover, StepProblem, SupportOptions};
 use entail::syntax::prover9::{Formula, Term};
 use std::collections::{BTreeMap, BTreeSet};
@@ -353,7 +352,7 @@ fn generate(config: &Config, seed: u64, count: u64, out: &Path, threads: usize) 
 /// atoms), so that the two notations are the same problem.
 fn engine_check(prover: &mut Prover, dir: &Path) {
     for instantiated in [false, true] {
-        let problem = load(dir, instantiated).expect("the instance loads");
+        let problem = Instances::load(dir, instantiated).expect("the instance loads");
         let opts = SupportOptions {
             cap: 1000,
             timeout: Duration::from_secs(60),
@@ -406,8 +405,8 @@ fn check_tier(name: &str, config: &Config, seed: u64, count: u64) {
         countermodels: false,
     });
     for i in 0..count {
-        let dir = logicgraph::item_dir(&out, i);
-        let problem = load(&dir, false).expect("loads");
+        let dir = item_dir(&out, i);
+        let problem = Instances::load(&dir, false).expect("loads");
         let paths = problem.solutions.len();
         assert!(
             (config.paths.0..=config.paths.1).contains(&paths),
@@ -427,6 +426,12 @@ fn check_tier(name: &str, config: &Config, seed: u64, count: u64) {
     let _ = std::fs::remove_dir_all(&out);
 }
 
+
+/// The directory of item `index` in a run's output, as the published
+/// layout names it: `test_{index+1}`.
+fn item_dir(out: &Path, index: u64) -> PathBuf {
+    out.join(format!("test_{}", index + 1))
+}
 #[test]
 fn small_tier_100_instances_pass_oracle_and_engine() {
     if !wordnet("small_tier_100_instances_pass_oracle_and_engine") {
@@ -465,8 +470,8 @@ fn distractors_and_custom_ranges_keep_the_support_set_exact() {
     generate(&config, 5, 30, &out, 1);
     let mut with_goal: BTreeMap<bool, usize> = BTreeMap::new();
     for i in 0..30 {
-        let dir = logicgraph::item_dir(&out, i);
-        let problem = load(&dir, false).expect("loads");
+        let dir = item_dir(&out, i);
+        let problem = Instances::load(&dir, false).expect("loads");
         oracle_check(&format!("distract/{i}"), &problem);
         let used: BTreeSet<String> = solution_supports(&problem).into_iter().flatten().collect();
         let unused = problem.premises.len() - used.len();
@@ -571,7 +576,7 @@ fn published_field_names_and_text_constraints() {
     }
     let out = temp_dir("fields");
     generate(&Config::for_tier(Tier::Small), 3, 3, &out, 1);
-    let dir = logicgraph::item_dir(&out, 0);
+    let dir = item_dir(&out, 0);
     let read = |n: &str| -> serde_json::Value {
         serde_json::from_str(&std::fs::read_to_string(dir.join(n)).expect("file")).expect("json")
     };
@@ -772,7 +777,7 @@ fn tiers_have_the_published_shape_on_a_fixed_seed() {
         let config = Config::for_tier(tier);
         generate(&config, 21, count, &out, 2);
         let shapes: Vec<Shape> = (0..count)
-            .map(|i| shape(&logicgraph::item_dir(&out, i)))
+            .map(|i| shape(&item_dir(&out, i)))
             .collect();
         let (lo, hi) = tier.paths();
         assert!(
@@ -912,7 +917,7 @@ fn cli_generates_and_prove_accepts_with_supports() {
         .expect("runs");
     assert_eq!(output.status.code(), Some(0), "{output:?}");
     let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("json");
-    let problem = load(&dir, false).expect("loads");
+    let problem = Instances::load(&dir, false).expect("loads");
     let expected: BTreeSet<BTreeSet<String>> = solution_supports(&problem).into_iter().collect();
     let found: BTreeSet<BTreeSet<String>> = report["supports"]["supports"]
         .as_array()

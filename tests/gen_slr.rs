@@ -215,7 +215,7 @@ fn every_level_yields_valid_tasks() {
     let trivial = "eastbound(T) :- has_car(T, _).";
     let mut keys = BTreeSet::new();
     for task in &tasks {
-        let level = slr::level(task.curriculum_level).unwrap();
+        let level = slr::Theta::default().level(task.curriculum_level).unwrap();
         let record = TaskRecord {
             validation_program: task.validation_program.clone(),
             evaluation_config: Some(task.evaluation_config.clone()),
@@ -513,12 +513,13 @@ fn score_reports_levels_tiers_syntax_and_lrl() {
     answers.insert(full[2].id, full[2].ground_truth_rule.clone());
     answers.insert(full[3].id, "eastbound(T) :- has_car(T, C".to_string());
     let report = score(&tasks, &answers);
-    assert_eq!(report.levels[&1].solved, 2);
-    assert_eq!(report.levels[&7].solved, 1);
-    assert_eq!(report.levels[&7].accuracy, 0.5);
-    assert_eq!(report.tiers["basic"].accuracy, 1.0);
-    assert_eq!(report.tiers["easy"].accuracy, 0.5);
-    assert_eq!(report.overall.solved, 3);
+    let json = serde_json::to_value(&report).unwrap();
+    assert_eq!(json["levels"]["1"]["solved"], 2);
+    assert_eq!(json["levels"]["7"]["solved"], 1);
+    assert_eq!(json["levels"]["7"]["accuracy"], 0.5);
+    assert_eq!(json["tiers"]["basic"]["accuracy"], 1.0);
+    assert_eq!(json["tiers"]["easy"]["accuracy"], 0.5);
+    assert_eq!(json["overall"]["solved"], 3);
     assert_eq!(report.syntax_score, 0.75);
     assert_eq!(report.lrl, 1.5);
     assert_eq!(report.missing_answers, 0);
@@ -1073,7 +1074,8 @@ fn holdout_trains_catch_a_memorising_rule() {
         hidden.insert(task.id, task.ground_truth_rule.clone());
     }
     let report = score(&scored, &memorised);
-    assert_eq!(report.overall.solved, 3, "the memoriser fits every prompt");
+    let json = serde_json::to_value(&report).unwrap();
+    assert_eq!(json["overall"]["solved"], 3, "the memoriser fits every prompt");
     assert_eq!(report.holdout_tasks, 3);
     assert!(report.holdout_score.unwrap() < 1.0, "{report:?}");
     assert!(report.holdout_solved.unwrap() < 3, "{report:?}");

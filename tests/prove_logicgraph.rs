@@ -54,7 +54,7 @@ fn published_solutions_are_valid_minimal_and_are_all_the_supports() {
     let mut steps = 0;
     for dir in &dirs {
         let name = dir.display().to_string();
-        let problem = logicgraph::load(dir, false).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let problem = logicgraph::Instances::load(dir, false).unwrap_or_else(|e| panic!("{name}: {e}"));
         let report = prover
             .check_problem(&problem, Some(&opts))
             .unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -136,7 +136,7 @@ fn supports_of_propositional_instances_come_from_projection() {
         .into_iter()
         .find(|d| d.ends_with("Large/test_288"))
         .expect("Large/test_288");
-    let problem = logicgraph::load(&dir, false).expect("loads");
+    let problem = logicgraph::Instances::load(&dir, false).expect("loads");
     let r = prover
         .minimal_supports(&problem.premises, &problem.goal, &SupportOptions::default())
         .expect("runs");
@@ -157,7 +157,7 @@ fn dropping_a_cited_premise_makes_a_step_insufficient() {
     let mut mutants = 0;
     for dir in dirs {
         let name = dir.display().to_string();
-        let problem = logicgraph::load(&dir, false).expect("loads");
+        let problem = logicgraph::Instances::load(&dir, false).expect("loads");
         for (si, solution) in problem.solutions.iter().enumerate() {
             for (k, step) in solution.steps.iter().enumerate() {
                 for drop in 0..step.from.len() {

@@ -4,10 +4,9 @@
 //! prover), by hand for the committed fixture, and for originality from the
 //! formula on small hand-made sets.
 
-use entail::gen::logicgraph::{
-    self, AnswerSet, InstanceDir, InstanceScore, Instances, ScoreConfig,
-};
+use entail::gen::logicgraph::{self, AnswerSet, InstanceDir, Instances, ScoreConfig};
 use entail::prove::{ProveOptions, Prover, SupportOptions};
+use serde::Deserialize;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -118,12 +117,69 @@ fn expected_for(all: &[FileSolution], kept: &[FileSolution]) -> Expected {
     }
 }
 
+/// The report's JSON (what `entail score logicgraph --json` prints), read
+/// back into the fields these tests check.
+#[derive(Debug, Deserialize)]
+struct Report {
+    gold_errors: Vec<String>,
+    answer_sets: Vec<AnswerSetReport>,
+}
+
+#[derive(Debug, Deserialize)]
+struct AnswerSetReport {
+    problems: Vec<String>,
+    instances: Vec<InstanceScore>,
+    tiers: Vec<Average>,
+    all: Average,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+struct InstanceScore {
+    instance: String,
+    answered: usize,
+    valid: usize,
+    unknown: usize,
+    success: f64,
+    precision: f64,
+    shortest_path: f64,
+    diversity: f64,
+    versatility: f64,
+    originality: f64,
+    gold_supports: usize,
+    supports_found: usize,
+    gold_families: usize,
+    families_hit: usize,
+    gold_min_steps: Option<usize>,
+    error: Option<String>,
+    solutions: Vec<SolutionScore>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+struct SolutionScore {
+    id: String,
+    valid: Option<bool>,
+    support: Vec<String>,
+    reason: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+struct Average {
+    tier: String,
+    instances: usize,
+    success: f64,
+    diversity: f64,
+}
+
+fn scored(report: &logicgraph::Report) -> Report {
+    serde_json::from_value(serde_json::to_value(report).expect("serialises")).expect("reads back")
+}
+
 /// Scores one answer text for one instance through the library, as the
 /// only answer set (so originality is 1 when it finds a gold support).
 fn score_one(dir: &InstanceDir, answer: &str, config: &ScoreConfig) -> InstanceScore {
     let gold = Instances::find(&dir.path).expect("finds the instance");
     let set = AnswerSet::read("answer", answer, &gold);
-    let report = logicgraph::score(&gold, &[set], config, &|_| {});
+    let report = scored(&logicgraph::score(&gold, &[set], config, &|_| {}));
     assert_eq!(report.gold_errors, Vec::<String>::new(), "the gold loads");
     report.answer_sets[0].instances[0].clone()
 }
@@ -163,7 +219,7 @@ fn gold_supports_come_from_the_prover_and_match_the_minimal_supports() {
         assert_eq!(s.gold_supports, supports.len(), "{}", dir.name);
         // Differential: those supports are exactly the minimal supports Z3
         // enumerates, and exactly what the file's premises_used ids say.
-        let problem = logicgraph::load(&dir.path, false).expect("loads");
+        let problem = logicgraph::Instances::load(&dir.path, false).expect("loads");
         let enumerated: BTreeSet<Support> = prover
             .minimal_supports(&problem.premises, &problem.goal, &SupportOptions::default())
             .expect("enumerates")
@@ -236,7 +292,7 @@ fn half_the_solutions_give_the_independently_computed_fractions() {
         expected.insert(dir.name.clone(), (kept.len(), expected_for(&all, &kept)));
     }
     let set = AnswerSet::read("half.jsonl", &lines, &instances);
-    let report = logicgraph::score(&instances, &[set], &config(), &|_| {});
+    let report = scored(&logicgraph::score(&instances, &[set], &config(), &|_| {}));
     assert!(report.gold_errors.is_empty());
     let scores = &report.answer_sets[0].instances;
     assert_eq!(scores.len(), 20);
@@ -464,7 +520,7 @@ fn originality_across_three_answer_files_on_the_fixture() {
         &dirs,
     );
     let c = AnswerSet::read("c", "[]", &dirs);
-    let report = logicgraph::score(&dirs, &[a, b, c], &config(), &|_| {});
+    let report = scored(&logicgraph::score(&dirs, &[a, b, c], &config(), &|_| {}));
     let got: Vec<f64> = report
         .answer_sets
         .iter()
@@ -506,7 +562,7 @@ fn bad_lines_are_reported_and_the_rest_of_the_batch_is_scored() {
     assert!(bad[1].starts_with("m.jsonl:5: no gold instance `Small/nope`"));
     assert!(bad[2].starts_with("m.jsonl:6: a second answer"));
     assert_eq!(bad[3], "m.jsonl:4: `steps` is not a string");
-    let report = logicgraph::score(&instances, &[set], &config(), &|_| {});
+    let report = scored(&logicgraph::score(&instances, &[set], &config(), &|_| {}));
     assert_eq!(report.answer_sets[0].problems, bad[..3]);
     let by_name: BTreeMap<&str, &InstanceScore> = report.answer_sets[0]
         .instances

@@ -75,7 +75,7 @@ fn prove(
         });
         let json = |r: Result<serde_json::Value, serde_json::Error>| r.map_err(|e| e.to_string());
         let problem = match (&text, &directory) {
-            (_, Some(dir)) => logicgraph::load(std::path::Path::new(dir), instantiated)
+            (_, Some(dir)) => logicgraph::Instances::load(std::path::Path::new(dir), instantiated)
                 .map_err(|e| e.in_file(dir.clone()).to_string())?,
             (Some(text), None) => {
                 let input = entail::syntax::prover9::parse(text)
@@ -126,7 +126,7 @@ fn gen_slr(
     let bad = |m: String| PyValueError::new_err(m);
     let language = match language {
         None => Language::trains(),
-        Some(text) => Language::from_json(&text).map_err(|e| bad(format!("language: {e}")))?,
+        Some(text) => Language::from_json(&text).map_err(|e| bad(e.to_string()))?,
     };
     if levels.0 < 1 || levels.1 > 20 || levels.0 > levels.1 {
         return Err(bad(format!(

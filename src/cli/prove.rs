@@ -97,7 +97,7 @@ fn seconds(s: f64, what: &str) -> Result<Duration, ProveError> {
 pub fn run(args: Args) -> Outcome {
     let file = args.path.display().to_string();
     let source = if args.path.is_dir() {
-        if !entail::gen::logicgraph::is_instance_dir(&args.path) {
+        if !entail::gen::logicgraph::Instances::is_instance(&args.path) {
             return tree::run(&args);
         }
         None
@@ -163,7 +163,7 @@ fn run_inner(args: &Args, source: Option<String>) -> Result<Exit, ProveError> {
         }
         entail::prove::StepProblem::from_step_file(&input)?
     } else {
-        entail::gen::logicgraph::load(&args.path, args.instantiated)?
+        entail::gen::logicgraph::Instances::load(&args.path, args.instantiated)?
     };
     let mut prover = Prover::new(options);
     let report = prover.check_problem(&problem, support_options.as_ref())?;

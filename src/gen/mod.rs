@@ -14,7 +14,7 @@
 //! Everything else is private to the benchmark.
 //!
 //! Every generator is deterministic: item `i` of a run with seed `s` is drawn
-//! from its own stream, [`item_rng`]`(s, i)`, so output is byte-identical for
+//! from its own ChaCha8 stream (seed `s`, stream `i`), so output is byte-identical for
 //! a seed on every platform and any thread count, and can be produced in
 //! parallel.
 
@@ -25,10 +25,12 @@ pub mod divlogic;
 pub mod logicgraph;
 pub mod logicon;
 pub mod slr;
-pub mod wordnet;
+#[cfg(test)]
+mod text_tests;
+mod wordnet;
 
 /// The random stream for item `index` of a run seeded with `seed`.
-pub fn item_rng(seed: u64, index: u64) -> ChaCha8Rng {
+pub(crate) fn item_rng(seed: u64, index: u64) -> ChaCha8Rng {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     rng.set_stream(index);
     rng

@@ -24,13 +24,13 @@ use std::path::{Path, PathBuf};
 
 /// Where WordNet is found when no directory is given and `$ENTAIL_WORDNET`
 /// is unset: Debian's `wordnet-base`.
-pub const DEFAULT_DIR: &str = "/usr/share/wordnet";
+pub(crate) const DEFAULT_DIR: &str = "/usr/share/wordnet";
 
 /// Noun categories whose nouns can be "somebody" in a verb frame.
-pub const SOMEBODY: [&str; 2] = ["noun.person", "noun.animal"];
+pub(crate) const SOMEBODY: [&str; 2] = ["noun.person", "noun.animal"];
 
 /// Noun categories of things, nouns that can be "something" in a verb frame.
-pub const SOMETHING: [&str; 9] = [
+pub(crate) const SOMETHING: [&str; 9] = [
     "noun.artifact",
     "noun.food",
     "noun.plant",
@@ -45,16 +45,16 @@ pub const SOMETHING: [&str; 9] = [
 /// How often a word must be tagged in the concordance, over all its senses
 /// of one part of speech, to count as common (2 keeps `gulp`, tagged 8
 /// times as a verb, and drops `glom`, tagged once).
-pub const MIN_TAGGED: u64 = 2;
+pub(crate) const MIN_TAGGED: u64 = 2;
 
 /// Noun categories of groups, which can be "somebody" too (`committee`,
 /// `family`): the widest subjects ([`Words::any_subjects`]).
-pub const GROUPS: [&str; 1] = ["noun.group"];
+pub(crate) const GROUPS: [&str; 1] = ["noun.group"];
 
 /// Noun categories of abstract things (acts, ideas, feelings, states…):
 /// with [`SOMETHING`] and events, the widest objects ([`Words::any_objects`]).
 /// Not `noun.time`, whose `then` and `now` read as adverbs.
-pub const ABSTRACT: [&str; 11] = [
+pub(crate) const ABSTRACT: [&str; 11] = [
     "noun.act",
     "noun.attribute",
     "noun.cognition",
@@ -183,7 +183,7 @@ const LEX_FILES: [&str; 45] = [
 /// A verb and the sentence frames of its most frequent sense that a
 /// template can use.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Verb {
+pub(crate) struct Verb {
     /// The base form (`swim`).
     pub lemma: String,
     /// Its lexicographer file (`verb.motion`).
@@ -202,7 +202,7 @@ impl Verb {
 }
 
 /// The third person singular present of a regular English verb.
-pub fn third_person(lemma: &str) -> String {
+pub(crate) fn third_person(lemma: &str) -> String {
     let consonant_y = lemma.ends_with('y')
         && !lemma
             .chars()
@@ -224,7 +224,7 @@ pub fn third_person(lemma: &str) -> String {
 
 /// The common words of one WordNet installation.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Lexicon {
+pub(crate) struct Lexicon {
     version: String,
     nouns: BTreeMap<&'static str, Vec<String>>,
     adjectives: Vec<String>,
@@ -235,11 +235,11 @@ pub struct Lexicon {
 /// Why WordNet could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
-pub struct Error(String);
+pub(crate) struct Error(String);
 
 /// The WordNet directory to read: `flag` when given, else
 /// `$ENTAIL_WORDNET`, else [`DEFAULT_DIR`].
-pub fn locate(flag: Option<&Path>) -> PathBuf {
+pub(crate) fn locate(flag: Option<&Path>) -> PathBuf {
     match (flag, std::env::var_os("ENTAIL_WORDNET")) {
         (Some(dir), _) => dir.to_path_buf(),
         (None, Some(dir)) if !dir.is_empty() => PathBuf::from(dir),
@@ -594,22 +594,23 @@ impl Lexicon {
     /// The common nouns whose most frequent sense is filed under `category`
     /// (`noun.animal`, `noun.artifact`, …), alphabetically; empty for an
     /// unknown category.
-    pub fn nouns(&self, category: &str) -> &[String] {
+    pub(crate) fn nouns(&self, category: &str) -> &[String] {
         self.nouns.get(category).map_or(&[], Vec::as_slice)
     }
 
     /// The noun categories with their noun counts, in name order.
-    pub fn noun_categories(&self) -> impl Iterator<Item = (&'static str, usize)> + '_ {
+    #[cfg(test)]
+    fn noun_categories(&self) -> impl Iterator<Item = (&'static str, usize)> + '_ {
         self.nouns.iter().map(|(c, n)| (*c, n.len()))
     }
 
     /// Common adjectives that can follow "is" (`adj.all`, not attributive-only).
-    pub fn adjectives(&self) -> &[String] {
+    pub(crate) fn adjectives(&self) -> &[String] {
         &self.adjectives
     }
 
     /// Common verbs with a person-subject frame, intransitive or transitive.
-    pub fn verbs(&self) -> &[Verb] {
+    pub(crate) fn verbs(&self) -> &[Verb] {
         &self.verbs
     }
 

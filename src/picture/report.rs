@@ -107,17 +107,17 @@ impl Results {
             let logicon = |e| typed("score logicon report", e);
             if has("completion") {
                 return serde_json::from_value(value)
-                    .map(|r| Results::Logicon(logicon::Report::Discriminative(r)))
+                    .map(|r| Results::Logicon(logicon::Report(logicon::TaskReport::Discriminative(r))))
                     .map_err(logicon);
             }
             if has("exact_accuracy") {
                 return serde_json::from_value(value)
-                    .map(|r| Results::Logicon(logicon::Report::Enumerative(r)))
+                    .map(|r| Results::Logicon(logicon::Report(logicon::TaskReport::Enumerative(r))))
                     .map_err(logicon);
             }
             if has("by_groups") {
                 return serde_json::from_value(value)
-                    .map(|r| Results::Logicon(logicon::Report::Generative(r)))
+                    .map(|r| Results::Logicon(logicon::Report(logicon::TaskReport::Generative(r))))
                     .map_err(logicon);
             }
             if !has("is_correct") {
@@ -159,13 +159,13 @@ impl Results {
                 r.instances,
                 r.answer_sets.len()
             ),
-            Results::Logicon(logicon::Report::Discriminative(_)) => {
+            Results::Logicon(logicon::Report(logicon::TaskReport::Discriminative(_))) => {
                 "LogiConBench Task 1 score report".into()
             }
-            Results::Logicon(logicon::Report::Enumerative(r)) => {
+            Results::Logicon(logicon::Report(logicon::TaskReport::Enumerative(r))) => {
                 format!("LogiConBench Task 2 score report, {} answers", r.answers)
             }
-            Results::Logicon(logicon::Report::Generative(r)) => {
+            Results::Logicon(logicon::Report(logicon::TaskReport::Generative(r))) => {
                 format!(
                     "LogiConBench Task 3 score report, {} answers",
                     r.all.answers
@@ -641,8 +641,8 @@ fn logicon_section(page: &mut Page, inputs: &[Input]) -> Result<(), Error> {
     page.section("LogiConBench");
     let task1: Vec<(&str, &logicon::Task1Report)> = reports
         .iter()
-        .filter_map(|(l, r)| match r {
-            logicon::Report::Discriminative(t) => Some((*l, t)),
+        .filter_map(|(l, r)| match &r.0 {
+            logicon::TaskReport::Discriminative(t) => Some((*l, t)),
             _ => None,
         })
         .collect();
@@ -711,8 +711,8 @@ fn logicon_section(page: &mut Page, inputs: &[Input]) -> Result<(), Error> {
     }
     let task2: Vec<(&str, &logicon::Task2Report)> = reports
         .iter()
-        .filter_map(|(l, r)| match r {
-            logicon::Report::Enumerative(t) => Some((*l, t)),
+        .filter_map(|(l, r)| match &r.0 {
+            logicon::TaskReport::Enumerative(t) => Some((*l, t)),
             _ => None,
         })
         .collect();
@@ -750,8 +750,8 @@ fn logicon_section(page: &mut Page, inputs: &[Input]) -> Result<(), Error> {
     }
     let task3: Vec<(&str, &logicon::Task3Report)> = reports
         .iter()
-        .filter_map(|(l, r)| match r {
-            logicon::Report::Generative(t) => Some((*l, t)),
+        .filter_map(|(l, r)| match &r.0 {
+            logicon::TaskReport::Generative(t) => Some((*l, t)),
             _ => None,
         })
         .collect();

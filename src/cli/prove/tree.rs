@@ -3,7 +3,7 @@
 
 use super::{options, Args};
 use crate::cli::{Exit, Failure, Outcome};
-use entail::gen::logicgraph::{check_tree, Instances, TreeOptions};
+use entail::gen::logicgraph::{Instances, TreeOptions};
 use entail::prove::CheckReport;
 
 /// What a tree's line says of an instance.
@@ -54,7 +54,7 @@ pub(super) fn run(args: &Args) -> Outcome {
         ..Summary::default()
     };
     let mut written = Ok(());
-    check_tree(&instances, &tree, |i, result| {
+    instances.check(&tree, |i, result| {
         bar.inc(1);
         let dir = &dirs[i];
         let report = match result {

@@ -15,7 +15,7 @@
 //! written out with the question. The English is built from WordNet words
 //! (`language`).
 //!
-//! Item `i` of a run with seed `s` depends only on [`crate::gen::item_rng`]`(s, i)`
+//! Item `i` of a run with seed `s` depends only on `item_rng(s, i)`
 //! and the WordNet files, so the same seed gives byte-identical output.
 
 mod content;
@@ -124,7 +124,7 @@ pub struct Config {
     /// and no variable occurs in more than `n` of them. 2 to 11.
     pub n: usize,
     /// The WordNet directory the sentences' words come from; `None` for
-    /// `$ENTAIL_WORDNET`, else `/usr/share/wordnet` (see [`wordnet::locate`]).
+    /// `$ENTAIL_WORDNET`, else `/usr/share/wordnet`.
     pub wordnet: Option<PathBuf>,
     /// Which part of the run: a block of the question indices (see [`Shard`]).
     pub shard: Shard,

@@ -81,7 +81,7 @@ pub struct Config {
     pub max_atoms: usize,
     /// Draws per item before giving up.
     pub max_attempts: usize,
-    /// The run's seed; item `i` draws from [`item_rng`](crate::gen::item_rng)`(seed, i)`.
+    /// The run's seed; item `i` draws from `item_rng(seed, i)`.
     pub seed: u64,
     /// How many instances.
     pub count: u64,
@@ -92,7 +92,7 @@ pub struct Config {
     /// Worker threads, each with its own prover; the output does not depend on it.
     pub threads: usize,
     /// The WordNet directory the words come from; `None`: `$ENTAIL_WORDNET`,
-    /// else `/usr/share/wordnet` (see [`crate::gen::wordnet::locate`]).
+    /// else `/usr/share/wordnet`.
     pub wordnet: Option<PathBuf>,
 }
 

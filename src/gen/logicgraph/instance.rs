@@ -279,14 +279,8 @@ pub(crate) struct Instance {
 
 /// Whether `dir` is a LogicGraph instance directory (it holds a
 /// `complete.json`).
-pub fn is_instance_dir(dir: &Path) -> bool {
+fn is_instance_dir(dir: &Path) -> bool {
     dir.join("complete.json").is_file()
-}
-
-/// Reads the instance in `dir`. See [`parse_solutions`] for how `Derived`
-/// premises are resolved; any unreadable gold solution is an error.
-pub fn load(dir: &Path, instantiated: bool) -> Result<StepProblem, ProveError> {
-    load_instance(dir, instantiated).map(|i| i.problem)
 }
 
 /// Reads the instance in `dir` with its families and notation.
@@ -360,7 +354,7 @@ pub struct InstanceDir {
 }
 
 /// The instances under a directory: the items that [`score`](super::score)
-/// grades and [`check_tree`](super::check_tree) checks.
+/// grades and [`Instances::check`] checks.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Instances {
     /// The directory searched, as given.
@@ -376,6 +370,19 @@ pub struct Instances {
 const MAX_DEPTH: usize = 16;
 
 impl Instances {
+    /// Whether `dir` is a LogicGraph instance directory (it holds a
+    /// `complete.json`).
+    pub fn is_instance(dir: &Path) -> bool {
+        is_instance_dir(dir)
+    }
+
+    /// Reads the instance in `dir` as a step problem. A gold solution's
+    /// `Derived` premise is the latest earlier step with the conclusion it
+    /// quotes; any unreadable gold solution is an error.
+    pub fn load(dir: &Path, instantiated: bool) -> Result<StepProblem, ProveError> {
+        load_instance(dir, instantiated).map(|i| i.problem)
+    }
+
     /// Finds the instances under `root`.
     pub fn find(root: &Path) -> Result<Instances, Error> {
         let dirs = if is_instance_dir(root) {

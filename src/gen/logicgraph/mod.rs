@@ -10,7 +10,7 @@
 //! counted in [`Stats`]; the item's random stream then draws again, so the
 //! output stays deterministic.
 //!
-//! The files follow the published layout (`output` writes them, [`load`]
+//! The files follow the published layout (`output` writes them, [`Instances::load`]
 //! reads them back into a step problem), so `entail prove DIR --supports`
 //! and other LogicGraph tools read them as is. [`score`] grades model
 //! solutions against such instances.
@@ -38,11 +38,10 @@ mod tree;
 
 pub use config::{Config, Error, Tier};
 pub use form::Form;
-pub use instance::{is_instance_dir, load, InstanceDir, Instances};
+pub use instance::{InstanceDir, Instances};
 pub use reward::{gold_answer, rewards, Reward};
-pub use run::{generate, item_dir, Stats};
+pub use run::{generate, Stats};
 pub(crate) use score::Gold;
-pub use score::{
-    score, AnswerSet, AnswerSetReport, Average, InstanceScore, Report, ScoreConfig, SolutionScore,
-};
-pub use tree::{check_tree, TreeOptions};
+pub use score::{score, AnswerSet, Report, ScoreConfig};
+pub(crate) use score::{AnswerSetReport, Average, SolutionScore};
+pub use tree::TreeOptions;

@@ -44,7 +44,7 @@ impl Stats {
 }
 
 /// The directory of item `index` under `out`: `test_{index+1}`.
-pub fn item_dir(out: &Path, index: u64) -> PathBuf {
+fn item_dir(out: &Path, index: u64) -> PathBuf {
     out.join(format!("test_{}", index + 1))
 }
 

@@ -418,7 +418,7 @@ fn step_file_solutions(text: &str, gold: &Gold) -> Result<Vec<ParsedSolution>, P
 
 /// The check of one answered solution.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct SolutionScore {
+pub(crate) struct SolutionScore {
     /// The solution's id.
     pub id: String,
     /// Its number of steps (0 when it could not be read).
@@ -434,7 +434,7 @@ pub struct SolutionScore {
 
 /// The metrics of one answer set on one instance.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct InstanceScore {
+pub(crate) struct InstanceScore {
     /// The instance's name.
     pub instance: String,
     /// Its tier.
@@ -628,7 +628,7 @@ pub(crate) fn set_originality(scores: &mut [&mut InstanceScore]) {
 
 /// Mean metrics over a group of instances.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Average {
+pub(crate) struct Average {
     /// The tier's name, or `all`.
     pub tier: String,
     /// How many instances are averaged.
@@ -680,7 +680,7 @@ pub(crate) fn averages(scores: &[InstanceScore]) -> (Vec<Average>, Average) {
 
 /// One answer set's results.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct AnswerSetReport {
+pub(crate) struct AnswerSetReport {
     /// Where the answers came from (the file name).
     pub answers: String,
     /// Lines or files that could not be used, as `FILE:LINE: reason`.
@@ -704,8 +704,9 @@ pub struct Report {
     pub instances: usize,
     /// Gold instances that could not be loaded or checked (left out).
     pub gold_errors: Vec<String>,
-    /// One report per answer set, in the order given.
-    pub answer_sets: Vec<AnswerSetReport>,
+    /// One report per answer set, in the order given (read each
+    /// instance's metrics from the JSON).
+    pub(crate) answer_sets: Vec<AnswerSetReport>,
 }
 
 /// One model's answers, as read from its file.

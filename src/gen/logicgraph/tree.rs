@@ -4,7 +4,7 @@
 //! most instances; here each thread keeps one prover (and its Z3 context)
 //! for every instance it takes.
 
-use super::{load, Instances};
+use super::Instances;
 use crate::prove::{CheckReport, ProveError, ProveOptions, Prover, SupportOptions};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -22,12 +22,23 @@ pub struct TreeOptions {
     pub threads: usize,
 }
 
-/// Checks every instance of `instances` on `options.threads` threads and
-/// hands each result to `report` in the order of `instances.dirs`, as soon as it and every one before it are done, so output is
-/// the same whatever the thread count. A directory that cannot be read gets
-/// its error; the others go on. `report` returns `false` to stop the run:
-/// instances under way finish, no more start.
-pub fn check_tree(
+impl Instances {
+    /// Checks every instance on `options.threads` threads and hands each
+    /// result to `report` in the order of `self.dirs`, as soon as it and
+    /// every one before it are done, so output is the same whatever the
+    /// thread count. A directory that cannot be read gets its error; the
+    /// others go on. `report` returns `false` to stop the run: instances
+    /// under way finish, no more start.
+    pub fn check(
+        &self,
+        options: &TreeOptions,
+        report: impl FnMut(usize, Result<CheckReport, ProveError>) -> bool,
+    ) {
+        check_tree(self, options, report)
+    }
+}
+
+fn check_tree(
     instances: &Instances,
     options: &TreeOptions,
     mut report: impl FnMut(usize, Result<CheckReport, ProveError>) -> bool,
@@ -44,7 +55,7 @@ pub fn check_tree(
                 while !stop.load(Ordering::Relaxed) {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(dir) = dirs.get(i) else { break };
-                    let result = load(&dir.path, options.instantiated).and_then(|problem| {
+                    let result = Instances::load(&dir.path, options.instantiated).and_then(|problem| {
                         prover.check_problem(&problem, options.supports.as_ref())
                     });
                     if done.send((i, result)).is_err() {

@@ -27,14 +27,12 @@ mod task3;
 mod tests;
 mod text;
 
-pub use crate::syntax::answer::truth::Truth;
+use crate::syntax::answer::truth::Truth;
 pub use prompt::PromptStyle;
 pub use reward::{gold_answer, reward, Record, Reward};
-pub use score::{
-    score, Accuracy, Answer, GroupsReport, Ratio, Rejected, Report, Samples, ScoreConfig, Task,
-    Task1Report, Task2Report, Task3Report,
-};
-pub use task3::{GenTask, Group, GroupSample, FACTS_PER_GROUP, MAX_GROUPS};
+pub use score::{score, Answer, Report, Samples, ScoreConfig, Task};
+pub(crate) use score::{GroupsReport, Ratio, Task1Report, Task2Report, Task3Report, TaskReport};
+pub use task3::{GenTask, Group, GroupSample};
 
 use crate::gen::{item_rng, write_in_order, Progress, Shard};
 use crate::syntax::prover9::Formula;
@@ -136,7 +134,7 @@ impl Labels {
 /// Everything that decides a run's output.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Config {
-    /// The run's seed; item `i` uses [`item_rng`]`(seed, i)`.
+    /// The run's seed; item `i` uses `item_rng(seed, i)`.
     pub seed: u64,
     /// How many samples.
     pub count: u64,
@@ -176,7 +174,7 @@ pub struct Config {
     /// Worker threads; the output does not depend on it.
     pub threads: usize,
     /// The WordNet directory the sentences' words come from; `None`:
-    /// `$ENTAIL_WORDNET`, else `/usr/share/wordnet` (see [`crate::gen::wordnet::locate`]).
+    /// `$ENTAIL_WORDNET`, else `/usr/share/wordnet`.
     pub wordnet: Option<PathBuf>,
 }
 

@@ -32,7 +32,7 @@ pub struct Answer {
 
 /// `correct` out of `total`.
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
-pub struct Ratio {
+pub(crate) struct Ratio {
     /// Items scored correct.
     pub correct: usize,
     /// Items scored.
@@ -51,7 +51,7 @@ impl Ratio {
 
 /// Task 1 accuracy split by the gold label.
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
-pub struct Accuracy {
+pub(crate) struct Accuracy {
     /// On lists that are consistent.
     pub consistent: Ratio,
     /// On lists that are inconsistent.
@@ -79,7 +79,7 @@ impl Accuracy {
 
 /// Answers that could not be scored at all, by reason.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-pub struct Rejected {
+pub(crate) struct Rejected {
     /// No sample has the answer's id.
     pub unknown_id: usize,
     /// The record lacks what the task needs, or names a list the sample does not have.
@@ -106,10 +106,16 @@ pub enum Samples<'a> {
     Groups(&'a [GroupSample]),
 }
 
-/// The report of one task; it serialises as that task's report.
+/// The report of one task; it serialises as that task's report (read its
+/// numbers from the JSON, as `entail score logicon --json` prints it).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Report(pub(crate) TaskReport);
+
+/// The report of each task.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
-pub enum Report {
+pub(crate) enum TaskReport {
     /// Task 1.
     Discriminative(Task1Report),
     /// Task 2.
@@ -137,10 +143,12 @@ pub fn score(
 ) -> Result<Report, Error> {
     let report = match (config.task, samples) {
         (Task::Discriminative, Samples::Statements(s)) => {
-            Report::Discriminative(score_task1(s, answers))
+            TaskReport::Discriminative(score_task1(s, answers))
         }
-        (Task::Enumerative, Samples::Statements(s)) => Report::Enumerative(score_task2(s, answers)),
-        (Task::Generative, Samples::Groups(s)) => Report::Generative(score_task3(s, answers)),
+        (Task::Enumerative, Samples::Statements(s)) => {
+            TaskReport::Enumerative(score_task2(s, answers))
+        }
+        (Task::Generative, Samples::Groups(s)) => TaskReport::Generative(score_task3(s, answers)),
         (Task::Generative, Samples::Statements(_)) => {
             return Err(Error::Config(
                 "Task 3 answers are scored against `gen logicon --task generative` samples".into(),
@@ -153,7 +161,7 @@ pub fn score(
         }
     };
     progress(answers.len() as u64);
-    Ok(report)
+    Ok(Report(report))
 }
 
 impl Report {
@@ -195,7 +203,7 @@ fn flatten(prefix: &str, value: &serde_json::Value, out: &mut Vec<(String, Strin
 
 /// Task 1 (discriminative) scores.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-pub struct Task1Report {
+pub(crate) struct Task1Report {
     /// Judgements of one list, over plain and hard samples. An answer with no
     /// recognisable verdict counts as wrong.
     pub all: Accuracy,
@@ -215,7 +223,7 @@ pub struct Task1Report {
 
 /// Task 2 (enumerative) scores; means are over answered samples.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-pub struct Task2Report {
+pub(crate) struct Task2Report {
     /// Answers scored.
     pub answers: usize,
     /// The answer parses as a list of T/F lists of length k.
@@ -234,7 +242,7 @@ pub struct Task2Report {
 
 /// Task 3 (generative) scores, the paper's Table 4 metrics.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-pub struct Task3Report {
+pub(crate) struct Task3Report {
     /// Over all answers scored.
     pub all: GroupsReport,
     /// The same per number of groups `n` (the columns of Table 4).
@@ -245,7 +253,7 @@ pub struct Task3Report {
 
 /// Task 3 scores over a set of answers.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-pub struct GroupsReport {
+pub(crate) struct GroupsReport {
     /// Answers scored.
     pub answers: usize,
     /// Answers in the format asked: exactly `n` statements, the `i`-th a

@@ -110,7 +110,7 @@ const RULE_LENGTH: [(usize, usize); 20] = [
 ];
 
 /// The parameters of `level` (1..=20), or `None` outside the curriculum.
-pub fn level(level: u32) -> Option<Level> {
+pub(crate) fn level(level: u32) -> Option<Level> {
     if !(1..=20).contains(&level) {
         return None;
     }

@@ -4,6 +4,7 @@
 //! The default language is the SLR trains domain (`corpora/slr-lang/trains.json`,
 //! compiled into the binary). A user language has the same shape.
 
+use super::Error;
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -103,11 +104,6 @@ pub struct Language {
     pub(crate) constraints: Vec<Constraint>,
 }
 
-/// Why a language file was refused.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("language: {0}")]
-pub struct LanguageError(pub String);
-
 fn is_prolog_atom(text: &str) -> bool {
     let mut chars = text.chars();
     matches!(chars.next(), Some(c) if c.is_ascii_lowercase())
@@ -128,15 +124,15 @@ impl Language {
     }
 
     /// Parses and validates a language file.
-    pub fn from_json(text: &str) -> Result<Language, LanguageError> {
+    pub fn from_json(text: &str) -> Result<Language, Error> {
         let language: Language =
-            serde_json::from_str(text).map_err(|e| LanguageError(e.to_string()))?;
+            serde_json::from_str(text).map_err(|e| Error::Language(e.to_string()))?;
         language.validate()?;
         Ok(language)
     }
 
-    fn validate(&self) -> Result<(), LanguageError> {
-        let fail = |m: String| Err(LanguageError(m));
+    fn validate(&self) -> Result<(), Error> {
+        let fail = |m: String| Err(Error::Language(m));
         let mut names = BTreeSet::new();
         for name in [
             &self.labels.positive,
@@ -324,7 +320,7 @@ mod tests {
         assert_ne!(text, TRAINS_JSON);
         let err = Language::from_json(&text).unwrap_err();
         assert!(
-            err.0.contains("`has_roof` has a sentence for `flat`"),
+            err.to_string().contains("`has_roof` has a sentence for `flat`"),
             "{err}"
         );
     }

@@ -35,11 +35,11 @@ mod tests;
 mod train;
 
 pub use config::{Config, Error, Split};
-pub use curriculum::{level, BackgroundSampling, Level, Pmf, Theta};
+pub use curriculum::{BackgroundSampling, Level, Pmf, Theta};
 pub(crate) use curriculum::{tier, TIERS};
-pub use language::{Language, LanguageError};
+pub use language::Language;
 pub use prompt::PromptStyle;
 pub use run::{generate, Stats};
 pub(crate) use score::id_key;
-pub use score::{score, Answer, Group, Report, ScoreConfig, ScoredTask};
+pub use score::{score, Answer, Report, ScoreConfig, ScoredTask};
 pub use task::SlrTask;

@@ -41,7 +41,7 @@ pub struct Answer {
 
 /// Scores of one level or tier.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct Group {
+pub(crate) struct Group {
     /// Tasks.
     pub total: u64,
     /// Tasks whose answer is fully correct.
@@ -64,12 +64,12 @@ impl Group {
 /// The whole report.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Report {
-    /// Per curriculum level.
-    pub levels: BTreeMap<u32, Group>,
+    /// Per curriculum level (read them from the JSON: `levels["1"].solved`).
+    pub(crate) levels: BTreeMap<u32, Group>,
     /// Per tier (basic, easy, medium, hard), tiers with tasks only.
-    pub tiers: BTreeMap<String, Group>,
+    pub(crate) tiers: BTreeMap<String, Group>,
     /// All tasks.
-    pub overall: Group,
+    pub(crate) overall: Group,
     /// Fraction of tasks with a syntactically valid answer.
     pub syntax_score: f64,
     /// Level-reward sum: Σ over levels of solved/total.

@@ -7,7 +7,7 @@ use super::super::score::score_task3;
 use super::super::task3::{sample, FACTS_PER_GROUP};
 use super::super::{
     generate, score, Answer, Config, Error, GenTask, Group, GroupSample, Labels, PromptStyle,
-    Report, Samples, ScoreConfig, Statement, Task, Truth, Variant,
+    Samples, ScoreConfig, Statement, Task, TaskReport, Truth, Variant,
 };
 use super::{assignments, atoms_of, eval, has_connective, parse};
 use crate::gen::Shard;
@@ -371,7 +371,7 @@ fn score_needs_the_samples_of_its_task() {
         &|_| {},
     )
     .expect("task 3 on groups");
-    assert!(matches!(report, Report::Generative(r) if r.all.consistency == 1.0));
+    assert!(matches!(report.0, TaskReport::Generative(r) if r.all.consistency == 1.0));
     assert!(score(
         Samples::Statements(&[]),
         &answers,
