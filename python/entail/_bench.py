@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
+from entail import _native
 from entail.rewards import _text
 
 Records = Union[str, "os.PathLike[str]", Iterable[Union[Mapping, str]]]
@@ -73,15 +74,24 @@ def _rows(columns: Mapping[str, Any], n: int) -> List[Dict[str, Any]]:
 class Shapes:
     """One benchmark's reward in each framework's calling convention.
 
-    ``details(completions, ground_truths)`` is the benchmark's scorer: a dict
-    per completion with ``score`` in [0, 1], or a str saying why its ground
+    The scorer is the native one of benchmark ``name``: a dict per
+    completion with ``score`` in [0, 1], or a str saying why its ground
     truth cannot be scored (then the reward is 0.0 and a warning says why;
-    ``strict=True`` raises instead).
+    ``strict=True`` raises instead). ``keys`` are the fields of an item the
+    reward reads (its ground truth); ``None`` keeps the whole item.
     """
 
-    def __init__(self, name: str, details: Callable[..., List[Any]]):
+    def __init__(self, name: str, keys: Optional[Sequence[str]] = None):
         self.name = name
-        self.details = details
+        self.keys = keys
+
+    def details(self, completions: List[str], truths: List[str], timeout: float = 10.0) -> List[Any]:
+        return _native.rewards(self.name, truths, completions, float(timeout), False)
+
+    def ground_truth(self, item: Union[Mapping, str]) -> str:
+        if isinstance(item, str) or self.keys is None:
+            return json_text(item)
+        return json.dumps({k: item[k] for k in self.keys if k in item}, default=_plain)
 
     def scored(self, completions: Sequence[Any], ground_truths: Sequence[Any],
                strict: bool = False, **options: Any) -> List[Dict[str, Any]]:
@@ -97,10 +107,17 @@ class Shapes:
             warnings.warn(message + " (rewarded 0.0)", stacklevel=3)
         return [r if isinstance(r, dict) else {"score": 0.0, "error": r} for r in results]
 
-    def functions(self) -> Dict[str, Callable[..., Any]]:
-        """`rewards`, `trl_reward`, `compute_score`, `compute_score_batch`
-        and `reward_func`, documented for the benchmark."""
+    def functions(self) -> Tuple[Callable[..., Any], ...]:
+        """What a benchmark module exports, documented for the benchmark, in
+        this order: `ground_truth`, `gold_answer`, `rewards`, `trl_reward`,
+        `compute_score`, `compute_score_batch` and `reward_func`."""
         name, scored = self.name, self.scored
+
+        def ground_truth(item: Union[Mapping[str, Any], str]) -> str:
+            return self.ground_truth(item)
+
+        def gold_answer(item: Union[Mapping[str, Any], str]) -> str:
+            return _native.gold_answer(name, self.ground_truth(item))
 
         def rewards(completions: Sequence[Any], ground_truths: Sequence[Any], *,
                     strict: bool = False, **options: Any) -> List[Dict[str, Any]]:
@@ -139,6 +156,11 @@ class Shapes:
                 return {"rewards": scores, "scores": scores, "extra_logs": {}}
             return {"rewards": torch.tensor(scores), "scores": torch.tensor(scores), "extra_logs": {}}
 
+        ground_truth.__doc__ = (
+            "What the reward needs of an item, as JSON text for one dataset column: "
+            + ("the item" if self.keys is None else ", ".join(f"``{k}``" for k in self.keys))
+            + ". A str is taken as that text already.")
+        gold_answer.__doc__ = f"A completion that earns the full {name} reward on ``item``."
         rewards.__doc__ = (
             f"The {name} reward of each completion against its ground truth (a generated "
             "item, or its `ground_truth(item)` text): a dict with `score` in [0, 1] and the "
@@ -155,5 +177,5 @@ class Shapes:
             "OpenRLHF's `reward_func(queries, prompts, labels)`: a query is the prompt followed "
             "by the response; `labels` are the ground truths (`--label_key`).")
         trl_reward.__name__ = f"{name}_reward"
-        return {"rewards": rewards, "trl_reward": trl_reward, "compute_score": compute_score,
-                "compute_score_batch": compute_score_batch, "reward_func": reward_func}
+        return (ground_truth, gold_answer, rewards, trl_reward, compute_score,
+                compute_score_batch, reward_func)

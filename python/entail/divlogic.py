@@ -13,15 +13,11 @@ its PartialCircular, and a model that guesses around earns less.
 
 from __future__ import annotations
 
-import json
-import os
-import tempfile
-from pathlib import Path
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Sequence, Tuple
 
 from entail import _native
-from entail._args import Range, _count, _jsonl, _range, _shard, _threads
-from entail._bench import Records, Shapes, json_text, lines, report
+from entail._args import _count, _jsonl, _shard
+from entail._bench import Records, Shapes, lines, report
 
 
 def generate(
@@ -56,24 +52,6 @@ def score(questions: Records, answers: Records, *, alpha: Sequence[float] = (0.5
     JSONL paths or lists of dicts."""
     return report(_native.score_divlogic(lines(questions), lines(answers), [float(a) for a in alpha]))
 
-def ground_truth(item: Union[Mapping[str, Any], str]) -> str:
-    """The item as JSON text for one dataset column: the reward reads the
-    task and its gold answer from it."""
-    return json_text(item)
 
-
-def gold_answer(item: Union[Mapping[str, Any], str]) -> str:
-    """A completion that earns the full reward on ``item``."""
-    return _native.gold_answer("divlogic", json_text(ground_truth(item)))
-
-
-def _details(completions: List[str], truths: List[str], timeout: float = 10.0) -> List[Any]:
-    return _native.rewards("divlogic", truths, completions, float(timeout), False)
-
-
-_shapes = Shapes("divlogic", _details).functions()
-rewards = _shapes["rewards"]
-trl_reward = _shapes["trl_reward"]
-compute_score = _shapes["compute_score"]
-compute_score_batch = _shapes["compute_score_batch"]
-reward_func = _shapes["reward_func"]
+(ground_truth, gold_answer, rewards, trl_reward, compute_score, compute_score_batch,
+ reward_func) = Shapes("divlogic").functions()

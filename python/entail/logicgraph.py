@@ -21,7 +21,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from entail import _native
 from entail._args import Range, _count, _jsonl, _range, _shard, _threads
-from entail._bench import Records, Shapes, json_text, lines, report
+from entail._bench import Records, Shapes, lines, report
 from entail.pictures import Instance
 
 
@@ -111,26 +111,6 @@ def score(gold: Union[str, "os.PathLike[str]", Sequence[Mapping[str, Any]]],
     result["gold"] = "items"
     return result
 
-def ground_truth(item: Union[Mapping[str, Any], str]) -> str:
-    """What the reward needs of an item (``id``, ``complete``,
-    ``solutions``), as JSON text for one dataset column."""
-    if isinstance(item, str):
-        return item
-    return json.dumps({k: item[k] for k in ("id", "complete", "solutions") if k in item})
 
-
-def gold_answer(item: Union[Mapping[str, Any], str]) -> str:
-    """A completion that earns the full reward on ``item``."""
-    return _native.gold_answer("logicgraph", json_text(ground_truth(item)))
-
-
-def _details(completions: List[str], truths: List[str], timeout: float = 10.0) -> List[Any]:
-    return _native.rewards("logicgraph", truths, completions, float(timeout), False)
-
-
-_shapes = Shapes("logicgraph", _details).functions()
-rewards = _shapes["rewards"]
-trl_reward = _shapes["trl_reward"]
-compute_score = _shapes["compute_score"]
-compute_score_batch = _shapes["compute_score_batch"]
-reward_func = _shapes["reward_func"]
+(ground_truth, gold_answer, rewards, trl_reward, compute_score, compute_score_batch,
+ reward_func) = Shapes("logicgraph", ("id", "complete", "solutions")).functions()

@@ -15,15 +15,11 @@ paper's consistency; 0 for an answer not in the format asked).
 
 from __future__ import annotations
 
-import json
-import os
-import tempfile
-from pathlib import Path
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 from entail import _native
 from entail._args import Range, _count, _jsonl, _range, _shard, _threads
-from entail._bench import Records, Shapes, json_text, lines, report
+from entail._bench import Records, Shapes, lines, report
 from entail.pictures import Sample
 
 
@@ -86,24 +82,6 @@ def score(samples: Records, answers: Records, *, task: Union[int, str]) -> Dict[
         raise ValueError(f"task {task!r}: expected 1, 2, 3 or one of {sorted(_TASKS)}")
     return report(_native.score_logicon(number, lines(samples), lines(answers)))
 
-def ground_truth(item: Union[Mapping[str, Any], str]) -> str:
-    """The item as JSON text for one dataset column: the reward reads the
-    task and its gold answer from it."""
-    return json_text(item)
 
-
-def gold_answer(item: Union[Mapping[str, Any], str]) -> str:
-    """A completion that earns the full reward on ``item``."""
-    return _native.gold_answer("logicon", json_text(ground_truth(item)))
-
-
-def _details(completions: List[str], truths: List[str], timeout: float = 10.0) -> List[Any]:
-    return _native.rewards("logicon", truths, completions, float(timeout), False)
-
-
-_shapes = Shapes("logicon", _details).functions()
-rewards = _shapes["rewards"]
-trl_reward = _shapes["trl_reward"]
-compute_score = _shapes["compute_score"]
-compute_score_batch = _shapes["compute_score_batch"]
-reward_func = _shapes["reward_func"]
+(ground_truth, gold_answer, rewards, trl_reward, compute_score, compute_score_batch,
+ reward_func) = Shapes("logicon").functions()

@@ -69,6 +69,30 @@ fn counted<R: Serialize>(
     Ok((to_python(py, &value)?, problems))
 }
 
+/// Reads `items` (records of `what`, each passing `check`) and `answers`
+/// (the first per `id` counts) from JSON texts and scores them with
+/// `score`, the GIL released: the report with its bad records counted.
+fn scored<T, A, R>(
+    py: Python<'_>,
+    (what, items, check): (&str, Vec<String>, fn(&T) -> Result<(), String>),
+    (answers, id): (Vec<String>, fn(&A) -> String),
+    score: impl FnOnce(&[T], &[A]) -> R + Send,
+) -> PyResult<(Py<PyAny>, Vec<String>)>
+where
+    T: DeserializeOwned,
+    A: DeserializeOwned,
+    R: Serialize + Send,
+{
+    let what = what.to_string();
+    let (report, problems) = py.detach(move || {
+        let items = Read::<T>::new(&what, &items, check);
+        let answers = Read::<A>::new("answer", &answers, |_| Ok(())).first_per_id("answers", id);
+        let report = score(&items.items, &answers.items);
+        (report, [items.problems, answers.problems].concat())
+    });
+    counted(py, &report, problems)
+}
+
 /// `entail score slr --json` for task and answer records.
 #[pyfunction]
 #[pyo3(signature = (tasks, answers, threads, worker_command))]
@@ -83,14 +107,12 @@ pub fn score_slr(
     let mut config = ScoreConfig::default();
     config.judge.workers = threads.max(1);
     crate::judge::set_worker_command(&mut config.judge.worker, &worker_command)?;
-    let (report, problems) = py.detach(move || {
-        let tasks = Read::<ScoredTask>::new("task", &tasks, |_| Ok(()));
-        let answers = Read::<Answer>::new("answer", &answers, |_| Ok(()))
-            .first_per_id("answers", Answer::id_key);
-        let report = score(&tasks.items, &answers.items, &config, &|_| {});
-        (report, [tasks.problems, answers.problems].concat())
-    });
-    counted(py, &report, problems)
+    scored(
+        py,
+        ("task", tasks, |_: &ScoredTask| Ok(())),
+        (answers, Answer::id_key),
+        move |tasks, answers| score(tasks, answers, &config, &|_| {}),
+    )
 }
 
 /// `entail score divlogic --json` for question and answer records.
@@ -108,19 +130,12 @@ pub fn score_divlogic(
             "alpha {bad} is outside [0, 1]"
         )));
     }
-    let (report, problems) = py.detach(move || {
-        let questions = Read::<Question>::new("question", &questions, Question::check_scorable);
-        let answers = Read::<Answer>::new("answer", &answers, |_| Ok(()))
-            .first_per_id("answers", |a| a.id.clone());
-        let report = score(
-            &questions.items,
-            &answers.items,
-            &ScoreConfig { alphas },
-            &|_| {},
-        );
-        (report, [questions.problems, answers.problems].concat())
-    });
-    counted(py, &report, problems)
+    scored(
+        py,
+        ("question", questions, Question::check_scorable),
+        (answers, |a: &Answer| a.id.clone()),
+        move |questions, answers| score(questions, answers, &ScoreConfig { alphas }, &|_| {}),
+    )
 }
 
 /// `entail score logicon --task TASK --json` for sample and answer records.
