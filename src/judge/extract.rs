@@ -88,10 +88,11 @@ fn is_python_space(c: char) -> bool {
 /// body up to the first `.`.
 fn last_reference_clause(text: &str, positive: &str) -> Option<Range<usize>> {
     let opening = format!("{positive}(");
+    let finder = memchr::memmem::Finder::new(&opening);
     let last_dot = text.rfind('.')?;
     let mut last = None;
     let mut from = 0;
-    while let Some(found) = text[from..].find(&opening) {
+    while let Some(found) = finder.find(&text.as_bytes()[from..]) {
         let start = from + found;
         let args = start + opening.len();
         match match_clause_from(text, args, last_dot) {
@@ -175,7 +176,7 @@ fn inline_code(answer: &str, clause: Range<usize>) -> Option<Range<usize>> {
 /// fence may carry an info string (```prolog), and the content starts on
 /// the next line.
 fn fenced_block(answer: &str, clause: Range<usize>) -> Option<Range<usize>> {
-    let fences: Vec<usize> = answer.match_indices("```").map(|(i, _)| i).collect();
+    let fences: Vec<usize> = memchr::memmem::find_iter(answer.as_bytes(), "```").collect();
     for pair in fences.chunks_exact(2) {
         let (open, close) = (pair[0] + 3, pair[1]);
         if open > clause.start || close < clause.end {

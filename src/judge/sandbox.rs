@@ -53,56 +53,82 @@ pub struct Consulted {
 /// sentences whose head the tokens do not tell plainly, and the clauses of
 /// predicates whose names the target `positive` can reach by name (through
 /// every name and string the bodies read mention) are parsed into terms.
-/// So a megabyte of clauses the rule never calls costs two passes of the
-/// tokenizer and keeps nothing, and what is read is bounded by
-/// [`MAX_READ_TOKENS`].
+/// So a megabyte of clauses the rule never calls costs one pass of the
+/// tokenizer and a few bytes per run of same-named clauses, and what is
+/// read is bounded by [`MAX_READ_TOKENS`].
 pub fn consult(text: &str, positive: &str) -> Result<Consulted, Rejection> {
-    fn intern(ids: &mut FastMap<String, u32>, name: &str) -> u32 {
+    /// A run of consecutive sentences: where it starts, and the head name
+    /// its clauses share ([`HEADLESS`]: one sentence without a plain head).
+    /// Kept as `u32`s so that a text of tiny facts costs 8 bytes a run.
+    struct Run {
+        start: u32,
+        name: u32,
+    }
+    const HEADLESS: u32 = u32::MAX;
+    if u32::try_from(text.len()).is_err() {
+        return Err(Rejection::Resource(format!(
+            "the answer is {} bytes long, more than the 4 GiB read of an answer",
+            text.len()
+        )));
+    }
+    let mut ids: FastMap<String, u32> = FastMap::default();
+    let mut intern = |name: &str| -> u32 {
         if let Some(&id) = ids.get(name) {
             return id;
         }
         let id = ids.len() as u32;
         ids.insert(name.to_string(), id);
         id
-    }
-    // Two passes of the tokenizer, so that nothing is kept per sentence:
-    // the first interns names and learns what each name's clauses
-    // mention, the second finds the sentences to read.
-    let mut ids: FastMap<String, u32> = FastMap::default();
-    let target = intern(&mut ids, positive);
+    };
+    let target = intern(positive);
     let mut mentions: Vec<Vec<u32>> = Vec::new();
     let mut tokens_of: Vec<usize> = Vec::new();
     // Heads (name, arity) in order of first appearance.
     let mut heads: Vec<(u32, usize)> = Vec::new();
     let mut seen: FastMap<(u32, usize), ()> = FastMap::default();
+    let mut runs: Vec<Run> = Vec::new();
+    // The last head, so that a predicate's consecutive clauses (most of
+    // a long text) are neither hashed nor looked up again.
+    let mut last: Option<(String, usize, u32)> = None;
     let (mut roots, mut always_tokens) = (vec![target], 0usize);
     skim_program(text, &mut |sentence| {
-        let mut said: Vec<u32> = sentence
-            .mentions
-            .iter()
-            .map(|m| intern(&mut ids, m))
-            .collect();
-        said.sort_unstable();
-        said.dedup();
-        let head = sentence
-            .head
-            .map(|(name, arity)| (intern(&mut ids, name), arity));
-        let grow = ids.len().max(mentions.len());
+        // Most sentences of a long text are facts, which mention nothing.
+        let mut said: Vec<u32> = Vec::new();
+        if !sentence.mentions.is_empty() {
+            said.extend(sentence.mentions.iter().map(|m| intern(m)));
+            said.sort_unstable();
+            said.dedup();
+        }
+        let start = sentence.start as u32;
+        let Some((name, arity)) = sentence.head else {
+            roots.extend(said);
+            always_tokens = always_tokens.saturating_add(sentence.tokens);
+            runs.push(Run {
+                start,
+                name: HEADLESS,
+            });
+            last = None;
+            return;
+        };
+        let id = match &last {
+            Some((last_name, last_arity, id)) if last_name == name && *last_arity == arity => *id,
+            _ => {
+                let id = intern(name);
+                if seen.insert((id, arity), ()).is_none() {
+                    heads.push((id, arity));
+                }
+                if runs.last().is_none_or(|run| run.name != id) {
+                    runs.push(Run { start, name: id });
+                }
+                last = Some((name.to_string(), arity, id));
+                id
+            }
+        };
+        let grow = (id as usize + 1).max(mentions.len());
         mentions.resize_with(grow, Vec::new);
         tokens_of.resize(grow, 0);
-        match head {
-            None => {
-                roots.extend(said);
-                always_tokens = always_tokens.saturating_add(sentence.tokens);
-            }
-            Some((name, arity)) => {
-                mentions[name as usize].extend(said);
-                tokens_of[name as usize] = tokens_of[name as usize].saturating_add(sentence.tokens);
-                if seen.insert((name, arity), ()).is_none() {
-                    heads.push((name, arity));
-                }
-            }
-        }
+        mentions[id as usize].extend(said);
+        tokens_of[id as usize] = tokens_of[id as usize].saturating_add(sentence.tokens);
     });
     mentions.resize_with(ids.len(), Vec::new);
     tokens_of.resize(ids.len(), 0);
@@ -129,16 +155,22 @@ pub fn consult(text: &str, positive: &str) -> Result<Consulted, Rejection> {
         .filter(|(name, _)| !reached[*name as usize])
         .map(|&(name, arity)| (names[name as usize].to_string(), arity))
         .collect();
+    // The sentences of the runs read: a headless run is one sentence; a
+    // run of clauses is skimmed again, alone, for where each starts.
     let mut starts = Vec::new();
-    skim_program(text, &mut |sentence| {
-        let read = match sentence.head {
-            None => true,
-            Some((name, _)) => ids.get(name).is_some_and(|&id| reached[id as usize]),
-        };
-        if read {
-            starts.push(sentence.start);
+    for (i, run) in runs.iter().enumerate() {
+        let start = run.start as usize;
+        if run.name == HEADLESS {
+            starts.push(start);
+        } else if reached[run.name as usize] {
+            let end = runs
+                .get(i + 1)
+                .map_or(text.len(), |next| next.start as usize);
+            skim_program(&text[start..end], &mut |sentence| {
+                starts.push(start + sentence.start);
+            });
         }
-    });
+    }
     let (program, errors) = parse_sentences_at(text, &starts);
     Ok(Consulted {
         program,

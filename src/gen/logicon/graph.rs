@@ -119,7 +119,7 @@ pub(crate) fn atom_occurrences(f: &Formula) -> usize {
 
 /// The operands of `f`'s top chain of `&` (`and`) or of `|`, left to
 /// right; `f` alone when its top is anything else.
-fn chain<'a>(f: &'a Formula, and: bool, out: &mut Vec<&'a Formula>) {
+pub(super) fn chain<'a>(f: &'a Formula, and: bool, out: &mut Vec<&'a Formula>) {
     match f {
         Formula::And(a, b) if and => {
             chain(a, and, out);

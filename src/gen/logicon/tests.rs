@@ -4,7 +4,7 @@
 //! byte-identical reruns, and the scorers on hand-computed examples; Task 3
 //! in [`task3`].
 
-use super::graph::{paper_consistency, Reading, Traversed};
+use super::graph::{chain, paper_consistency, Reading, Traversed};
 use super::rewrite::RewriteRule;
 use super::score::{self, Answer};
 use super::{Config, Labels, PromptStyle, Sample, Statement, Truth, Variant};
@@ -323,22 +323,6 @@ fn is_nnf(f: &Formula) -> bool {
         Formula::And(a, b) | Formula::Or(a, b) => is_nnf(a) && is_nnf(b),
         Formula::True | Formula::False => true,
         other => is_literal(other),
-    }
-}
-
-/// The operands of `f`'s top chain of `&` (`and`) or `|`; `f` alone when
-/// its top is anything else.
-fn chain<'a>(f: &'a Formula, and: bool, out: &mut Vec<&'a Formula>) {
-    match f {
-        Formula::And(a, b) if and => {
-            chain(a, and, out);
-            chain(b, and, out);
-        }
-        Formula::Or(a, b) if !and => {
-            chain(a, and, out);
-            chain(b, and, out);
-        }
-        other => out.push(other),
     }
 }
 

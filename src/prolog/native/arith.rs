@@ -128,21 +128,27 @@ pub(crate) fn compare(a: &Num, b: &Num) -> Result<Ordering, Fallback> {
 /// Work units of applying `name` to `x` (and `y`), charged before it runs:
 /// words for a linear operation, the product of the sizes for a product or
 /// quotient, the result's size squared for a power.
+/// Word-sized operands and results cost nothing beyond the step; a power
+/// or a left shift of word-sized operands can still make a big integer,
+/// so those are charged by their result.
 fn cost(name: &str, x: &Num, y: Option<&Num>) -> u64 {
     let (wx, wy) = (x.words(), y.map_or(1, Num::words));
-    if wx == 1 && wy == 1 {
-        return 0;
-    }
-    match name {
-        "*" | "/" | "//" | "mod" | "rem" | "div" | "gcd" | "lcm" => {
-            wx.saturating_mul(wy) / 16 + wx + wy
-        }
+    let units = match name {
         "^" | "**" => {
             let r = power_words(x, y);
             r.saturating_mul(r) / 16 + r
         }
-        "<<" => wx + shift_words(y),
+        "<<" => wx.saturating_add(shift_words(y)),
+        _ if wx == 1 && wy == 1 => return 0,
+        "*" | "/" | "//" | "mod" | "rem" | "div" | "gcd" | "lcm" => {
+            wx.saturating_mul(wy) / 16 + wx + wy
+        }
         _ => wx + wy,
+    };
+    if units <= 2 {
+        0
+    } else {
+        units
     }
 }
 
