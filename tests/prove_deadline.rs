@@ -165,7 +165,8 @@ fn every_engine_runs_at_the_callers_priority() {
     // those of every thread of `entail` (its parent), Z3's among them.
     // Before, the race reniced Z3's thread to 19 just before it started E,
     // and under load Z3's proofs were lost (COM003-1). Every engine must run
-    // at the priority `entail` was started with: this test's.
+    // at the priority `entail` was started with, this test's; the model
+    // search alone lowers itself by 5 (it may not have done so yet).
     let dir = common::scratch("prove_deadline", "priorities");
     let log = dir.join("stat");
     let script = dir.join("eprover");
@@ -202,7 +203,11 @@ fn every_engine_runs_at_the_callers_priority() {
         .collect();
     // E itself, and entail's main thread, Z3's and the model search's.
     assert!(nices.len() >= 4, "{text}");
-    assert!(nices.iter().all(|&n| n == ours), "nice values {nices:?}, ours {ours}");
+    let lowered = nices.iter().filter(|&&n| n != ours).count();
+    assert!(
+        nices.iter().all(|&n| n == ours || n == (ours + 5).min(19)) && lowered <= 1,
+        "nice values {nices:?}, ours {ours}"
+    );
 }
 
 #[test]

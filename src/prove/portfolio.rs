@@ -14,14 +14,15 @@
 //! or without one when E saturated (SZS `CounterSatisfiable` or
 //! `Satisfiable` from a complete strategy) on a text that read back.
 //!
-//! CPU: every engine runs at the caller's scheduling priority, so the race's
-//! CPU is shared equally and an engine that proves a problem alone in `t`
-//! CPU seconds proves it in the race within `t` times engines per core (on
-//! an otherwise idle machine). Lowering one engine's priority (Z3 was
-//! reniced to 19 once E ran) lowers it against every process on the
-//! machine, not only against the other engines: under load that engine got
-//! almost no CPU, and its proofs were lost (COM003-1, ALG097+1 and SYN506+1,
-//! which Z3 proves alone in 1-4 s under load, were `unknown` in the race).
+//! CPU: every prover runs at the caller's scheduling priority, so the
+//! provers share the race's CPU equally. Lowering one prover (Z3 was reniced
+//! to 19 once E ran) lowers it against every process on the machine, not
+//! only against the other engines: under load it got almost no CPU, and its
+//! proofs were lost (COM003-1, ALG097+1 and SYN506+1, which Z3 proves alone
+//! in 1-4 s under load, were `unknown` in the race). The model search alone
+//! runs [`MODEL_SEARCH_NICE`] steps lower: it answers only non-theorems, and
+//! quickly when it does, while on a theorem an equal share of its would be
+//! taken from the provers for nothing.
 
 use super::tptp::{self, EOutcome};
 use super::{ladr, quick, Entailment, ProveError, ProveOptions, Prover};
@@ -40,6 +41,14 @@ const HELPER_DELAY: Duration = Duration::from_millis(50);
 /// the problems it answers at once; on a loaded machine that CPU is wall
 /// time.
 const Z3_DELAY_WITH_PROVER9: Duration = Duration::from_millis(20);
+
+/// How many nice steps the model search's thread lowers itself by: at +5
+/// its CPU weight is a third of a prover's, so it is slowed, never starved,
+/// also under load. Its answers came within 0.85 s on LADR's examples and
+/// 2.5 s on the 106-problem TPTP sample; E's equational proofs that need a
+/// core for 2-5 s (LADR's cs-commutator/DA-cs, cs-ore/quot-xy3a) were lost
+/// in a 5 s race where it took an equal share.
+const MODEL_SEARCH_NICE: i32 = 5;
 
 /// The largest domain the model search tries (the ground size also bounds it).
 const MAX_DOMAIN: usize = 64;
@@ -119,6 +128,24 @@ enum Helper {
     Prover9(Option<String>),
     Cvc5(EOutcome),
     Model(Option<Countermodel>),
+}
+
+/// Lowers the calling thread's scheduling priority by `by` nice steps (Linux
+/// keeps one per thread; raising a nice value needs no privilege); a no-op
+/// elsewhere or on error.
+fn lower_own_priority(by: i32) {
+    #[cfg(target_os = "linux")]
+    // SAFETY: gettid(2) and get/setpriority(2) on the calling thread only.
+    unsafe {
+        let who = libc::gettid() as libc::id_t;
+        *libc::__errno_location() = 0;
+        let now = libc::getpriority(libc::PRIO_PROCESS, who);
+        if *libc::__errno_location() == 0 {
+            libc::setpriority(libc::PRIO_PROCESS, who, (now + by).min(19));
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = by;
 }
 
 /// Waits `delay` unless `stop` is raised first; `false` when stopped.
@@ -261,6 +288,7 @@ impl Prover {
                 (tx.clone(), stop.clone(), premises.clone(), goal.clone());
             std::thread::spawn(move || {
                 if wait_unless_stopped(&stop, HELPER_DELAY) {
+                    lower_own_priority(MODEL_SEARCH_NICE);
                     // A model of the premises and the negated goal.
                     let mut searched: Vec<Formula> = premises.to_vec();
                     if let Some(g) = &goal {
