@@ -217,14 +217,18 @@ fn z3_answers_when_prover9_does_not() {
     // With Prover9 in the race, Z3 waits up to 20 ms for its answer before
     // making a context. A Prover9 that ends without a proof, or one that
     // never answers, must not cost Z3's verdict. Stand-ins: `prover9` (one
-    // of each kind) and an `eprover` that never answers, so that only Z3
-    // can prove lattice_idempotent.in (it does so in milliseconds).
+    // of each kind) and an `eprover` and a `cvc5` that never answer, so that
+    // only Z3 can prove lattice_idempotent.in (it does so in milliseconds).
     for (kind, body) in [
         ("gives_up", "cat >/dev/null\nexit 2"),
         ("silent", "exec sleep 60"),
     ] {
         let dir = common::scratch("prove_deadline", kind);
-        for (program, text) in [("prover9", body), ("eprover", "exec sleep 60")] {
+        for (program, text) in [
+            ("prover9", body),
+            ("eprover", "exec sleep 60"),
+            ("cvc5", "exec sleep 60"),
+        ] {
             let script = dir.join(program);
             std::fs::write(&script, format!("#!/bin/sh\n{text}\n")).expect("write the stand-in");
             std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755))

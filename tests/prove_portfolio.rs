@@ -524,8 +524,8 @@ fn prover9_answers_our_text_as_it_answers_the_file() {
 
 /// Runs `entail prove --json --timeout SECS` on `set_union.in` with
 /// `assign(max_weight, 17)` added (Z3 does not prove it and it has no
-/// model), with stand-ins first on the PATH: an `eprover` that only sleeps
-/// and a `prover9` that records the text it is given, says THEOREM PROVED
+/// model), with stand-ins first on the PATH: an `eprover` and a `cvc5` that
+/// only sleep and a `prover9` that records the text it is given, says THEOREM PROVED
 /// and exits with `prover9_exit`. The report, and the text Prover9 got.
 #[cfg(target_os = "linux")]
 fn race_with_stand_in_prover9(prover9_exit: i32, seconds: &str) -> (serde_json::Value, String) {
@@ -541,6 +541,7 @@ fn race_with_stand_in_prover9(prover9_exit: i32, seconds: &str) -> (serde_json::
             ),
         ),
         ("eprover", "exec sleep 60\n".to_string()),
+        ("cvc5", "exec sleep 60\n".to_string()),
     ] {
         let script = dir.join(program);
         std::fs::write(&script, format!("#!/bin/sh\n{body}")).expect("write the stand-in");
