@@ -114,12 +114,14 @@ fn logicon_shards_concatenate_to_the_whole_run() {
 
 #[test]
 fn divlogic_shards_concatenate_to_the_whole_run_with_rotations() {
-    // divlogic runs on one thread; sharding is by question, so a question's
-    // four rotations stay together.
-    let config = |shard| divlogic::Config {
+    // Sharding is by question, so a question's four rotations stay
+    // together; 70 questions are two of the writer's chunks of 64, so two
+    // threads make them at once.
+    let config = |threads, shard| divlogic::Config {
         seed: 7,
-        count: 7,
+        count: 70,
         rotations: true,
+        threads,
         shard,
         ..divlogic::Config::default()
     };
@@ -128,18 +130,20 @@ fn divlogic_shards_concatenate_to_the_whole_run_with_rotations() {
         let stats = divlogic::generate(c, &mut out, &|_| {}).expect("generation succeeds");
         (out, stats)
     };
-    let (whole, stats) = run(&config(Shard::WHOLE));
-    assert_eq!((stats.questions, stats.records), (7, 28));
-    for n in 1..=3 {
-        let (mut joined, mut questions, mut records) = (Vec::new(), 0, 0);
-        for shard in splits(n) {
-            let (out, stats) = run(&config(shard));
-            joined.extend(out);
-            questions += stats.questions;
-            records += stats.records;
+    let (whole, stats) = run(&config(1, Shard::WHOLE));
+    assert_eq!((stats.questions, stats.records), (70, 280));
+    for threads in [1, 2] {
+        for n in 1..=3 {
+            let (mut joined, mut questions, mut records) = (Vec::new(), 0, 0);
+            for shard in splits(n) {
+                let (out, stats) = run(&config(threads, shard));
+                joined.extend(out);
+                questions += stats.questions;
+                records += stats.records;
+            }
+            assert!(joined == whole, "divlogic: {n} shards on {threads} threads");
+            assert_eq!((questions, records), (70, 280));
         }
-        assert!(joined == whole, "divlogic: {n} shards");
-        assert_eq!((questions, records), (7, 28));
     }
 }
 

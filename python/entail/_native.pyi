@@ -71,6 +71,7 @@ def gen_divlogic(
     seed: int,
     rotations: bool,
     n: int,
+    threads: int,
     shard: Tuple[int, int],
 ) -> str: ...
 def gen_logicgraph(

@@ -13,10 +13,10 @@ its PartialCircular, and a model that guesses around earns less.
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from entail import _native
-from entail._args import _count, _jsonl, _shard
+from entail._args import _count, _jsonl, _shard, _threads
 from entail._bench import Records, Shapes, lines, report
 
 
@@ -27,12 +27,14 @@ def generate(
     seed: int = 0,
     rotations: bool = False,
     n: int = 4,
+    threads: Optional[int] = None,
     shard: Tuple[int, int] = (0, 1),
 ) -> List[Dict[str, Any]]:
     """DivLogicEval questions (``entail gen divlogic``): ``type`` is
     ``3c1e``, ``3e1c``, ``missing`` or ``mixed``; ``rotations`` gives the
     four circular rotations of each question; ``n`` is the paper's n (2 to
-    n+1 premises). Words come from WordNet, found as the CLI finds it
+    n+1 premises); ``threads`` defaults to all cores (the output does not
+    depend on it). Words come from WordNet, found as the CLI finds it
     (``$ENTAIL_WORDNET``, else ``/usr/share/wordnet``)."""
     text = _native.gen_divlogic(
         type,
@@ -40,6 +42,7 @@ def generate(
         _count("seed", seed),
         bool(rotations),
         _count("n", n),
+        _threads(threads),
         _shard(shard),
     )
     return _jsonl(text)

@@ -228,7 +228,7 @@ fn gen_logicon(
 
 /// `entail gen divlogic`'s JSONL for the same arguments.
 #[pyfunction]
-#[pyo3(signature = (kind, count, seed, rotations, n, shard))]
+#[pyo3(signature = (kind, count, seed, rotations, n, threads, shard))]
 fn gen_divlogic(
     py: Python<'_>,
     kind: &str,
@@ -236,6 +236,7 @@ fn gen_divlogic(
     seed: u64,
     rotations: bool,
     n: usize,
+    threads: usize,
     shard: (u64, u64),
 ) -> PyResult<String> {
     use entail::gen::divlogic::{self, Config, QuestionType, TypeChoice};
@@ -256,6 +257,7 @@ fn gen_divlogic(
         n,
         wordnet: None,
         shard: shard_of(shard)?,
+        threads: threads.max(1),
     };
     py.detach(move || {
         let mut out = Vec::new();

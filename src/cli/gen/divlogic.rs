@@ -51,7 +51,7 @@ pub struct Args {
     #[arg(long, value_name = "DIR")]
     wordnet: Option<PathBuf>,
     #[command(flatten)]
-    run: super::Run,
+    records: super::Records,
 }
 
 impl Args {
@@ -59,21 +59,22 @@ impl Args {
         Config {
             types: self.kind.into(),
             count: self.count,
-            seed: self.run.seed,
+            seed: self.records.run.seed,
             rotations: self.rotations,
             n: self.n,
             wordnet: self.wordnet.clone(),
-            shard: self.run.shard,
+            shard: self.records.run.shard,
+            threads: self.records.run.threads(),
         }
     }
 }
 
-/// Runs `entail gen divlogic`. Each question is written as soon as it is
+/// Runs `entail gen divlogic`. Questions are written in order as they are
 /// made, so memory stays flat for any `--count` and `| head` stops the run
 /// early.
 pub fn run(args: Args) -> Outcome {
     let config = args.config();
-    args.run.generate(
+    args.records.generate(
         "divlogic",
         (config.shard.range(config.count).count() as u64, "questions"),
         |out, progress| divlogic::generate(&config, out, progress),

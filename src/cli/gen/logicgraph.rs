@@ -2,7 +2,6 @@
 
 use super::super::{choice, Failure, Outcome};
 use entail::gen::logicgraph::{self, Config};
-use entail::gen::Shard;
 use std::path::PathBuf;
 
 /// Arguments of `entail gen logicgraph`.
@@ -68,25 +67,14 @@ pub struct Args {
     /// Number of instances.
     #[arg(long, default_value_t = 10)]
     count: u64,
-    /// Run seed; the same seed gives a byte-identical output tree.
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
     /// Also write prompt.txt, the task text for a model.
     #[arg(long)]
     prompt: bool,
-    /// Worker threads (output does not depend on it); default: all cores.
-    #[arg(long)]
-    threads: Option<usize>,
-    /// Write only block I of N of the run (0-based, e.g. 0/4); the N shards'
-    /// outputs, concatenated in order, are the whole run's output.
-    #[arg(long, value_name = "I/N", default_value = "0/1", value_parser = super::parse_shard)]
-    shard: Shard,
     /// Output directory (created if needed).
     #[arg(long, short)]
     output: PathBuf,
-    /// Print the run's statistics on stderr as JSON.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    run: super::Run,
 }
 
 impl Args {
@@ -104,11 +92,11 @@ impl Args {
         }
         config.distractors = self.distractors;
         config.max_atoms = self.max_atoms;
-        config.seed = self.seed;
+        config.seed = self.run.seed;
         config.count = self.count;
-        config.shard = self.shard;
+        config.shard = self.run.shard;
         config.prompt = self.prompt;
-        config.threads = crate::cli::threads(self.threads);
+        config.threads = self.run.threads();
         config.wordnet.clone_from(&self.wordnet);
         config
     }
@@ -144,5 +132,5 @@ pub fn run(args: Args) -> Outcome {
             format!(" ({})", reasons.join(", "))
         }
     );
-    super::summary("logicgraph", args.json, &stats, &text)
+    super::summary("logicgraph", args.run.json, &stats, &text)
 }

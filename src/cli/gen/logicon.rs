@@ -103,21 +103,18 @@ pub struct Args {
     /// up to 9 different atoms and 16 `|` in a formula).
     #[arg(long, default_value_t = 16)]
     statement_atoms: usize,
-    /// Worker threads (output does not depend on it); default: all cores.
-    #[arg(long)]
-    threads: Option<usize>,
     /// The WordNet directory (index.*, data.*, cntlist.rev); default
     /// $ENTAIL_WORDNET, else /usr/share/wordnet.
     #[arg(long, value_name = "DIR")]
     wordnet: Option<PathBuf>,
     #[command(flatten)]
-    run: super::Run,
+    records: super::Records,
 }
 
 impl Args {
     fn config(&self) -> Config {
         Config {
-            seed: self.run.seed,
+            seed: self.records.run.seed,
             count: self.count,
             k_min: self.k.0,
             k_max: self.k.1,
@@ -133,8 +130,8 @@ impl Args {
             groups_min: self.groups.0,
             groups_max: self.groups.1,
             group_atoms: self.group_atoms,
-            shard: self.run.shard,
-            threads: crate::cli::threads(self.threads),
+            shard: self.records.run.shard,
+            threads: self.records.run.threads(),
             wordnet: self.wordnet.clone(),
         }
     }
@@ -144,7 +141,7 @@ impl Args {
 pub fn run(args: Args) -> Outcome {
     let config = args.config();
     config.validate().map_err(|e| Failure::new(e.to_string()))?;
-    args.run.generate(
+    args.records.generate(
         "logicon",
         (config.shard.range(config.count).count() as u64, "samples"),
         |out, progress| logicon::generate(&config, out, progress),

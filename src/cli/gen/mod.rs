@@ -40,8 +40,8 @@ pub fn run(args: Args) -> Outcome {
     }
 }
 
-/// The flags every JSONL generator shares: which run, which part of it,
-/// where it goes, and how its summary is printed.
+/// The flags every `gen` command shares: which run, which part of it, on
+/// how many threads, and how its summary is printed.
 #[derive(clap::Args)]
 struct Run {
     /// Run seed; the same seed gives byte-identical output.
@@ -51,6 +51,24 @@ struct Run {
     /// outputs, concatenated in order, are the whole run's output.
     #[arg(long, value_name = "I/N", default_value = "0/1", value_parser = parse_shard)]
     shard: Shard,
+    /// Worker threads (output does not depend on it); default: all cores.
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Print the run's statistics on stderr as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+impl Run {
+    /// The worker threads asked for, or all cores.
+    fn threads(&self) -> usize {
+        crate::cli::threads(self.threads)
+    }
+}
+
+/// Where a JSONL generator writes its records, besides the shared flags.
+#[derive(clap::Args)]
+struct Records {
     /// Output file, or `-` for stdout.
     #[arg(long, short, default_value = "-")]
     output: PathBuf,
@@ -58,12 +76,11 @@ struct Run {
     /// fields as columns, as `datasets.load_dataset("parquet", ...)` reads).
     #[arg(long, value_enum, default_value_t = Format::Jsonl)]
     format: Format,
-    /// Print the run's statistics on stderr as JSON.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    run: Run,
 }
 
-impl Run {
+impl Records {
     /// The whole of a JSONL generator's command: runs `generate` into this
     /// run's output with a progress bar over `items` `unit`, then prints
     /// the summary `describe` gives (or the statistics as JSON). `io` picks
@@ -81,7 +98,7 @@ impl Run {
         let result = out.write_with(|lines| generate(lines, &|n| bar.inc(n)));
         bar.finish_and_clear();
         match result.map_err(io) {
-            Ok(stats) => summary(family, self.json, &stats, &describe(&stats)),
+            Ok(stats) => summary(family, self.run.json, &stats, &describe(&stats)),
             Err(Ok(e)) => io_outcome(&self.output, e),
             Err(Err(e)) => Err(Failure::new(e.to_string())),
         }

@@ -41,7 +41,7 @@ vocabulary car constants (cars per train, \"2-3\"); then ours: construct, rule l
 rule's literals), holdout program (with --holdout K), evaluation_config, seed.
 
 Statistics (rules resampled, candidates labelled, judge calls, duplicates) go to stderr,
-as one JSON object with --json.
+as one JSON object with --json. --threads is also the judge's number of workers.
 
 Examples:
   entail gen slr --level 3 --count 10 --seed 1 --output -
@@ -77,9 +77,6 @@ pub struct Args {
     /// A language file (JSON, same shape as corpora/slr-lang/trains.json).
     #[arg(long)]
     language: Option<PathBuf>,
-    /// Judge workers and generator threads (output does not depend on it); default: all cores.
-    #[arg(long)]
-    threads: Option<usize>,
     /// Test tasks per level, the test split's size, which train and
     /// validation runs of the same seed hold out [default: --count in a
     /// test run, else 50]. A test run writes exactly this many per level.
@@ -119,7 +116,7 @@ pub struct Args {
     #[arg(long, value_name = "P")]
     pattern_percent: Option<u32>,
     #[command(flatten)]
-    run: super::Run,
+    records: super::Records,
 }
 
 /// `1-20`, `1..20` or `7`.
@@ -189,16 +186,16 @@ pub fn run(args: Args) -> Outcome {
         (None, Some(range)) => range,
         (None, None) => (1, 20),
     };
-    let threads = crate::cli::threads(args.threads);
+    let threads = args.records.run.threads();
     let config = Config {
-        seed: args.run.seed,
+        seed: args.records.run.seed,
         levels: (lo..=hi).collect(),
         theta: theta(&args)?,
         count: args.count,
         split: args.split.into(),
         prompt: args.prompt.into(),
         language,
-        shard: args.run.shard,
+        shard: args.records.run.shard,
         threads,
         judge: JudgeConfig {
             workers: threads.max(1),
@@ -216,7 +213,7 @@ pub fn run(args: Args) -> Outcome {
     };
     let positions = config.count * config.levels.len() as u64;
     let start = std::time::Instant::now();
-    args.run.generate(
+    args.records.generate(
         "slr",
         (config.shard.range(positions).count() as u64, "tasks"),
         |out, progress| slr::generate(&config, out, progress),

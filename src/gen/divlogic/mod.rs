@@ -30,7 +30,7 @@ pub use score::{score, Answer, Report, ScoreConfig};
 
 use crate::gen::wordnet::Words;
 use crate::gen::wordnet::{self, Lexicon};
-use crate::gen::{item_rng, Progress, Shard};
+use crate::gen::{item_rng, write_in_order, Progress, Shard};
 use crate::syntax::prover9::Formula;
 use crate::truth::{Models, TruthError, TruthTable};
 use content::{pick, sample_premises, Literal, Premise, Scheme, Statement, VARIABLES};
@@ -128,6 +128,8 @@ pub struct Config {
     pub wordnet: Option<PathBuf>,
     /// Which part of the run: a block of the question indices (see [`Shard`]).
     pub shard: Shard,
+    /// Worker threads; the output does not depend on it.
+    pub threads: usize,
 }
 
 impl Default for Config {
@@ -140,6 +142,7 @@ impl Default for Config {
             n: 4,
             wordnet: None,
             shard: Shard::WHOLE,
+            threads: 1,
         }
     }
 }
@@ -281,28 +284,37 @@ pub(crate) const OPTIONS: usize = 4;
 
 /// Writes the questions of `config.shard`'s block of the question indices
 /// `0..config.count` (all of them for the whole run; times four records with
-/// rotations) as JSONL to `out`, calling `progress(1)` after each question.
+/// rotations) as JSONL to `out`, using `config.threads` worker threads, in
+/// index order as they are made (so memory stays flat for any count);
+/// output is identical for any thread count. `progress` is called with the
+/// number of questions written.
 pub fn generate(config: &Config, out: &mut dyn Write, progress: Progress) -> Result<Stats, Error> {
     validate(config)?;
     let lex = Lexicon::open(&wordnet::locate(config.wordnet.as_deref()))
         .map_err(|e| Error::Lexicon(e.to_string()))?;
     let words = Words::new(&lex).map_err(Error::Lexicon)?;
-    let mut stats = Stats {
-        lexicon: lex.version().to_string(),
-        ..Stats::default()
-    };
-    for index in config.shard.range(config.count) {
-        let records = item_records(config, &words, index)?;
-        for record in &records {
-            serde_json::to_writer(&mut *out, record).map_err(std::io::Error::from)?;
-            out.write_all(b"\n")?;
-        }
-        stats.questions += 1;
-        stats.records += records.len() as u64;
-        progress(1);
-    }
+    let items = config.shard.range(config.count);
+    write_in_order(
+        items.clone(),
+        config.threads,
+        out,
+        progress,
+        |index, buf| {
+            for record in item_records(config, &words, index)? {
+                serde_json::to_writer(&mut *buf, &record).map_err(std::io::Error::from)?;
+                buf.push(b'\n');
+            }
+            Ok(())
+        },
+        || Error::Config("a worker thread panicked".into()),
+    )?;
     out.flush()?;
-    Ok(stats)
+    let questions = items.end - items.start;
+    Ok(Stats {
+        questions,
+        records: questions * if config.rotations { OPTIONS as u64 } else { 1 },
+        lexicon: lex.version().to_string(),
+    })
 }
 
 fn validate(config: &Config) -> Result<(), Error> {
