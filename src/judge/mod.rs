@@ -69,7 +69,7 @@ pub use batch::{run_batch, BatchSummary};
 pub use extract::{extract_rule, Extracted};
 pub use pool::WorkerPool;
 pub use rename::{is_task_constant, Naming};
-pub use sandbox::{consult, sanitize, Consulted, Rejection, MAX_READ_TOKENS};
+pub use sandbox::{consult, sanitize, Consulted, Rejection, Unread, MAX_READ_TOKENS};
 pub use task::{Example, Label, TaskProgram};
 
 use crate::prolog::native::{NativeEvaluator, NativeStats};

@@ -10,7 +10,6 @@
 //! previous answer left in the machine can be reached.
 
 use super::task::TaskProgram;
-use crate::prolog::native::FastMap;
 use crate::syntax::prolog::{parse_sentences_at, skim_program, Program, Sentence, Term};
 use crate::syntax::SyntaxError;
 use std::collections::{BTreeMap, BTreeSet};
@@ -43,9 +42,68 @@ pub struct Consulted {
     /// Syntax errors in the sentences read: SWI reports such a sentence
     /// and skips it.
     pub errors: Vec<SyntaxError>,
-    /// Name and arity of the clauses not read, first appearance first:
-    /// they cannot run, but defining some predicates is refused anyway.
-    pub unread: Vec<(String, usize)>,
+    /// The clauses not read: they cannot run, but defining some
+    /// predicates is refused anyway.
+    pub unread: Unread,
+}
+
+/// Name and arity of every predicate whose clauses were not read, first
+/// appearance first, their names in one buffer: an answer of a million
+/// distinct facts costs a few bytes per name beyond its text.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Unread {
+    names: String,
+    /// (start, length) in `names`, and arity.
+    heads: Vec<(u32, u32, u32)>,
+}
+
+impl Unread {
+    /// Each (name, arity), first appearance first.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, usize)> + '_ {
+        self.heads.iter().map(|&(start, len, arity)| {
+            let start = start as usize;
+            (&self.names[start..start + len as usize], arity as usize)
+        })
+    }
+}
+
+/// The names of an answer's sentences, each once, in one buffer. Hashed
+/// by SipHash with a random key: the names are the answer's, and a fixed
+/// hash could be flooded with colliding ones.
+#[derive(Default)]
+struct NameTable {
+    text: String,
+    /// (start, length) in `text`, by id.
+    spans: Vec<(u32, u32)>,
+    index: hashbrown::HashTable<u32>,
+    hasher: std::collections::hash_map::RandomState,
+}
+
+impl NameTable {
+    fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    fn intern(&mut self, name: &str) -> u32 {
+        use std::hash::BuildHasher;
+        let hash = self.hasher.hash_one(name);
+        let found = self.index.find(hash, |&id| {
+            let (start, len) = self.spans[id as usize];
+            &self.text[start as usize..(start + len) as usize] == name
+        });
+        if let Some(&id) = found {
+            return id;
+        }
+        let id = self.spans.len() as u32;
+        self.spans.push((self.text.len() as u32, name.len() as u32));
+        self.text.push_str(name);
+        let (text, spans, hasher) = (&self.text, &self.spans, &self.hasher);
+        self.index.insert_unique(hash, id, |&id| {
+            let (start, len) = spans[id as usize];
+            hasher.hash_one(&text[start as usize..(start + len) as usize])
+        });
+        id
+    }
 }
 
 /// Reads `text` as SWI consults a file, but in part: every sentence is
@@ -54,54 +112,41 @@ pub struct Consulted {
 /// predicates whose names the target `positive` can reach by name (through
 /// every name and string the bodies read mention) are parsed into terms.
 /// So a megabyte of clauses the rule never calls costs one pass of the
-/// tokenizer and a few bytes per run of same-named clauses, and what is
-/// read is bounded by [`MAX_READ_TOKENS`].
+/// tokenizer and a few bytes per run of same-named clauses and per name,
+/// and what is read is bounded by [`MAX_READ_TOKENS`].
 pub fn consult(text: &str, positive: &str) -> Result<Consulted, Rejection> {
     /// A run of consecutive sentences: where it starts, and the head name
     /// its clauses share ([`HEADLESS`]: one sentence without a plain head).
-    /// Kept as `u32`s so that a text of tiny facts costs 8 bytes a run.
     struct Run {
         start: u32,
         name: u32,
     }
     const HEADLESS: u32 = u32::MAX;
-    if u32::try_from(text.len()).is_err() {
+    // Offsets into the text and into the names (no longer than the text)
+    // are kept as `u32`s.
+    if text.len() > (u32::MAX / 2) as usize {
         return Err(Rejection::Resource(format!(
-            "the answer is {} bytes long, more than the 4 GiB read of an answer",
+            "the answer is {} bytes long, more than the 2 GiB read of an answer",
             text.len()
         )));
     }
-    let mut ids: FastMap<String, u32> = FastMap::default();
-    let mut intern = |name: &str| -> u32 {
-        if let Some(&id) = ids.get(name) {
-            return id;
-        }
-        let id = ids.len() as u32;
-        ids.insert(name.to_string(), id);
-        id
-    };
-    let target = intern(positive);
-    let mut mentions: Vec<Vec<u32>> = Vec::new();
-    let mut tokens_of: Vec<usize> = Vec::new();
-    // Heads (name, arity) in order of first appearance.
-    let mut heads: Vec<(u32, usize)> = Vec::new();
-    let mut seen: FastMap<(u32, usize), ()> = FastMap::default();
+    let mut names = NameTable::default();
+    let target = names.intern(positive);
+    // Which names each name's clauses mention, as (from, to) edges: a
+    // fact mentions nothing, so a text of facts adds none.
+    let mut edges: Vec<(u32, u32)> = Vec::new();
+    let mut tokens_of: Vec<u32> = Vec::new();
+    // Each (name, arity, sentence start) where a run of heads begins.
+    let mut firsts: Vec<(u32, u32, u32)> = Vec::new();
     let mut runs: Vec<Run> = Vec::new();
     // The last head, so that a predicate's consecutive clauses (most of
     // a long text) are neither hashed nor looked up again.
     let mut last: Option<(String, usize, u32)> = None;
     let (mut roots, mut always_tokens) = (vec![target], 0usize);
     skim_program(text, &mut |sentence| {
-        // Most sentences of a long text are facts, which mention nothing.
-        let mut said: Vec<u32> = Vec::new();
-        if !sentence.mentions.is_empty() {
-            said.extend(sentence.mentions.iter().map(|m| intern(m)));
-            said.sort_unstable();
-            said.dedup();
-        }
         let start = sentence.start as u32;
         let Some((name, arity)) = sentence.head else {
-            roots.extend(said);
+            roots.extend(sentence.mentions.iter().map(|m| names.intern(m)));
             always_tokens = always_tokens.saturating_add(sentence.tokens);
             runs.push(Run {
                 start,
@@ -113,10 +158,8 @@ pub fn consult(text: &str, positive: &str) -> Result<Consulted, Rejection> {
         let id = match &last {
             Some((last_name, last_arity, id)) if last_name == name && *last_arity == arity => *id,
             _ => {
-                let id = intern(name);
-                if seen.insert((id, arity), ()).is_none() {
-                    heads.push((id, arity));
-                }
+                let id = names.intern(name);
+                firsts.push((id, arity as u32, start));
                 if runs.last().is_none_or(|run| run.name != id) {
                     runs.push(Run { start, name: id });
                 }
@@ -124,36 +167,43 @@ pub fn consult(text: &str, positive: &str) -> Result<Consulted, Rejection> {
                 id
             }
         };
-        let grow = (id as usize + 1).max(mentions.len());
-        mentions.resize_with(grow, Vec::new);
-        tokens_of.resize(grow, 0);
-        mentions[id as usize].extend(said);
-        tokens_of[id as usize] = tokens_of[id as usize].saturating_add(sentence.tokens);
+        edges.extend(sentence.mentions.iter().map(|m| (id, names.intern(m))));
+        if tokens_of.len() <= id as usize {
+            tokens_of.resize(id as usize + 1, 0);
+        }
+        let tokens = u32::try_from(sentence.tokens).unwrap_or(u32::MAX);
+        tokens_of[id as usize] = tokens_of[id as usize].saturating_add(tokens);
     });
-    mentions.resize_with(ids.len(), Vec::new);
-    tokens_of.resize(ids.len(), 0);
-    let mut reached = vec![false; ids.len()];
+    tokens_of.resize(names.len(), 0);
+    edges.sort_unstable();
+    edges.dedup();
+    let mut reached = vec![false; names.len()];
     let mut read_tokens = always_tokens;
     while let Some(name) = roots.pop() {
         if std::mem::replace(&mut reached[name as usize], true) {
             continue;
         }
-        read_tokens = read_tokens.saturating_add(tokens_of[name as usize]);
-        roots.append(&mut mentions[name as usize]);
+        read_tokens = read_tokens.saturating_add(tokens_of[name as usize] as usize);
+        let from = edges.partition_point(|&(f, _)| f < name);
+        let to = edges.partition_point(|&(f, _)| f <= name);
+        roots.extend(edges[from..to].iter().map(|&(_, m)| m));
     }
     if read_tokens > MAX_READ_TOKENS {
         return Err(Rejection::Resource(format!(
             "the clauses the rule can reach hold {read_tokens} tokens, more than the {MAX_READ_TOKENS} read of an answer"
         )));
     }
-    let mut names = vec![""; ids.len()];
-    for (name, &id) in &ids {
-        names[id as usize] = name;
-    }
-    let unread = heads
+    // Heads in order of first appearance, each (name, arity) once.
+    firsts.sort_unstable();
+    firsts.dedup_by_key(|&mut (name, arity, _)| (name, arity));
+    firsts.sort_unstable_by_key(|&(.., start)| start);
+    let heads = firsts
         .iter()
-        .filter(|(name, _)| !reached[*name as usize])
-        .map(|&(name, arity)| (names[name as usize].to_string(), arity))
+        .filter(|&&(name, ..)| !reached[name as usize])
+        .map(|&(name, arity, _)| {
+            let (start, len) = names.spans[name as usize];
+            (start, len, arity)
+        })
         .collect();
     // The sentences of the runs read: a headless run is one sentence; a
     // run of clauses is skimmed again, alone, for where each starts.
@@ -175,7 +225,10 @@ pub fn consult(text: &str, positive: &str) -> Result<Consulted, Rejection> {
     Ok(Consulted {
         program,
         errors,
-        unread,
+        unread: Unread {
+            names: names.text,
+            heads,
+        },
     })
 }
 
@@ -648,7 +701,7 @@ enum DoubleQuotes {
 /// predicate overrides it.
 pub fn sanitize(
     program: &Program,
-    unread: &[(String, usize)],
+    unread: &Unread,
     task: &TaskProgram,
 ) -> Result<Vec<Term>, Rejection> {
     let target = (task.positive.clone(), task.arity);
@@ -726,15 +779,7 @@ pub fn sanitize(
     }
     // Refuse redefinitions first, whether or not the clause is reachable:
     // in the reference judge any loaded clause changes the program.
-    let mut helpers = BTreeMap::new();
-    let unread = unread
-        .iter()
-        .filter(|(name, arity)| !ISO_PROTECTED.contains(&(name.as_str(), *arity)));
-    for key in order.iter().chain(unread) {
-        if *key == target {
-            continue;
-        }
-        let (name, arity) = (key.0.as_str(), key.1);
+    let refuse = |name: &str, arity: usize| -> Result<(), Rejection> {
         if name.starts_with('$') {
             return Err(Rejection::Unsafe(format!(
                 "defines reserved predicate {name}/{arity}"
@@ -745,7 +790,11 @@ pub fn sanitize(
                 "defines label predicate {name}/{arity}"
             )));
         }
-        if task.background_predicates.contains(key) {
+        if task
+            .background_predicates
+            .iter()
+            .any(|(n, a)| n == name && *a == arity)
+        {
             return Err(Rejection::Unsafe(format!(
                 "redefines background predicate {name}/{arity}"
             )));
@@ -756,7 +805,20 @@ pub fn sanitize(
                 "redefines control construct {name}/{arity}"
             )));
         }
-        helpers.insert(key.clone(), format!("$judge_helper_{name}"));
+        Ok(())
+    };
+    let mut helpers = BTreeMap::new();
+    for key in order.iter().filter(|key| **key != target) {
+        refuse(&key.0, key.1)?;
+        helpers.insert(key.clone(), format!("$judge_helper_{}", key.0));
+    }
+    // Clauses not read cannot be called (nothing read names them), so they
+    // need no helper name; defining them is still refused alike.
+    for (name, arity) in unread.iter() {
+        if (name, arity) != (target.0.as_str(), target.1) && !ISO_PROTECTED.contains(&(name, arity))
+        {
+            refuse(name, arity)?;
+        }
     }
     if !clauses.contains_key(&target) {
         return Err(Rejection::NoRule(format!(
@@ -1421,7 +1483,7 @@ fn local_cut(goal: Term) -> Term {
 
 #[cfg(test)]
 mod tests {
-    use super::{consult, sanitize, Rejection};
+    use super::{consult, sanitize, Rejection, Unread};
     use crate::judge::task::TaskProgram;
     use crate::syntax::prolog::parse_program_recovering;
     use rand::seq::SliceRandom;
@@ -1508,7 +1570,11 @@ mod tests {
                     format!("{piece}{gap}")
                 })
                 .collect();
-            let whole = sanitize(&parse_program_recovering(&text).0, &[], &task);
+            let whole = sanitize(
+                &parse_program_recovering(&text).0,
+                &Unread::default(),
+                &task,
+            );
             let part = consult(&text, "eastbound")
                 .and_then(|read| sanitize(&read.program, &read.unread, &task));
             if kind(&whole) != kind(&part) {
@@ -1532,8 +1598,8 @@ mod tests {
         let read = consult(&text, "eastbound").expect("reads");
         assert_eq!(read.program.sentences.len(), 1);
         assert_eq!(
-            read.unread,
-            vec![("pad".to_string(), 2), ("pad".to_string(), 1)]
+            read.unread.iter().collect::<Vec<_>>(),
+            vec![("pad", 2), ("pad", 1)]
         );
         let dense = format!(
             "eastbound(T) :- has_car(T, _){}.",

@@ -11,7 +11,7 @@ use super::train::{Train, Vocabulary};
 use super::{curriculum, prompt, rule, task, train, Error, SlrTask, Split, Stats};
 use crate::gen::item_rng;
 use crate::judge::{
-    sanitize, EvaluationConfig, Judge, Label, Task as JudgeTask, TaskProgram, TaskRecord,
+    sanitize, EvaluationConfig, Judge, Label, Task as JudgeTask, TaskProgram, TaskRecord, Unread,
 };
 use crate::syntax::prolog::parse_program;
 use rand::seq::SliceRandom;
@@ -95,7 +95,7 @@ impl<'l> LevelContext<'l> {
     /// Whether the judge's sandbox accepts `rule` (the judge's own check).
     pub(crate) fn rule_is_safe(&self, rule: &str) -> bool {
         match parse_program(rule) {
-            Ok(program) => sanitize(&program, &[], &self.probe).is_ok(),
+            Ok(program) => sanitize(&program, &Unread::default(), &self.probe).is_ok(),
             Err(_) => false,
         }
     }

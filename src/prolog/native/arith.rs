@@ -138,11 +138,14 @@ fn cost(name: &str, x: &Num, y: Option<&Num>) -> u64 {
             let r = power_words(x, y);
             r.saturating_mul(r) / 16 + r
         }
-        "<<" => wx.saturating_add(shift_words(y)),
+        "<<" | ">>" => left_shift_words(name, x, y).unwrap_or(wx),
         _ if wx == 1 && wy == 1 => return 0,
-        "*" | "/" | "//" | "mod" | "rem" | "div" | "gcd" | "lcm" => {
-            wx.saturating_mul(wy) / 16 + wx + wy
+        // Binary GCD removes a bit per pass over the words.
+        "gcd" | "lcm" => {
+            let w = wx.max(wy);
+            w.saturating_mul(w).saturating_add(wx + wy)
         }
+        "*" | "/" | "//" | "mod" | "rem" | "div" => wx.saturating_mul(wy) / 16 + wx + wy,
         _ => wx + wy,
     };
     if units <= 2 {
@@ -167,12 +170,17 @@ fn power_words(x: &Num, y: Option<&Num>) -> u64 {
     bits.saturating_mul(e) / 64 + 1
 }
 
-fn shift_words(y: Option<&Num>) -> u64 {
-    match y {
-        Some(Num::Int(s)) if *s > 0 => *s as u64 / 64 + 1,
-        Some(Num::Big(_)) => u64::MAX / 2,
-        _ => 1,
-    }
+/// Words of the result of a shift that goes left (`<<` by a positive
+/// amount, or `>>` by a negative one, as SWI reads it); `None` for one that
+/// goes right, whose result is no larger than `x`.
+fn left_shift_words(name: &str, x: &Num, y: Option<&Num>) -> Option<u64> {
+    let (amount, negative) = match y? {
+        Num::Int(s) => (s.unsigned_abs(), *s < 0),
+        Num::Big(s) => (u64::MAX / 2, s.is_negative()),
+        Num::Float(_) => return None,
+    };
+    let left = (name == "<<") != negative;
+    left.then(|| x.words().saturating_add(amount / 64 + 1))
 }
 
 /// Bytes the result of `name` on `x`, `y` may need at most, when it can be
@@ -180,7 +188,7 @@ fn shift_words(y: Option<&Num>) -> u64 {
 fn result_bytes(name: &str, x: &Num, y: Option<&Num>) -> u64 {
     match name {
         "^" | "**" => power_words(x, y).saturating_mul(8),
-        "<<" => (x.words().saturating_add(shift_words(y))).saturating_mul(8),
+        "<<" | ">>" => left_shift_words(name, x, y).map_or(0, |w| w.saturating_mul(8)),
         "*" => (x.words() + y.map_or(1, Num::words)).saturating_mul(8),
         _ => 0,
     }
@@ -433,7 +441,13 @@ fn unary(name: &str, x: Num) -> Result<Num, Fallback> {
         ("msb", x) => {
             let i = need_int(name, &x)?;
             if i < BigInt::from(1) {
-                return Err(raise(format!("domain_error(not_less_than_one, {i})")));
+                // Printing a big integer is quadratic work: name it by size.
+                let shown = if i.bits() <= 64 {
+                    i.to_string()
+                } else {
+                    format!("<a {}-bit integer>", i.bits())
+                };
+                return Err(raise(format!("domain_error(not_less_than_one, {shown})")));
             }
             Ok(I(i.bits() as i64 - 1))
         }

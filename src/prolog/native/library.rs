@@ -174,9 +174,17 @@ impl Machine<'_> {
     fn split_string(&mut self, args: u32) -> Result<bool, Fallback> {
         let what = "split_string/4";
         let text: Vec<char> = self.split_text(args, 0, what)?.chars().collect();
-        let separators: Vec<char> = self.split_text(args, 1, what)?.chars().collect();
-        let pad: Vec<char> = self.split_text(args, 2, what)?.chars().collect();
-        let is_pad = |c: &char| pad.contains(c);
+        // Sorted, so that a long separator or padding text costs a binary
+        // search per character, not a scan.
+        let sorted = |text: &str| {
+            let mut chars: Vec<char> = text.chars().collect();
+            chars.sort_unstable();
+            chars.dedup();
+            chars
+        };
+        let separators = sorted(&self.split_text(args, 1, what)?);
+        let pad = sorted(&self.split_text(args, 2, what)?);
+        let is_pad = |c: &char| pad.binary_search(c).is_ok();
         let mut start = 0;
         let mut end = text.len();
         while start < end && is_pad(&text[start]) {
@@ -191,7 +199,7 @@ impl Machine<'_> {
                 start += 1;
             }
             let stop = (start..end)
-                .find(|&i| separators.contains(&text[i]))
+                .find(|&i| separators.binary_search(&text[i]).is_ok())
                 .unwrap_or(end);
             let mut last = stop;
             while last > start && is_pad(&text[last - 1]) {

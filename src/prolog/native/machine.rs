@@ -1628,19 +1628,12 @@ impl<'a> Machine<'a> {
                 ) => self.unify(t, name),
                 (name, Cell::Int(0)) if self.is_string(name) => self.unify(t, name),
                 (Cell::Atom(name), Cell::Int(n)) if n > 0 && !(name == DOT && n == 2) => {
-                    // Counted before the arguments are made.
-                    self.store
-                        .check_heap(usize::try_from(n).unwrap_or(usize::MAX))?;
                     let name = if name == LIST_NAME && n == 2 {
                         DOT
                     } else {
                         name
                     };
-                    let mut fresh = Vec::with_capacity(n as usize);
-                    for _ in 0..n {
-                        fresh.push(self.store.new_var()?);
-                    }
-                    let built = self.store.compound(name, &fresh)?;
+                    let built = self.store.compound_of_fresh(name, n as u64)?;
                     self.unify(t, built)
                 }
                 _ => Err(Fallback::new("unsupported", "functor/3 mode")),

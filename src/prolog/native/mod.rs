@@ -23,7 +23,8 @@
 //!
 //! - *Steps*: one per call (a resolution or a built-in) plus one per list
 //!   element a list built-in walks. Per goal (one example) at most
-//!   [`MAX_STEPS`], per answer (all examples together) [`MAX_TOTAL_STEPS`].
+//!   [`MAX_STEPS`], per answer (all examples together) [`MAX_TOTAL_STEPS`],
+//!   or [`TOTAL_STEPS_PER_GOAL`] per example when a task has more than 25.
 //! - *Work*: what a step does beyond that, in units of about one cell
 //!   visited: cells unified, copied, built or compared, 16 bytes of text
 //!   scanned, copied or made, machine words of big integers (products and
@@ -46,11 +47,13 @@
 //! and at most 2,897 work units per example and 20,064 per answer,
 //! measured by `tests/judge_native.rs`, which fails if any comes within
 //! 10× of its budget. The budgets are not much larger than that margin
-//! needs (steps 11× and 16×, work 19× and 20×), because a policy that finds
-//! a budget spends all of it: an answer that exhausts them costs about as
-//! much as 20 ordinary answers. A looping or exploding answer spends its
-//! budget in a millisecond or two; `cost_bombs_end_in_a_counted_budget` below checks the
-//! answers that do unbounded work inside a single step.
+//! needs (steps 11× and 16×; work 33× and 41×, since random rules that
+//! call lambdas copy more per step than this set), because a policy that
+//! finds a budget spends all of it: an answer that exhausts them costs
+//! about as much as 20 ordinary answers. A looping or exploding answer
+//! spends its budget in a millisecond or two;
+//! `cost_bombs_end_in_a_counted_budget` below checks the answers that do
+//! unbounded work inside a single step.
 //!
 //! The gray zone: an answer that SWI-Prolog would finish within the
 //! reference's 5 s (some 100 M inferences) but that needs more than these
@@ -87,11 +90,23 @@ const CACHE_SIZE: usize = 8;
 /// Native steps per goal (one example) at most: see the module docs.
 pub const MAX_STEPS: u64 = 10_000;
 
-/// Native steps per evaluation (all examples of one answer) at most.
+/// Native steps per evaluation (all examples of one answer) at most, for
+/// a task of up to 25 examples: see [`total_step_limit`].
 pub const MAX_TOTAL_STEPS: u64 = 100_000;
 
+/// Native steps per example an evaluation may use in all, for a task of
+/// more than 25 examples: what every answer costs grows with them.
+pub const TOTAL_STEPS_PER_GOAL: u64 = 4_000;
+
+/// Native steps an evaluation of `goals` examples may use in all.
+pub fn total_step_limit(goals: usize) -> u64 {
+    (goals as u64)
+        .saturating_mul(TOTAL_STEPS_PER_GOAL)
+        .max(MAX_TOTAL_STEPS)
+}
+
 /// Term work units (cells visited) per step allowed.
-pub const WORK_PER_STEP: u64 = 4;
+pub const WORK_PER_STEP: u64 = 8;
 
 /// The work units `steps` steps of budget allow: [`WORK_PER_STEP`] per
 /// step, plus a margin for a goal's first term copies.
@@ -272,7 +287,7 @@ impl Base {
             atoms,
             &self.library.builtins,
             step_limit,
-            MAX_TOTAL_STEPS,
+            total_step_limit(goals.len()),
             MEMORY_LIMIT,
         );
         let mut verdicts = Vec::with_capacity(goals.len());

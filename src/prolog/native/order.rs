@@ -33,6 +33,13 @@ fn name_of<'a>(atoms: &'a Atoms, name: u32) -> &'a str {
     atoms.name(if name == DOT { LIST_NAME } else { name })
 }
 
+/// Compares two texts by character codes (UTF-8 byte order is code
+/// order), charged for the bytes it may scan.
+fn compare_text(store: &mut Store, a: &str, b: &str) -> Result<Ordering, Fallback> {
+    store.charge_text(a.len().min(b.len()))?;
+    Ok(a.cmp(b))
+}
+
 /// Compares two heap terms in the standard order.
 pub(crate) fn compare(
     store: &mut Store,
@@ -70,7 +77,7 @@ pub(crate) fn compare(
                 } else if y == NIL {
                     Ordering::Greater
                 } else {
-                    atoms.name(x).cmp(atoms.name(y))
+                    compare_text(store, atoms.name(x), atoms.name(y))?
                 }
             }
             (Cell::Str(p), Cell::Str(q)) => {
@@ -85,19 +92,18 @@ pub(crate) fn compare(
                         Cell::Atom(t) => atoms.name(t),
                         _ => "",
                     };
-                    let o = text(store, p).cmp(text(store, q));
+                    let o = compare_text(store, text(store, p), text(store, q))?;
                     if o != Ordering::Equal {
                         return Ok(o);
                     }
                     continue;
                 }
-                let o = n.cmp(&m).then_with(|| {
-                    if f == g {
-                        Ordering::Equal
-                    } else {
-                        name_of(atoms, f).cmp(name_of(atoms, g))
+                let o = match n.cmp(&m) {
+                    Ordering::Equal if f != g => {
+                        compare_text(store, name_of(atoms, f), name_of(atoms, g))?
                     }
-                });
+                    o => o,
+                };
                 if o == Ordering::Equal {
                     for i in (1..=n).rev() {
                         stack.push((store.heap[(p + i) as usize], store.heap[(q + i) as usize]));

@@ -431,6 +431,21 @@ impl Store {
     }
 
     /// The compound `name(args…)`, or the atom when `args` is empty.
+    /// `name(_, …, _)` with `arity` fresh variables (`functor/3`): each
+    /// argument cell is itself the unbound variable. Counted and charged
+    /// before anything is made.
+    pub(crate) fn compound_of_fresh(&mut self, name: u32, arity: u64) -> Result<Cell, Fallback> {
+        let cells = usize::try_from(arity).map_or(usize::MAX, |n| n.saturating_add(1));
+        self.check_heap(cells)?;
+        self.charge(arity.saturating_add(1))?;
+        let at = self.heap.len() as u32;
+        self.heap.push(Cell::Functor(name, arity as u32));
+        for i in 1..=arity as u32 {
+            self.heap.push(Cell::Ref(at + i));
+        }
+        Ok(Cell::Str(at))
+    }
+
     pub(crate) fn compound(&mut self, name: u32, args: &[Cell]) -> Result<Cell, Fallback> {
         if args.is_empty() {
             return Ok(Cell::Atom(name));
@@ -935,8 +950,11 @@ impl Store {
 pub(crate) struct FastHasher(u64);
 
 impl std::hash::Hasher for FastHasher {
+    /// The multiply carries only upward, so a table's bucket (the low bits)
+    /// would depend on a key's first bytes alone: the well-mixed high bits
+    /// are rotated down.
     fn finish(&self) -> u64 {
-        self.0
+        self.0.rotate_left(26)
     }
 
     fn write(&mut self, bytes: &[u8]) {
