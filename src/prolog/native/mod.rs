@@ -968,6 +968,17 @@ mod tests {
             ("X is 7 ^ 2000000, X < 0", "budget"),
             ("between(1, 100000, _), X is 3 ^ 100000, X < 0", "budget"),
             ("between(1, 100000, _), X is 1 << 1000000, X < 0", "budget"),
+            // Found by red-teaming: a right shift by a negative amount goes
+            // left; GCD is quadratic; long texts compared in the standard
+            // order; functor/3 with a huge arity.
+            ("X is 1 >> -(1 << 40), X < 0", "memory"),
+            ("between(1, 1000, _), 1 >> -100000000 =:= 0", "budget"),
+            ("G is gcd((1 << 300000) - 1, 1), G > 5", "budget"),
+            (
+                "double(14, a, A), atom_concat(A, b, B), between(1, 2000, _), compare(<, B, A)",
+                "budget",
+            ),
+            ("functor(F, f, 1990000), F = g", "memory"),
             ("X is 1 << (1 << 40), X > 0", "memory"),
             ("length(L, 4611686018427387904000), L = []", "memory"),
             ("numlist(1, 10000000, L), L = []", "memory"),
