@@ -285,7 +285,8 @@ fn first_order(bin: &std::path::Path) {
         std::fs::write(&tptp_file, &problem.text).expect("write");
         let entail_run = |path_var: Option<std::ffi::OsString>| {
             let mut c = Command::new(bin);
-            c.args(["prove", "--no-countermodels", "--timeout", "30"]).arg(&path);
+            c.args(["prove", "--no-countermodels", "--timeout", "30"])
+                .arg(&path);
             if let Some(p) = path_var {
                 c.env("PATH", p);
             }
@@ -343,7 +344,10 @@ fn first_order(bin: &std::path::Path) {
         let alone = if alone.is_empty() {
             String::new()
         } else {
-            format!("; entail without Prover9 in its race {:.1} ms", median(alone) * 1e3)
+            format!(
+                "; entail without Prover9 in its race {:.1} ms",
+                median(alone) * 1e3
+            )
         };
         println!(
             "first-order: on the {} of {} problems one {baseline} process proves ({runs} runs each, median per problem): entail {:.1} ms, {baseline} {:.1} ms ({:.2}x){alone}",

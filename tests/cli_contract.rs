@@ -676,7 +676,16 @@ fn every_gen_command_takes_the_shared_flags() {
         }
     }
     let run = |threads: &str| {
-        let args = ["gen", "divlogic", "--count", "70", "--seed", "3", "--threads", threads];
+        let args = [
+            "gen",
+            "divlogic",
+            "--count",
+            "70",
+            "--seed",
+            "3",
+            "--threads",
+            threads,
+        ];
         let (code, out, err) = entail(&args);
         assert_eq!(code, 0, "{err}");
         out

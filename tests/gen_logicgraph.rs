@@ -426,7 +426,6 @@ fn check_tier(name: &str, config: &Config, seed: u64, count: u64) {
     let _ = std::fs::remove_dir_all(&out);
 }
 
-
 /// The directory of item `index` in a run's output, as the published
 /// layout names it: `test_{index+1}`.
 fn item_dir(out: &Path, index: u64) -> PathBuf {
@@ -776,9 +775,7 @@ fn tiers_have_the_published_shape_on_a_fixed_seed() {
         let out = temp_dir(&format!("shape_{tier:?}"));
         let config = Config::for_tier(tier);
         generate(&config, 21, count, &out, 2);
-        let shapes: Vec<Shape> = (0..count)
-            .map(|i| shape(&item_dir(&out, i)))
-            .collect();
+        let shapes: Vec<Shape> = (0..count).map(|i| shape(&item_dir(&out, i))).collect();
         let (lo, hi) = tier.paths();
         assert!(
             shapes.iter().all(|s| (lo..=hi).contains(&s.paths)),

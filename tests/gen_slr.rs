@@ -1075,7 +1075,10 @@ fn holdout_trains_catch_a_memorising_rule() {
     }
     let report = score(&scored, &memorised);
     let json = serde_json::to_value(&report).unwrap();
-    assert_eq!(json["overall"]["solved"], 3, "the memoriser fits every prompt");
+    assert_eq!(
+        json["overall"]["solved"], 3,
+        "the memoriser fits every prompt"
+    );
     assert_eq!(report.holdout_tasks, 3);
     assert!(report.holdout_score.unwrap() < 1.0, "{report:?}");
     assert!(report.holdout_solved.unwrap() < 3, "{report:?}");

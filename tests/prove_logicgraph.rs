@@ -54,7 +54,8 @@ fn published_solutions_are_valid_minimal_and_are_all_the_supports() {
     let mut steps = 0;
     for dir in &dirs {
         let name = dir.display().to_string();
-        let problem = logicgraph::Instances::load(dir, false).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let problem =
+            logicgraph::Instances::load(dir, false).unwrap_or_else(|e| panic!("{name}: {e}"));
         let report = prover
             .check_problem(&problem, Some(&opts))
             .unwrap_or_else(|e| panic!("{name}: {e}"));

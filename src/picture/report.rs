@@ -107,7 +107,9 @@ impl Results {
             let logicon = |e| typed("score logicon report", e);
             if has("completion") {
                 return serde_json::from_value(value)
-                    .map(|r| Results::Logicon(logicon::Report(logicon::TaskReport::Discriminative(r))))
+                    .map(|r| {
+                        Results::Logicon(logicon::Report(logicon::TaskReport::Discriminative(r)))
+                    })
                     .map_err(logicon);
             }
             if has("exact_accuracy") {

@@ -45,7 +45,15 @@ pub fn wordnet_dir() -> PathBuf {
 /// prints why `test` is skipped. `scripts/install-deps` installs it.
 pub fn wordnet(test: &str) -> bool {
     let dir = wordnet_dir();
-    let files = ["index.noun", "data.noun", "data.verb", "data.adj", "data.adv", "noun.exc", "cntlist.rev"];
+    let files = [
+        "index.noun",
+        "data.noun",
+        "data.verb",
+        "data.adj",
+        "data.adv",
+        "noun.exc",
+        "cntlist.rev",
+    ];
     match files.iter().find(|f| !dir.join(f).is_file()) {
         None => true,
         Some(missing) => {

@@ -55,9 +55,10 @@ fn check_tree(
                 while !stop.load(Ordering::Relaxed) {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(dir) = dirs.get(i) else { break };
-                    let result = Instances::load(&dir.path, options.instantiated).and_then(|problem| {
-                        prover.check_problem(&problem, options.supports.as_ref())
-                    });
+                    let result =
+                        Instances::load(&dir.path, options.instantiated).and_then(|problem| {
+                            prover.check_problem(&problem, options.supports.as_ref())
+                        });
                     if done.send((i, result)).is_err() {
                         break;
                     }

@@ -320,7 +320,8 @@ mod tests {
         assert_ne!(text, TRAINS_JSON);
         let err = Language::from_json(&text).unwrap_err();
         assert!(
-            err.to_string().contains("`has_roof` has a sentence for `flat`"),
+            err.to_string()
+                .contains("`has_roof` has a sentence for `flat`"),
             "{err}"
         );
     }

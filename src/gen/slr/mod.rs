@@ -35,8 +35,8 @@ mod tests;
 mod train;
 
 pub use config::{Config, Error, Split};
-pub use curriculum::{BackgroundSampling, Level, Pmf, Theta};
 pub(crate) use curriculum::{tier, TIERS};
+pub use curriculum::{BackgroundSampling, Level, Pmf, Theta};
 pub use language::Language;
 pub use prompt::PromptStyle;
 pub use run::{generate, Stats};
