@@ -76,7 +76,6 @@ fn running(pid: u32) -> bool {
 #[test]
 #[cfg(target_os = "linux")]
 fn no_prover_child_outlives_the_process() {
-    use std::os::unix::fs::PermissionsExt;
     // Stand-ins for `eprover` and `prover9`, first on the PATH, record their
     // pids and sleep. Every one started must be gone once `entail prove` has
     // exited: the ones running at the deadline, and the ones started just
@@ -86,16 +85,11 @@ fn no_prover_child_outlives_the_process() {
     let dir = common::scratch("prove_deadline", "fake_provers");
     let pids = dir.join("pids");
     for program in ["eprover", "prover9", "cvc5"] {
-        let script = dir.join(program);
-        std::fs::write(
-            &script,
-            format!(
-                "#!/bin/sh\necho {program} $$ >> '{}'\nexec sleep 60\n",
-                pids.display()
-            ),
-        )
-        .expect("write the stand-in");
-        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        common::stand_in(
+            &dir,
+            program,
+            &format!("echo {program} $$ >> '{}'\nexec sleep 60\n", pids.display()),
+        );
     }
     let path = format!(
         "{}:{}",
@@ -160,7 +154,6 @@ fn nice_in_stat(stat: &str) -> i32 {
 #[test]
 #[cfg(target_os = "linux")]
 fn every_engine_runs_at_the_callers_priority() {
-    use std::os::unix::fs::PermissionsExt;
     // A stand-in `eprover` records, as it starts, its own stat line and
     // those of every thread of `entail` (its parent), Z3's among them.
     // Before, the race reniced Z3's thread to 19 just before it started E,
@@ -169,17 +162,15 @@ fn every_engine_runs_at_the_callers_priority() {
     // search alone lowers itself by 5 (it may not have done so yet).
     let dir = common::scratch("prove_deadline", "priorities");
     let log = dir.join("stat");
-    let script = dir.join("eprover");
-    std::fs::write(
-        &script,
-        format!(
-            "#!/bin/sh\ncat /proc/$$/stat /proc/$PPID/task/*/stat >> '{}'\necho started >> '{}'\nexec sleep 60\n",
+    common::stand_in(
+        &dir,
+        "eprover",
+        &format!(
+            "cat /proc/$$/stat /proc/$PPID/task/*/stat >> '{}'\necho started >> '{}'\nexec sleep 60\n",
             log.display(),
             log.display()
         ),
-    )
-    .expect("write the stand-in");
-    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    );
     let path = format!(
         "{}:{}",
         dir.display(),
@@ -213,7 +204,6 @@ fn every_engine_runs_at_the_callers_priority() {
 #[test]
 #[cfg(target_os = "linux")]
 fn z3_answers_when_prover9_does_not() {
-    use std::os::unix::fs::PermissionsExt;
     // With Prover9 in the race, Z3 waits up to 20 ms for its answer before
     // making a context. A Prover9 that ends without a proof, or one that
     // never answers, must not cost Z3's verdict. Stand-ins: `prover9` (one
@@ -229,10 +219,7 @@ fn z3_answers_when_prover9_does_not() {
             ("eprover", "exec sleep 60"),
             ("cvc5", "exec sleep 60"),
         ] {
-            let script = dir.join(program);
-            std::fs::write(&script, format!("#!/bin/sh\n{text}\n")).expect("write the stand-in");
-            std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755))
-                .expect("chmod");
+            common::stand_in(&dir, program, &format!("{text}\n"));
         }
         let path = format!(
             "{}:{}",
@@ -256,7 +243,6 @@ fn z3_answers_when_prover9_does_not() {
 #[test]
 #[cfg(target_os = "linux")]
 fn cvc5_counts_only_with_a_proof() {
-    use std::os::unix::fs::PermissionsExt;
     // cvc5 gets E's TPTP translation on stdin and only its proofs count: its
     // default strategy is incomplete and it hands back no model, so a
     // `Satisfiable` from it settles nothing. A stand-in `cvc5` keeps its
@@ -264,16 +250,14 @@ fn cvc5_counts_only_with_a_proof() {
     // infinite models) the race must still end `unknown`.
     let dir = common::scratch("prove_deadline", "cvc5");
     let input = dir.join("input.p");
-    let script = dir.join("cvc5");
-    std::fs::write(
-        &script,
-        format!(
-            "#!/bin/sh\necho \"$@\" > '{0}.args'\ncat > '{0}'\necho '% SZS status Satisfiable for stdin'\n",
+    common::stand_in(
+        &dir,
+        "cvc5",
+        &format!(
+            "echo \"$@\" > '{0}.args'\ncat > '{0}'\necho '% SZS status Satisfiable for stdin'\n",
             input.display()
         ),
-    )
-    .expect("write the stand-in");
-    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    );
     let path = format!(
         "{}:{}",
         dir.display(),

@@ -529,7 +529,6 @@ fn prover9_answers_our_text_as_it_answers_the_file() {
 /// and exits with `prover9_exit`. The report, and the text Prover9 got.
 #[cfg(target_os = "linux")]
 fn race_with_stand_in_prover9(prover9_exit: i32, seconds: &str) -> (serde_json::Value, String) {
-    use std::os::unix::fs::PermissionsExt;
     let dir = common::scratch("prove_portfolio", &format!("fake_prover9_{prover9_exit}"));
     let seen = dir.join("seen.in");
     for (program, body) in [
@@ -543,9 +542,7 @@ fn race_with_stand_in_prover9(prover9_exit: i32, seconds: &str) -> (serde_json::
         ("eprover", "exec sleep 60\n".to_string()),
         ("cvc5", "exec sleep 60\n".to_string()),
     ] {
-        let script = dir.join(program);
-        std::fs::write(&script, format!("#!/bin/sh\n{body}")).expect("write the stand-in");
-        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        common::stand_in(&dir, program, &body);
     }
     let source = std::fs::read_to_string(fo_dir().join("set_union.in")).expect("corpus");
     let problem = dir.join("set_union_weighted.in");

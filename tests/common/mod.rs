@@ -31,3 +31,15 @@ pub fn scratch(file: &str, name: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).expect("scratch dir");
     dir
 }
+
+/// Writes an executable shell script `dir/program` running `body`: a
+/// stand-in for an outside program, found first on a test's `PATH`.
+#[cfg(unix)]
+#[allow(dead_code)]
+pub fn stand_in(dir: &std::path::Path, program: &str, body: &str) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let script = dir.join(program);
+    std::fs::write(&script, format!("#!/bin/sh\n{body}")).expect("write the stand-in");
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    script
+}
