@@ -265,18 +265,22 @@ def test_report_over_20000_judged_answers_is_small_and_quick(browser, entail_bin
     rows = [json.loads(line) for line in tasks.read_text().splitlines()]
     wrong = ["eastbound(T) :- has_car(T, C).", "eastbound(T) :- has_car(T, C), car_len(C, ).",
              "I do not know.", "eastbound(T) :- shell(ls)."]
-    for model, every in (("a", 2), ("b", 3)):
-        batch = tmp_path / f"batch_{model}.jsonl"
-        with open(batch, "w") as out:
-            for i in range(10_000):
-                task = rows[i % len(rows)]
-                guess = task["ground-truth rule"] if i % every else wrong[i % len(wrong)]
-                out.write(json.dumps(dict(task, id=f"{model}-{i}", prediction=guess)) + "\n")
-        judged = tmp_path / f"judged_{model}.jsonl"
-        run(entail_bin, "judge", "--batch", str(batch), "--output", str(judged))
-    # The batches hold each answer's task and level: together, they place both models.
+    # Each batch is about 0.5 GB (a level-20 task is 100 KB): it is removed once
+    # judged, and the report reads only each answer's id and level.
     joined = tmp_path / "tasks_both.jsonl"
-    joined.write_text((tmp_path / "batch_a.jsonl").read_text() + (tmp_path / "batch_b.jsonl").read_text())
+    with open(joined, "w") as levels:
+        for model, every in (("a", 2), ("b", 3)):
+            batch = tmp_path / f"batch_{model}.jsonl"
+            with open(batch, "w") as out:
+                for i in range(10_000):
+                    task = rows[i % len(rows)]
+                    guess = task["ground-truth rule"] if i % every else wrong[i % len(wrong)]
+                    out.write(json.dumps(dict(task, id=f"{model}-{i}", prediction=guess)) + "\n")
+                    levels.write(json.dumps({"id": f"{model}-{i}",
+                                             "curriculum level": task["curriculum level"]}) + "\n")
+            judged = tmp_path / f"judged_{model}.jsonl"
+            run(entail_bin, "judge", "--batch", str(batch), "--output", str(judged))
+            batch.unlink()
     page = tmp_path / "report-20000.html"
     started = time.monotonic()
     run(entail_bin, "report", str(tmp_path / "judged_a.jsonl"), str(tmp_path / "judged_b.jsonl"),
