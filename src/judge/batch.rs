@@ -26,6 +26,9 @@ const CHUNK_LINES: usize = 4096;
 /// …or this many bytes of input.
 const CHUNK_BYTES: usize = 64 << 20;
 
+/// The line buffer's capacity kept from one line to the next.
+const LINE_BUFFER_KEPT: usize = 1 << 20;
+
 /// Stack for each scoring thread: terms are at most
 /// [`crate::syntax::prolog::MAX_DEPTH`] high, and this leaves the engines
 /// ample room on top.
@@ -96,6 +99,11 @@ pub fn run_batch(
             chunk.push(line);
             raw_ids.push(raw_id);
             chunk_bytes += buffer.len();
+            // A long line's buffer would otherwise stay allocated beside
+            // the answers it is judged with.
+            if buffer.capacity() > LINE_BUFFER_KEPT {
+                buffer = Vec::new();
+            }
         }
         let end = length.is_none();
         if !chunk.is_empty() && (end || chunk.len() >= CHUNK_LINES || chunk_bytes >= CHUNK_BYTES) {

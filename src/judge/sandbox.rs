@@ -197,10 +197,12 @@ pub fn consult(text: &str, positive: &str) -> Result<Consulted, Rejection> {
     firsts.sort_unstable();
     firsts.dedup_by_key(|&mut (name, arity, _)| (name, arity));
     firsts.sort_unstable_by_key(|&(.., start)| start);
+    // `into_iter` lets the collect reuse `firsts`' memory: on a flood of
+    // distinct names both are as long as the text has sentences.
     let heads = firsts
-        .iter()
-        .filter(|&&(name, ..)| !reached[name as usize])
-        .map(|&(name, arity, _)| {
+        .into_iter()
+        .filter(|&(name, ..)| !reached[name as usize])
+        .map(|(name, arity, _)| {
             let (start, len) = names.spans[name as usize];
             (start, len, arity)
         })

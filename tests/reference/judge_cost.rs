@@ -11,21 +11,36 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Once;
 
-/// Counts every byte allocated (reallocations count their new size).
+/// Counts every byte allocated (reallocations count their new size), and
+/// the bytes live at once.
 pub struct Counting;
 
 pub static ALLOCATED: AtomicU64 = AtomicU64::new(0);
+/// Bytes allocated and not yet freed.
+pub static LIVE: AtomicU64 = AtomicU64::new(0);
+/// The most [`LIVE`] has been since it was last reset to the live bytes.
+pub static PEAK: AtomicU64 = AtomicU64::new(0);
+
+fn grow_live(by: u64) {
+    let live = LIVE.fetch_add(by, Ordering::Relaxed) + by;
+    PEAK.fetch_max(live, Ordering::Relaxed);
+}
 
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         ALLOCATED.fetch_add(layout.size() as u64, Ordering::Relaxed);
+        grow_live(layout.size() as u64);
         System.alloc(layout)
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        LIVE.fetch_sub(layout.size() as u64, Ordering::Relaxed);
         System.dealloc(ptr, layout)
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         ALLOCATED.fetch_add(new_size as u64, Ordering::Relaxed);
+        // The old block is live until the new one holds its bytes.
+        grow_live(new_size as u64);
+        LIVE.fetch_sub(layout.size() as u64, Ordering::Relaxed);
         System.realloc(ptr, layout, new_size)
     }
 }
