@@ -938,9 +938,10 @@ impl<'a> Machine<'a> {
     /// renaming of their variables.
     fn variant(&mut self, a: Cell, b: Cell) -> Result<bool, Fallback> {
         let (mut left, mut right) = (FastMap::default(), FastMap::default());
+        // Charged per pair pushed, as unification is.
+        self.store.charge(1)?;
         let mut stack = vec![(a, b)];
         while let Some((a, b)) = stack.pop() {
-            self.store.charge(1)?;
             match (self.store.deref(a), self.store.deref(b)) {
                 (Cell::Ref(x), Cell::Ref(y)) => {
                     if *left.entry(x).or_insert(y) != y || *right.entry(y).or_insert(x) != x {
@@ -956,6 +957,7 @@ impl<'a> Machine<'a> {
                                 }
                                 continue;
                             }
+                            self.store.charge(u64::from(n))?;
                             for i in 1..=n {
                                 stack.push((
                                     self.store.heap[(p + i) as usize],

@@ -26,7 +26,9 @@
 //!   [`MAX_STEPS`], per answer (all examples together) [`MAX_TOTAL_STEPS`],
 //!   or [`TOTAL_STEPS_PER_GOAL`] per example when a task has more than 25.
 //! - *Work*: what a step does beyond that, in units of about one cell
-//!   visited: cells unified, copied, built or compared, 16 bytes of text
+//!   visited: cells unified, copied, built or compared (every argument
+//!   pair a walk pushes, so two compounds of a huge arity that differ in
+//!   their first argument cost their arity), 16 bytes of text
 //!   scanned, copied or made, machine words of big integers (products and
 //!   quotients by the product of their sizes, powers by their result's size
 //!   squared and shifts by it, even of word-sized operands, decimal
@@ -1020,6 +1022,41 @@ mod tests {
         // 16 times the text: at most about 16 times the work.
         assert!(large.work <= 20 * small.work, "{small:?} {large:?}");
         assert!(large.work >= 4 * small.work, "{small:?} {large:?}");
+    }
+
+    #[test]
+    fn comparing_terms_of_a_huge_arity_costs_their_arity() {
+        // Two compounds of arity 8,000 that differ in their first argument:
+        // each walk pushes every argument pair before it meets the
+        // difference, so each comparison must cost about the arity (when
+        // only pops were charged it cost a few units, and 4,000
+        // `compare/3` of arity 40,000 took 281 ms within the budget).
+        const ARITY: u64 = 8_000;
+        const TIMES: u64 = 20;
+        for goal in [
+            "compare(_, F, G)",
+            "F == G",
+            "F \\= G",
+            "F = G",
+            "dif(F, G)",
+            "p(F) = p(G)",
+        ] {
+            let cost = |times: u64| {
+                let h = format!(
+                    "eastbound(x) :- functor(F, f, {ARITY}), functor(G, f, {ARITY}), \
+                     arg(1, F, a), arg(1, G, b), between(1, {times}, _), {goal}, fail.\n\
+                     eastbound(x).\n"
+                );
+                let mut steps = Steps::default();
+                let goals = vec!["eastbound(x)".to_string()];
+                // Over the goal's budget when charged: this is about scale.
+                let got = verdicts(run_uncapped("", &h, &goals, 100 * MAX_STEPS, &mut steps));
+                assert_eq!(got, Ok(vec![true]), "{goal}");
+                steps.work
+            };
+            let each = (cost(TIMES) - cost(0)) / TIMES;
+            assert!((ARITY / 2..=3 * ARITY).contains(&each), "{goal}: {each}");
+        }
     }
 
     #[test]

@@ -47,9 +47,11 @@ pub(crate) fn compare(
     a: Cell,
     b: Cell,
 ) -> Result<Ordering, Fallback> {
+    // Charged per pair pushed, before pushing: two terms of a huge arity
+    // that differ in their first argument cost their arity.
+    store.charge(1)?;
     let mut stack = vec![(a, b)];
     while let Some((a, b)) = stack.pop() {
-        store.charge(1)?;
         let a = store.deref(a);
         let b = store.deref(b);
         let (ra, rb) = (rank(store, a), rank(store, b));
@@ -105,6 +107,7 @@ pub(crate) fn compare(
                     o => o,
                 };
                 if o == Ordering::Equal {
+                    store.charge(u64::from(n))?;
                     for i in (1..=n).rev() {
                         stack.push((store.heap[(p + i) as usize], store.heap[(q + i) as usize]));
                     }

@@ -527,15 +527,14 @@ impl Store {
     /// Unifies two heap terms (no occurs check, as in SWI and scryer).
     /// Bindings are trailed; on failure the caller undoes them.
     pub(crate) fn unify(&mut self, a: Cell, b: Cell) -> Result<bool, Fallback> {
+        // Charged per pair pushed, before pushing: two terms of a huge
+        // arity that differ in their first argument cost their arity.
+        self.charge(1)?;
         let mut stack = std::mem::take(&mut self.stack);
         stack.clear();
         stack.push((a, b));
         let mut result = Ok(true);
         while let Some((a, b)) = stack.pop() {
-            if let Err(e) = self.charge(1) {
-                result = Err(e);
-                break;
-            }
             let a = self.deref(a);
             let b = self.deref(b);
             match (a, b) {
@@ -561,6 +560,10 @@ impl Store {
                     }
                     match (self.heap[p as usize], self.heap[q as usize]) {
                         (Cell::Functor(f, n), Cell::Functor(g, m)) if f == g && n == m => {
+                            if let Err(e) = self.charge(u64::from(n)) {
+                                result = Err(e);
+                                break;
+                            }
                             for i in (1..=n).rev() {
                                 stack.push((
                                     self.heap[(p + i) as usize],
@@ -622,9 +625,10 @@ impl Store {
             }
             _ => {}
         }
+        // Charged per pair pushed, as unification is.
+        self.charge(1)?;
         let mut stack = vec![(a, b)];
         while let Some((a, b)) = stack.pop() {
-            self.charge(1)?;
             let a = self.deref(a);
             let b = self.deref(b);
             let same = match (a, b) {
@@ -637,6 +641,7 @@ impl Store {
                     if p != q {
                         match (self.heap[p as usize], self.heap[q as usize]) {
                             (Cell::Functor(f, n), Cell::Functor(g, m)) if f == g && n == m => {
+                                self.charge(u64::from(n))?;
                                 for i in (1..=n).rev() {
                                     stack.push((
                                         self.heap[(p + i) as usize],
@@ -762,6 +767,7 @@ impl Store {
         let mut stack = std::mem::take(&mut self.template_stack);
         stack.clear();
         let (Cell::Str(p), Cell::Str(q)) = (t, self.deref(h)) else {
+            self.charge(1)?;
             stack.push((t, h));
             return self.unify_template_stack(arena, stack, vars);
         };
@@ -776,6 +782,8 @@ impl Store {
         for i in 1..=n {
             let (t, h) = (arena[(p + i) as usize], self.heap[(q + i) as usize]);
             if matches!(t, Cell::Str(_)) {
+                // The pairs pushed are charged here, not when popped.
+                self.charge(u64::from(n - i + 1))?;
                 for j in (i..=n).rev() {
                     stack.push((arena[(p + j) as usize], self.heap[(q + j) as usize]));
                 }
@@ -843,8 +851,9 @@ impl Store {
         stack: &mut Vec<(Cell, Cell)>,
         vars: &mut VarMap,
     ) -> Result<bool, Fallback> {
+        // Each pair was charged when pushed: a head of a huge arity that
+        // differs early costs what was pushed.
         while let Some((t, h)) = stack.pop() {
-            self.charge(1)?;
             match t {
                 Cell::Str(p) => {
                     let h = self.deref(h);
@@ -862,6 +871,7 @@ impl Store {
                             if f != g || n != m {
                                 return Ok(false);
                             }
+                            self.charge(u64::from(n))?;
                             for i in (1..=n).rev() {
                                 stack.push((arena[(p + i) as usize], self.heap[(q + i) as usize]));
                             }
