@@ -50,14 +50,6 @@ impl Num {
             _ => 1,
         }
     }
-
-    fn to_big(&self) -> Option<BigInt> {
-        match self {
-            Num::Int(i) => Some(BigInt::from(*i)),
-            Num::Big(b) => Some(b.clone()),
-            Num::Float(_) => None,
-        }
-    }
 }
 
 /// An integer result: small when it fits 64 bits.
@@ -121,7 +113,11 @@ pub(crate) fn compare(a: &Num, b: &Num) -> Result<Ordering, Fallback> {
         (Num::Float(_), _) | (_, Num::Float(_)) => float_for_compare(a)
             .partial_cmp(&float_for_compare(b))
             .ok_or_else(|| unsure("NaN")),
-        _ => Ok(a.to_big().cmp(&b.to_big())),
+        // Without copying: a big integer is never word-sized, so against a
+        // small one only its sign and length matter.
+        (Num::Big(x), Num::Big(y)) => Ok(x.cmp(y)),
+        (Num::Big(x), Num::Int(y)) => Ok(x.cmp(&BigInt::from(*y))),
+        (Num::Int(x), Num::Big(y)) => Ok(BigInt::from(*x).cmp(y)),
     }
 }
 
@@ -644,19 +640,27 @@ fn floored_mod(a: i64, b: i64) -> Option<i64> {
         .map(|r| if b < 0 && r != 0 { r + b } else { r })
 }
 
+/// `name` applied to `x` and `y` outside an expression (a built-in that
+/// sums or compares a list), charged as [`eval`] charges it: the sum of a
+/// huge number and many small ones costs the huge one's size every time.
+fn charged_binary(store: &mut Store, name: &str, x: Num, y: Num) -> Result<Num, Fallback> {
+    store.charge(cost(name, &x, Some(&y)))?;
+    binary(name, x, y)
+}
+
 /// SWI's `max(x, y)` (or `min`).
-pub(crate) fn max_min(max: bool, x: Num, y: Num) -> Result<Num, Fallback> {
-    binary(if max { "max" } else { "min" }, x, y)
+pub(crate) fn max_min(store: &mut Store, max: bool, x: Num, y: Num) -> Result<Num, Fallback> {
+    charged_binary(store, if max { "max" } else { "min" }, x, y)
 }
 
 /// `x + y`.
-pub(crate) fn add(x: Num, y: Num) -> Result<Num, Fallback> {
-    binary("+", x, y)
+pub(crate) fn add(store: &mut Store, x: Num, y: Num) -> Result<Num, Fallback> {
+    charged_binary(store, "+", x, y)
 }
 
 /// `x - y`.
-pub(crate) fn sub(x: Num, y: Num) -> Result<Num, Fallback> {
-    binary("-", x, y)
+pub(crate) fn sub(store: &mut Store, x: Num, y: Num) -> Result<Num, Fallback> {
+    charged_binary(store, "-", x, y)
 }
 
 #[cfg(test)]

@@ -763,9 +763,9 @@ impl Machine<'_> {
                 let y = self.opt_integer(args, 1, what)?;
                 let z = self.opt_integer(args, 2, what)?;
                 let (at, value) = match (x, y, z) {
-                    (Some(x), Some(y), _) => (2, arith::add(x, y)?),
-                    (Some(x), None, Some(z)) => (1, arith::sub(z, x)?),
-                    (None, Some(y), Some(z)) => (0, arith::sub(z, y)?),
+                    (Some(x), Some(y), _) => (2, arith::add(&mut self.store, x, y)?),
+                    (Some(x), None, Some(z)) => (1, arith::sub(&mut self.store, z, x)?),
+                    (None, Some(y), Some(z)) => (0, arith::sub(&mut self.store, z, y)?),
                     _ => return Err(raise(format!("instantiation_error in {what}"))),
                 };
                 let value = value.cell(&mut self.store)?;

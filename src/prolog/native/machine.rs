@@ -787,7 +787,7 @@ impl<'a> Machine<'a> {
                 let mut total = Num::Int(0);
                 for item in items {
                     let v = arith::eval(&mut self.store, &self.atoms, item)?;
-                    total = arith::add(total, v)?;
+                    total = arith::add(&mut self.store, total, v)?;
                 }
                 total.cell(&mut self.store)?
             }
@@ -828,7 +828,7 @@ impl<'a> Machine<'a> {
             let v = arith::eval(&mut self.store, &self.atoms, item)?;
             best = Some(match best {
                 None => v,
-                Some(b) => arith::max_min(max, b, v)?,
+                Some(b) => arith::max_min(&mut self.store, max, b, v)?,
             });
         }
         best.map(|b| b.cell(&mut self.store)).transpose()
@@ -848,7 +848,12 @@ impl<'a> Machine<'a> {
             let v = match (self.store.deref(x), &best) {
                 (Cell::Int(i), _) => Num::Int(i),
                 (Cell::Float(f), _) => Num::Float(f),
-                (Cell::Big(b), _) => Num::Big(self.store.bigs[b as usize].clone()),
+                (Cell::Big(b), _) => {
+                    // Copied, and compared with the best so far: its size.
+                    let value = self.store.bigs[b as usize].clone();
+                    self.store.charge(value.bits() / 64 + 1)?;
+                    Num::Big(value)
+                }
                 (_, None) => return Err(Fallback::raise("type_error(number) in aggregate_all/3")),
                 (_, Some(_)) => arith::eval(&mut self.store, &self.atoms, x)?,
             };
@@ -1366,7 +1371,7 @@ impl<'a> Machine<'a> {
                 let mut total = Num::Int(0);
                 for item in items {
                     let v = arith::eval(&mut self.store, &self.atoms, item)?;
-                    total = arith::add(total, v)?;
+                    total = arith::add(&mut self.store, total, v)?;
                 }
                 let total = total.cell(&mut self.store)?;
                 self.unify(self.arg(args, 1), total)
@@ -1404,7 +1409,8 @@ impl<'a> Machine<'a> {
                 (Cell::Int(x), y)
                     if x >= 0 && matches!(y, Cell::Ref(_) | Cell::Int(_) | Cell::Big(_)) =>
                 {
-                    let next = arith::add(Num::Int(x), Num::Int(1))?.cell(&mut self.store)?;
+                    let next = arith::add(&mut self.store, Num::Int(x), Num::Int(1))?;
+                    let next = next.cell(&mut self.store)?;
                     self.unify(y, next)
                 }
                 (x @ Cell::Ref(_), Cell::Int(y)) if y > 0 => self.unify(x, Cell::Int(y - 1)),

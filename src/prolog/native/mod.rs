@@ -30,7 +30,8 @@
 //!   pair a walk pushes, so two compounds of a huge arity that differ in
 //!   their first argument cost their arity), 16 bytes of text
 //!   scanned, copied or made, machine words of big integers (products and
-//!   quotients by the product of their sizes, powers by their result's size
+//!   quotients by the product of their sizes, a running sum or maximum of
+//!   a list by its size at every element, powers by their result's size
 //!   squared and shifts by it, even of word-sized operands, decimal
 //!   conversion quadratic). [`WORK_PER_STEP`] units per step of budget. Every built-in charges before it allocates what it
 //!   charges for (`Store::charge`, `Store::charge_text`; list built-ins also
@@ -1022,6 +1023,35 @@ mod tests {
         // 16 times the text: at most about 16 times the work.
         assert!(large.work <= 20 * small.work, "{small:?} {large:?}");
         assert!(large.work >= 4 * small.work, "{small:?} {large:?}");
+    }
+
+    #[test]
+    fn a_huge_number_summed_with_small_ones_costs_its_size_each_time() {
+        // A 1,001-word integer first, then small ones: every addition or
+        // comparison copies the huge running value, which must be charged
+        // (it cost a unit per element, and a 15,000-word value summed with
+        // 1,000 small ones took 60 ms per example).
+        const ELEMENTS: u64 = 200;
+        for goal in [
+            "sum_list([X|L], S)",
+            "max_list([X|L], S)",
+            "min_list([-X|L], S)",
+            "aggregate_all(sum(Y), member(Y, [X|L]), S)",
+            "aggregate_all(max(Y), member(Y, [X|L]), S)",
+        ] {
+            let cost = |n: u64| {
+                let h = format!(
+                    "eastbound(x) :- X is 1 << 64000, numlist(1, {n}, L), {goal}, S > 0.\n"
+                );
+                let mut steps = Steps::default();
+                let goals = vec!["eastbound(x)".to_string()];
+                let got = verdicts(run_uncapped("", &h, &goals, 100 * MAX_STEPS, &mut steps));
+                assert!(got.is_ok(), "{goal}: {got:?}");
+                steps.work
+            };
+            let each = (cost(ELEMENTS) - cost(1)) / (ELEMENTS - 1);
+            assert!(each >= 500, "{goal}: {each}");
+        }
     }
 
     #[test]
