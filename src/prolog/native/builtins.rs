@@ -514,8 +514,11 @@ impl Machine<'_> {
         }
         let direct = match (before, length, after) {
             (Some(b), Some(l), _) => Some((b, l)),
-            (Some(b), None, Some(a)) => Some((b, n - b - a)),
-            (None, Some(l), Some(a)) => Some((n - l - a, l)),
+            // Saturating: Before and After near 2^63 overflowed (a panic,
+            // or a wrong answer where overflow wraps); a negative result
+            // fails in `sub_atom_at`.
+            (Some(b), None, Some(a)) => Some((b, n.saturating_sub(b).saturating_sub(a))),
+            (None, Some(l), Some(a)) => Some((n.saturating_sub(l).saturating_sub(a), l)),
             _ => None,
         };
         if let Some((b, l)) = direct {

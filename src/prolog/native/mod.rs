@@ -914,6 +914,11 @@ mod tests {
             ("last([a|b], _)", false),
             ("number_codes(12, \"12\")", true),
             ("atom_codes(abc, \"abc\")", true),
+            // Before and After near 2^63: their difference overflowed (a
+            // panic, found by sweeping built-ins with extreme integers).
+            ("sub_atom(abc, 9223372036854775807, _, 9223372036854775807, _)", false),
+            ("sub_atom(abc, _, 9223372036854775806, 9223372036854775807, _)", false),
+            ("sub_string(\"abc\", 9223372036854775806, _, 9223372036854775807, _)", false),
         ];
         let mut wrong = Vec::new();
         for (goal, expected) in cases {
@@ -985,6 +990,12 @@ mod tests {
             ("X is 1 << (1 << 40), X > 0", "memory"),
             ("length(L, 4611686018427387904000), L = []", "memory"),
             ("numlist(1, 10000000, L), L = []", "memory"),
+            // The whole 64-bit range: its 2^64 elements were counted as 0,
+            // and the list was then allocated (a panic after 400 MB).
+            (
+                "numlist(-9223372036854775808, 9223372036854775807, L), L = []",
+                "memory",
+            ),
             (
                 "length(L, 100000), between(1, 1000, _), copy_term(L, _), fail",
                 "budget",
