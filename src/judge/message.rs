@@ -6,10 +6,23 @@
 
 use crate::syntax::prolog::{parse_term, Term};
 
+/// Most bytes of an error the engine reported that a result repeats: a
+/// culprit can be an atom the answer made of a megabyte (`X is A + 1`
+/// names it), which would turn a 200-byte answer into a 1 MB result line.
+const MAX_ERROR_BYTES: usize = 512;
+
 /// The sentence for a runtime error the engine reported as `raw`: an error
 /// term, possibly followed by ` in NAME/ARITY` (where it was raised). Text
-/// that is not an error term is returned as it is.
+/// that is not an error term is returned as it is; either is cut to
+/// [`MAX_ERROR_BYTES`], ending in `…`.
 pub fn runtime_error(raw: &str) -> String {
+    if raw.len() > MAX_ERROR_BYTES {
+        let mut end = MAX_ERROR_BYTES;
+        while !raw.is_char_boundary(end) {
+            end -= 1;
+        }
+        return format!("{}…", &raw[..end]);
+    }
     let (term_text, place) = match raw.rsplit_once(" in ") {
         Some((term, place)) => (term, Some(place.to_string())),
         None => (raw, None),
@@ -31,6 +44,13 @@ pub fn runtime_error(raw: &str) -> String {
         Some(place) => format!("{words} (in {place})"),
         None => words,
     }
+}
+
+/// Whether the engine's error `raw` is a resource error (its formal term,
+/// bare or inside `error/2`), as opposed to a runtime error that merely
+/// names an atom `resource_error`.
+pub fn is_resource_error(raw: &str) -> bool {
+    raw.starts_with("resource_error") || raw.starts_with("error(resource_error")
 }
 
 /// The sentence for an answer that used up its inference budget.
@@ -192,5 +212,21 @@ mod tests {
         ] {
             assert_eq!(runtime_error(raw), words, "{raw}");
         }
+    }
+
+    #[test]
+    fn a_huge_culprit_is_cut_and_names_decide_no_kind() {
+        // `X is A + 1` with A an atom of 100,000 letters names A.
+        let raw = format!("type_error(evaluable, {}/0)", "é".repeat(50_000));
+        let words = runtime_error(&raw);
+        assert!(words.len() <= 512 + 3, "{}", words.len());
+        assert!(words.starts_with("type_error(evaluable, éé") && words.ends_with('…'));
+        assert!(super::is_resource_error("resource_error(memory): memory limit exceeded"));
+        assert!(super::is_resource_error(
+            "error(resource_error(memory),context(foo/1,_))"
+        ));
+        assert!(!super::is_resource_error(
+            "type_error(evaluable, resource_error/0)"
+        ));
     }
 }

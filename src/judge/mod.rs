@@ -612,7 +612,7 @@ impl Task<'_> {
             }
             Ok(Outcome::Error(predicted, message)) => {
                 result.examples = verdicts(&predicted);
-                let kind = if message.contains("resource_error") {
+                let kind = if message::is_resource_error(&message) {
                     ErrorKind::Resource
                 } else {
                     ErrorKind::Runtime
