@@ -18,6 +18,8 @@
 mod baseline;
 #[path = "../tests/reference/slr_gen.rs"]
 mod slr_gen;
+#[path = "../tests/reference/thread_cpu.rs"]
+mod thread_cpu;
 
 /// The allocator of the `entail` binary (src/main.rs).
 #[global_allocator]
@@ -294,15 +296,7 @@ fn main() {
 
 /// Wall and thread CPU seconds to score every answer of `tasks` once.
 fn batch_time(judge: &Judge, tasks: &[(String, Vec<String>)]) -> (f64, f64) {
-    let cpu = || {
-        let mut t = libc::timespec {
-            tv_sec: 0,
-            tv_nsec: 0,
-        };
-        // SAFETY: `t` is a valid timespec for the call to fill.
-        unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
-        t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
-    };
+    let cpu = || thread_cpu::thread_cpu_ns() as f64 * 1e-9;
     let (start, cpu_start) = (Instant::now(), cpu());
     for (program, hyps) in tasks {
         let record = TaskRecord {

@@ -10,6 +10,8 @@
 
 #[path = "../../tests/reference/judge_cost.rs"]
 mod judge_cost;
+#[path = "../../tests/reference/thread_cpu.rs"]
+mod thread_cpu;
 
 use libfuzzer_sys::fuzz_target;
 
@@ -25,24 +27,13 @@ const NS_PER_UNIT: u64 = 2_000;
 /// compiling it.
 const SLACK_NS: u64 = 50_000_000;
 
-/// This thread's CPU time, in nanoseconds.
-fn thread_cpu_ns() -> u64 {
-    let mut t = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `t` is a valid timespec for the call to fill.
-    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
-    t.tv_sec as u64 * 1_000_000_000 + t.tv_nsec as u64
-}
-
 fuzz_target!(|data: &[u8]| {
     judge_cost::warm();
-    let start = thread_cpu_ns();
+    let start = thread_cpu::thread_cpu_ns();
     match judge_cost::check(data) {
         Err(message) => panic!("{message}"),
         Ok((_, steps)) => {
-            let spent = thread_cpu_ns() - start;
+            let spent = thread_cpu::thread_cpu_ns() - start;
             let counted = steps.total + steps.work + steps.memory as u64;
             if spent > NS_PER_UNIT * counted + SLACK_NS {
                 panic!(
