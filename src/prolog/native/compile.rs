@@ -1,7 +1,7 @@
 //! Clause databases: reader terms compiled to templates, indexed on
 //! predicate and first argument.
 
-use super::term::{Cell, FastMap, Intern, NIL, STRING, TRUE};
+use super::term::{Cell, FastMap, IndexHashing, Intern, NIL, STRING, TRUE};
 use super::Fallback;
 use crate::syntax::prolog::{Sentence, Term};
 use std::collections::HashMap;
@@ -51,7 +51,11 @@ pub(crate) struct Pred {
 /// ones, in program order), stored back to back.
 #[derive(Debug, Default, Clone)]
 struct Index {
-    by_key: FastMap<Key, u32>,
+    /// Hashed with a random seed: an answer picks its own keys.
+    by_key: HashMap<Key, u32, IndexHashing>,
+    /// Too many clauses with a variable first argument to repeat in every
+    /// key's list: every call tries all clauses.
+    unindexed: bool,
     /// Where list `l` starts in `ids` (`l ≥ 1`), and one past the last.
     starts: Vec<u32>,
     ids: Vec<u32>,
@@ -83,37 +87,50 @@ impl Pred {
                 })
                 .collect();
             let variables: Vec<u32> = self.all_with(None);
+            // Each key's clauses, in program order, placed by counting:
+            // key k's are `grouped[bounds[k]..bounds[k + 1]]`.
+            let mut bounds = vec![0u32; keys.len() + 1];
+            for n in numbers.iter().flatten() {
+                bounds[*n as usize + 1] += 1;
+            }
+            for k in 0..keys.len() {
+                bounds[k + 1] += bounds[k];
+            }
+            let mut next = bounds.clone();
+            let mut grouped = vec![0u32; bounds[keys.len()] as usize];
+            for (id, n) in numbers.iter().enumerate() {
+                if let Some(n) = n {
+                    grouped[next[*n as usize] as usize] = id as u32;
+                    next[*n as usize] += 1;
+                }
+            }
+            // Every key's list repeats the clauses with a variable first:
+            // when that would be many times the clauses (10,000 keys and
+            // 10,000 such clauses made 100 M entries, 760 MB), a call
+            // tries every clause instead.
+            let repeated = keys.len().saturating_mul(variables.len());
+            if repeated > 4 * self.clauses.len() + 4096 {
+                index.by_key.clear();
+                index.unindexed = true;
+                return index;
+            }
             index.starts.push(0);
             index.ids.extend_from_slice(&variables);
             index.starts.push(index.ids.len() as u32);
-            if variables.is_empty() {
-                // Facts: each key's clauses, placed by counting.
-                let mut ends = vec![0u32; keys.len()];
-                for n in numbers.iter().flatten() {
-                    ends[*n as usize] += 1;
-                }
-                let mut total = 0;
-                for end in &mut ends {
-                    total += *end;
-                    *end = total;
-                    index.starts.push(total);
-                }
-                let mut next: Vec<u32> = std::iter::once(0)
-                    .chain(ends.iter().copied())
-                    .take(keys.len())
-                    .collect();
-                index.ids.resize(total as usize, 0);
-                for (id, n) in numbers.iter().enumerate() {
-                    if let Some(n) = n {
-                        index.ids[next[*n as usize] as usize] = id as u32;
-                        next[*n as usize] += 1;
+            for k in 0..keys.len() {
+                let own = &grouped[bounds[k] as usize..bounds[k + 1] as usize];
+                // Both in program order: merged.
+                let (mut i, mut j) = (0, 0);
+                while i < own.len() || j < variables.len() {
+                    if j == variables.len() || (i < own.len() && own[i] < variables[j]) {
+                        index.ids.push(own[i]);
+                        i += 1;
+                    } else {
+                        index.ids.push(variables[j]);
+                        j += 1;
                     }
                 }
-            } else {
-                for key in keys {
-                    index.ids.extend(self.all_with(Some(key)));
-                    index.starts.push(index.ids.len() as u32);
-                }
+                index.starts.push(index.ids.len() as u32);
             }
             // Key lists are numbered after list 0 (all) and 1 (variables).
             for list in index.by_key.values_mut() {
@@ -138,7 +155,13 @@ impl Pred {
     pub(crate) fn candidates(&self, key: Option<Key>) -> u32 {
         match key {
             None => 0,
-            Some(k) => self.index().by_key.get(&k).copied().unwrap_or(1),
+            Some(k) => {
+                let index = self.index();
+                if index.unindexed {
+                    return 0;
+                }
+                index.by_key.get(&k).copied().unwrap_or(1)
+            }
         }
     }
 
@@ -343,4 +366,87 @@ pub(crate) fn compile_term(
         db.templates[slot] = cell;
     }
     Ok(db.templates[root_slot])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A predicate of clauses with these first-argument keys.
+    fn pred(keys: &[Option<Key>]) -> Pred {
+        let mut pred = Pred::default();
+        let fact = Clause {
+            head: Cell::Atom(NIL),
+            body: Cell::Atom(TRUE),
+            nvars: 0,
+        };
+        for &key in keys {
+            pred.add(fact, key);
+        }
+        pred
+    }
+
+    /// The clause ids a call with first argument `key` tries.
+    fn tried(pred: &Pred, key: Option<Key>) -> Vec<u32> {
+        pred.list(pred.candidates(key)).to_vec()
+    }
+
+    #[test]
+    fn a_call_tries_its_keys_clauses_and_the_variable_ones_in_order() {
+        let (one, two) = (Some(Key::Int(1)), Some(Key::Int(2)));
+        let p = pred(&[one, None, one, two, None]);
+        assert_eq!(tried(&p, one), [0, 1, 2, 4]);
+        assert_eq!(tried(&p, two), [1, 3, 4]);
+        assert_eq!(tried(&p, Some(Key::Int(3))), [1, 4]);
+        assert_eq!(tried(&p, None), [0, 1, 2, 3, 4]);
+        let facts = pred(&[two, one, two]);
+        assert_eq!(tried(&facts, two), [0, 2]);
+        assert_eq!(tried(&facts, Some(Key::Int(3))), Vec::<u32>::new());
+    }
+
+    #[test]
+    fn many_keys_and_many_variable_clauses_are_not_indexed() {
+        // 2,000 keys and 2,000 clauses with a variable first argument:
+        // lists for each key would hold 4 M ids (10,000 of each took
+        // 760 MB); a call tries every clause instead, in order.
+        let mut keys: Vec<Option<Key>> = (0..2000).map(|i| Some(Key::Int(i))).collect();
+        keys.extend(std::iter::repeat_n(None, 2000));
+        let p = pred(&keys);
+        assert_eq!(tried(&p, Some(Key::Int(7))).len(), 4000);
+        let index = p.index();
+        assert!(index.unindexed && index.ids.is_empty());
+        // A few variable clauses keep the index.
+        let mut keys: Vec<Option<Key>> = (0..2000).map(|i| Some(Key::Int(i))).collect();
+        keys.extend([None, None]);
+        let p = pred(&keys);
+        assert_eq!(tried(&p, Some(Key::Int(7))), [7, 2000, 2001]);
+        assert!(p.index().ids.len() <= 3 * 2000 + 2);
+    }
+
+    #[test]
+    fn keys_chosen_to_collide_under_a_fixed_hash_spread() {
+        // Integers whose FastHasher hashes share their low 40 bits (so a
+        // table's bucket) and top bits: all in one bucket there, 1.9 s to
+        // index 40,000 of them. With the seeded index hash they spread.
+        use std::hash::BuildHasher;
+        const M: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+        let m_inverse = (0..6).fold(M, |x, _| x.wrapping_mul(2u64.wrapping_sub(M.wrapping_mul(x))));
+        let c = M.rotate_left(5);
+        let keys: Vec<Key> = (0..4096u64)
+            .map(|i| {
+                let hash = (i << 40) | 0x12345;
+                Key::Int((hash.rotate_right(26).wrapping_mul(m_inverse) ^ c) as i64)
+            })
+            .collect();
+        let fixed = std::hash::BuildHasherDefault::<super::super::term::FastHasher>::default();
+        let buckets = |hash: &dyn Fn(&Key) -> u64| {
+            let mut seen: Vec<u64> = keys.iter().map(|k| hash(k) & 0xfff).collect();
+            seen.sort_unstable();
+            seen.dedup();
+            seen.len()
+        };
+        assert_eq!(buckets(&|k| fixed.hash_one(k)), 1);
+        let seeded = IndexHashing::default();
+        assert!(buckets(&|k| seeded.hash_one(k)) > 2000);
+    }
 }
