@@ -221,7 +221,9 @@ mod tests {
         let words = runtime_error(&raw);
         assert!(words.len() <= 512 + 3, "{}", words.len());
         assert!(words.starts_with("type_error(evaluable, éé") && words.ends_with('…'));
-        assert!(super::is_resource_error("resource_error(memory): memory limit exceeded"));
+        assert!(super::is_resource_error(
+            "resource_error(memory): memory limit exceeded"
+        ));
         assert!(super::is_resource_error(
             "error(resource_error(memory),context(foo/1,_))"
         ));

@@ -199,31 +199,17 @@ enum Task {
 /// a name outside this list is a type error there, one inside that is not
 /// implemented here falls back.
 const SWI_FUNCTIONS: &[(&str, u32)] = &[
-    ("acos", 1),
-    ("acosh", 1),
-    ("asin", 1),
-    ("asinh", 1),
-    ("atanh", 1),
-    ("ceil", 1),
     ("copysign", 2),
-    ("cosh", 1),
     ("cputime", 0),
-    ("epsilon", 0),
     ("erf", 1),
     ("erfc", 1),
     ("eval", 1),
-    ("getbit", 2),
     ("gcd", 2),
-    ("inf", 0),
     ("lcm", 2),
     ("lgamma", 1),
-    ("log10", 1),
-    ("lsb", 1),
-    ("nan", 0),
     ("nexttoward", 2),
     ("numerator", 1),
     ("denominator", 1),
-    ("popcount", 1),
     ("powm", 3),
     ("random", 1),
     ("random_float", 0),
@@ -231,8 +217,6 @@ const SWI_FUNCTIONS: &[(&str, u32)] = &[
     ("rationalize", 1),
     ("rdiv", 2),
     ("roundtoward", 2),
-    ("sinh", 1),
-    ("tanh", 1),
 ];
 
 /// Evaluates `term` as an arithmetic expression.
@@ -254,6 +238,11 @@ pub(crate) fn eval(store: &mut Store, atoms: &Atoms, term: Cell) -> Result<Num, 
                 Cell::Atom(a) => match atoms.name(a) {
                     "e" => values.push(Num::Float(std::f64::consts::E)),
                     "pi" => values.push(Num::Float(std::f64::consts::PI)),
+                    // SWI's constants; an infinite or undefined float only
+                    // comes from these, never from overflow.
+                    "inf" => values.push(Num::Float(f64::INFINITY)),
+                    "nan" => values.push(Num::Float(f64::NAN)),
+                    "epsilon" => values.push(Num::Float(f64::EPSILON)),
                     // `[]` evaluates in SWI only in odd corners.
                     "[]" => return Err(unsure("[] in arithmetic")),
                     name if SWI_FUNCTIONS.contains(&(name, 0)) => {
@@ -334,6 +323,18 @@ fn implemented(name: &str, arity: u32) -> bool {
                 | "float_fractional_part"
                 | "msb"
                 | "\\"
+                | "acos"
+                | "asin"
+                | "acosh"
+                | "asinh"
+                | "atanh"
+                | "cosh"
+                | "sinh"
+                | "tanh"
+                | "log10"
+                | "ceil"
+                | "lsb"
+                | "popcount"
         ),
         2 => matches!(
             name,
@@ -357,6 +358,7 @@ fn implemented(name: &str, arity: u32) -> bool {
                 | ">>"
                 | "gcd"
                 | "lcm"
+                | "getbit"
         ),
         _ => false,
     }
@@ -382,6 +384,16 @@ fn need_int(name: &str, x: &Num) -> Result<BigInt, Fallback> {
     }
 }
 
+/// `i` for an error message; printing a big integer is quadratic work, so
+/// one is named by its size.
+fn shown_int(i: &BigInt) -> String {
+    if i.bits() <= 64 {
+        i.to_string()
+    } else {
+        format!("<a {}-bit integer>", i.bits())
+    }
+}
+
 fn zero_divisor(name: &str) -> Fallback {
     raise(format!("evaluation_error(zero_divisor) in {name}"))
 }
@@ -391,13 +403,14 @@ fn unary(name: &str, x: Num) -> Result<Num, Fallback> {
     match (name, x) {
         ("-", I(i)) => Ok(i.checked_neg().map_or_else(|| big(-BigInt::from(i)), I)),
         ("-", B(b)) => Ok(big(-b)),
-        ("-", F(f)) => float(-f),
+        // Negation and abs never overflow: they keep `inf` as it is.
+        ("-", F(f)) if !f.is_nan() => Ok(F(-f)),
         ("+", x) => Ok(x),
         ("abs", I(i)) => Ok(i
             .checked_abs()
             .map_or_else(|| big(BigInt::from(i).abs()), I)),
         ("abs", B(b)) => Ok(big(b.abs())),
-        ("abs", F(f)) => float(f.abs()),
+        ("abs", F(f)) if !f.is_nan() => Ok(F(f.abs())),
         ("sign", I(i)) => Ok(I(i.signum())),
         ("sign", B(b)) => Ok(I(if b.is_negative() { -1 } else { 1 })),
         ("sign", F(f)) => float(if f > 0.0 {
@@ -409,11 +422,13 @@ fn unary(name: &str, x: Num) -> Result<Num, Fallback> {
             0.0
         }),
         ("float", x) => float(to_float(&x)?),
-        ("integer" | "truncate" | "round" | "ceiling" | "floor", x @ (I(_) | B(_))) => Ok(x),
+        ("integer" | "truncate" | "round" | "ceiling" | "ceil" | "floor", x @ (I(_) | B(_))) => {
+            Ok(x)
+        }
         // Rust's round is half away from zero, as SWI's integer/1 and round/1.
         ("integer" | "round", F(f)) => to_int(f.round()),
         ("truncate", F(f)) => to_int(f.trunc()),
-        ("ceiling", F(f)) => to_int(f.ceil()),
+        ("ceiling" | "ceil", F(f)) => to_int(f.ceil()),
         ("floor", F(f)) => to_int(f.floor()),
         ("float_integer_part", x @ B(_)) => Ok(x),
         ("float_integer_part", x) => float(to_float(&x)?.trunc()),
@@ -425,6 +440,35 @@ fn unary(name: &str, x: Num) -> Result<Num, Fallback> {
         ("cos", x) => float(to_float(&x)?.cos()),
         ("tan", x) => float(to_float(&x)?.tan()),
         ("atan", x) => float(to_float(&x)?.atan()),
+        ("asin", x) => float(to_float(&x)?.asin()),
+        ("acos", x) => float(to_float(&x)?.acos()),
+        ("sinh", x) => float(to_float(&x)?.sinh()),
+        ("cosh", x) => float(to_float(&x)?.cosh()),
+        ("tanh", x) => float(to_float(&x)?.tanh()),
+        ("asinh", x) => float(to_float(&x)?.asinh()),
+        ("acosh", x) => float(to_float(&x)?.acosh()),
+        ("atanh", x) => float(to_float(&x)?.atanh()),
+        ("log10", x) => float(to_float(&x)?.log10()),
+        ("lsb", x) => {
+            let i = need_int(name, &x)?;
+            match i.trailing_zeros() {
+                Some(zeros) if i.is_positive() => Ok(I(zeros as i64)),
+                _ => Err(raise(format!(
+                    "domain_error(not_less_than_one, {})",
+                    shown_int(&i)
+                ))),
+            }
+        }
+        ("popcount", x) => {
+            let i = need_int(name, &x)?;
+            if i.is_negative() {
+                return Err(raise(format!(
+                    "domain_error(not_less_than_zero, {})",
+                    shown_int(&i)
+                )));
+            }
+            Ok(I(i.magnitude().count_ones() as i64))
+        }
         ("exp", x) => float(to_float(&x)?.exp()),
         ("log", x) => {
             let f = to_float(&x)?;
@@ -437,13 +481,10 @@ fn unary(name: &str, x: Num) -> Result<Num, Fallback> {
         ("msb", x) => {
             let i = need_int(name, &x)?;
             if i < BigInt::from(1) {
-                // Printing a big integer is quadratic work: name it by size.
-                let shown = if i.bits() <= 64 {
-                    i.to_string()
-                } else {
-                    format!("<a {}-bit integer>", i.bits())
-                };
-                return Err(raise(format!("domain_error(not_less_than_one, {shown})")));
+                return Err(raise(format!(
+                    "domain_error(not_less_than_one, {})",
+                    shown_int(&i)
+                )));
             }
             Ok(I(i.bits() as i64 - 1))
         }
@@ -537,11 +578,27 @@ fn binary(name: &str, x: Num, y: Num) -> Result<Num, Fallback> {
                 None => big_binary(name, BigInt::from(a), BigInt::from(b)),
             }
         }
+        ("getbit", ..) => {
+            let (value, index) = (need_int(name, &x)?, need_int(name, &y)?);
+            if value.is_negative() || index.is_negative() {
+                return Err(unsure("getbit of a negative integer"));
+            }
+            // A bit past the value's last is 0.
+            let bit = u64::try_from(&index).is_ok_and(|k| value.bit(k));
+            Ok(I(bit as i64))
+        }
         ("//" | "rem" | "mod" | "div" | "gcd" | "lcm", ..) => {
             big_binary(name, need_int(name, &x)?, need_int(name, &y)?)
         }
         ("min" | "max", I(a), I(b)) => Ok(I(if name == "min" { *a.min(b) } else { *a.max(b) })),
         // SWI orders -0.0 before 0.0 here.
+        // The result is an operand: `inf` passes through, as in SWI.
+        ("min", F(a), F(b)) if !a.is_nan() && !b.is_nan() => {
+            Ok(F(if b.total_cmp(a).is_lt() { *b } else { *a }))
+        }
+        ("max", F(a), F(b)) if !a.is_nan() && !b.is_nan() => {
+            Ok(F(if b.total_cmp(a).is_gt() { *b } else { *a }))
+        }
         ("min", F(a), F(b)) => float(if b.total_cmp(a).is_lt() { *b } else { *a }),
         ("max", F(a), F(b)) => float(if b.total_cmp(a).is_gt() { *b } else { *a }),
         ("min" | "max", ..) => {

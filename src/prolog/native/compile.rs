@@ -430,7 +430,9 @@ mod tests {
         // index 40,000 of them. With the seeded index hash they spread.
         use std::hash::BuildHasher;
         const M: u64 = 0x51_7c_c1_b7_27_22_0a_95;
-        let m_inverse = (0..6).fold(M, |x, _| x.wrapping_mul(2u64.wrapping_sub(M.wrapping_mul(x))));
+        let m_inverse = (0..6).fold(M, |x, _| {
+            x.wrapping_mul(2u64.wrapping_sub(M.wrapping_mul(x)))
+        });
         let c = M.rotate_left(5);
         let keys: Vec<Key> = (0..4096u64)
             .map(|i| {

@@ -1398,7 +1398,8 @@ impl<'a> Machine<'a> {
                     return Ok(false);
                 }
                 // 2^64 for the whole range, which `as u64` made 0.
-                let count = u64::try_from(i128::from(high) - i128::from(low) + 1).unwrap_or(u64::MAX);
+                let count =
+                    u64::try_from(i128::from(high) - i128::from(low) + 1).unwrap_or(u64::MAX);
                 self.store.check_heap((count as usize).saturating_mul(4))?;
                 self.store.charge(count)?;
                 self.charge_steps(count as usize)?;
