@@ -325,11 +325,23 @@ impl Machine<'_> {
         i: u32,
         text: &str,
         chars: Chars,
+        kind: Kind,
+        what: &str,
     ) -> Result<bool, Fallback> {
         let target = self.deref_arg(args, i);
-        if self.is_string(target) {
-            // SWI compares the text when the list is given as a string.
+        let atomic_text = matches!(target, Cell::Int(_) | Cell::Big(_))
+            || matches!(target, Cell::Atom(a) if a != NIL);
+        if self.is_string(target) || (kind == Kind::String && atomic_text) {
+            // SWI compares the text when the list is given as a string
+            // (or, for string_codes/2 and kin, as any atomic).
             return Ok(self.bound_text(target, "text")? == text);
+        }
+        if kind == Kind::Atom
+            && !matches!(self.store.list_items(target)?.1, Cell::Ref(_) | Cell::Atom(NIL))
+        {
+            // SWI checks the list's shape before comparing (atom_codes/2,
+            // number_codes/2 and kin; string_codes/2 only compares).
+            return Err(raise(format!("type_error(list) in {what}")));
         }
         let list = self.char_list(text, chars)?;
         self.unify(self.arg(args, i), list)
@@ -344,7 +356,7 @@ impl Machine<'_> {
         what: &str,
     ) -> Result<bool, Fallback> {
         match self.text_arg(self.arg(args, 0), what)? {
-            Text::Value(text) => self.unify_chars(args, 1, &text, chars),
+            Text::Value(text) => self.unify_chars(args, 1, &text, chars, kind, what),
             Text::Unbound => {
                 let text = self.list_text(self.arg(args, 1), what)?;
                 let made = self.make_text(&text, kind)?;
@@ -358,7 +370,7 @@ impl Machine<'_> {
         match self.deref_arg(args, 0) {
             n @ (Cell::Int(_) | Cell::Big(_)) => {
                 let text = self.bound_text(n, what)?;
-                self.unify_chars(args, 1, &text, chars)
+                self.unify_chars(args, 1, &text, chars, Kind::Atom, what)
             }
             Cell::Float(_) => Err(unsure("float as text")),
             Cell::Ref(_) => {
@@ -402,11 +414,26 @@ impl Machine<'_> {
     /// parts unbound, the splits are enumerated one at a time
     /// (`'$concat_enum'/5` in the prelude), each charged as it is made.
     fn concat(&mut self, args: u32, kind: Kind, what: &str) -> Result<bool, Fallback> {
+        // SWI checks every argument first: `[]` is no text, a compound
+        // whole is no atomic (even when the parts alone decide).
+        for i in 0..3 {
+            let cell = self.deref_arg(args, i);
+            if matches!(cell, Cell::Atom(NIL)) {
+                return Err(raise(format!("type_error(atom) in {what}")));
+            }
+            if matches!(cell, Cell::Str(_)) && !self.is_string(cell) {
+                return Err(raise(format!("type_error(atomic) in {what}")));
+            }
+        }
         let a = self.text_arg(self.arg(args, 0), what)?;
         let b = self.text_arg(self.arg(args, 1), what)?;
         if let (Text::Value(a), Text::Value(b)) = (&a, &b) {
             self.charge_text(a.len() + b.len())?;
             let joined = format!("{a}{b}");
+            if !matches!(self.deref_arg(args, 2), Cell::Ref(_)) {
+                // SWI compares the text: atom_concat(a, b, "ab") holds.
+                return Ok(self.bound_text(self.arg(args, 2), what)? == joined);
+            }
             let made = self.make_text(&joined, kind)?;
             return self.unify(self.arg(args, 2), made);
         }
@@ -742,6 +769,15 @@ impl Machine<'_> {
                 }
             }
             Ext::UpcaseAtom | Ext::DowncaseAtom => {
+                // SWI raises on `[]` in either place and on a compound result.
+                for i in 0..2 {
+                    let cell = self.deref_arg(args, i);
+                    if matches!(cell, Cell::Atom(NIL))
+                        || (i == 1 && matches!(cell, Cell::Str(_)) && !self.is_string(cell))
+                    {
+                        return Err(raise("type_error(atom) in upcase_atom/2".to_string()));
+                    }
+                }
                 let text = self.bound_text(self.arg(args, 0), "upcase_atom/2")?;
                 if !text.is_ascii() {
                     return Err(unsure("case mapping beyond ASCII"));
@@ -751,6 +787,10 @@ impl Machine<'_> {
                 } else {
                     text.to_ascii_lowercase()
                 };
+                if !matches!(self.deref_arg(args, 1), Cell::Ref(_)) {
+                    // SWI compares the text: upcase_atom(a, "A") holds.
+                    return Ok(self.bound_text(self.arg(args, 1), "upcase_atom/2")? == mapped);
+                }
                 let made = self.make_text(&mapped, Kind::Atom)?;
                 self.unify(self.arg(args, 1), made)
             }

@@ -213,8 +213,42 @@ impl Machine<'_> {
             start = stop + 1;
         }
         self.charge_steps(fields.len())?;
-        let list = self.store.make_list(&fields, Cell::Atom(NIL))?;
-        self.unify(self.arg(args, 3), list)
+        self.unify_fields(self.arg(args, 3), &fields, what)
+    }
+
+    /// Unifies `target` with the list of `fields` one element at a time,
+    /// as SWI does: a mismatch fails, and a tail that is no list (reached
+    /// before a mismatch) raises.
+    fn unify_fields(&mut self, target: Cell, fields: &[Cell], what: &str) -> Result<bool, Fallback> {
+        let mut at = target;
+        for (i, &field) in fields.iter().enumerate() {
+            let cell = self.store.deref(at);
+            match self.store.list_cell(cell) {
+                Some((head, rest)) => {
+                    if !self.unify(head, field)? {
+                        return Ok(false);
+                    }
+                    at = rest;
+                }
+                None => return self.unify_tail(cell, &fields[i..], what),
+            }
+        }
+        let cell = self.store.deref(at);
+        self.unify_tail(cell, &[], what)
+    }
+
+    /// The rest of [`Machine::unify_fields`]: `cell` is not a list cell.
+    fn unify_tail(&mut self, cell: Cell, rest: &[Cell], what: &str) -> Result<bool, Fallback> {
+        match cell {
+            Cell::Ref(_) => {
+                let list = self.store.make_list(rest, Cell::Atom(NIL))?;
+                self.unify(cell, list)
+            }
+            Cell::Atom(NIL) => Ok(rest.is_empty()),
+            // More elements than fields.
+            _ if self.store.list_cell(cell).is_some() => Ok(false),
+            _ => Err(raise(format!("type_error(list) in {what}"))),
+        }
     }
 
     /// number_string/2: a string is read as a number (plain decimals here;
