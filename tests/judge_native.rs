@@ -608,7 +608,13 @@ fn swipl_goal_verdicts(goals: &[&str]) -> String {
     }
     let count = goals.len();
     text.push_str(&format!("run :- forall(between(0, {}, I), (catch((call_with_inference_limit(c(I), 1000000, R) -> (R == inference_limit_exceeded -> write(t) ; write(1)) ; write(0)), _, write(e)))), nl.\n", count - 1));
-    let path = std::env::temp_dir().join(format!("entail_goals_{}.pl", std::process::id()));
+    // One file per call: the tests run in parallel in one process.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let path = std::env::temp_dir().join(format!(
+        "entail_goals_{}_{call}.pl",
+        std::process::id()
+    ));
     std::fs::write(&path, text).expect("temp file");
     let output = Command::new("timeout")
         .args(["60", "swipl", "-q", "-g", "run", "-t", "halt"])
