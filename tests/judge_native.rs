@@ -801,6 +801,20 @@ fn big_integers_dif_bagof_and_variable_order_agree_with_swipl() {
         "X is ceil(2.5), X == 3",
         "X is ceil(-2.5), X == -2",
         "X is ceil(7), X == 7",
+        // format/3 into a text.
+        "format(atom(A), '~w-~a', [1, b]), A == '1-b'",
+        "format(atom(A), '~w', hello), A == hello",
+        "format(atom(A), '~a', [\"str\"]), A == str",
+        "format(string(S), '~d items~n', [3]), string(S), string_length(S, 8)",
+        "format(codes(C), '~a', [ab]), C == [97, 98]",
+        "format(chars(C), '~w~~', [ab]), C == [a, b, '~']",
+        "format(atom(A), '~s!', [[104, 105]]), A == 'hi!'",
+        "format(atom(A), '~d', [a])",
+        "format(atom(A), '~w ~w', [a])",
+        "format(atom(A), '~w', [a, b])",
+        "format(atom(A), F, [a])",
+        "X is 2 ^ 70, format(atom(A), '~d', [X]), atom_length(A, 22)",
+        "format(atom(A), '', []), A == ''",
     ];
     let theirs = swipl_goal_verdicts(goals);
     assert_eq!(

@@ -332,6 +332,9 @@ const SAFE_BUILTINS: &[(&str, usize)] = &[
     ("number_string", 2),
     ("string_code", 3),
     ("term_variables", 2),
+    // Into atom(A), string(S), codes(C) or chars(C) only: the engine
+    // refuses a stream (format/1,2 stay forbidden).
+    ("format", 3),
     ("sub_string", 5),
     ("string_upper", 2),
     ("string_lower", 2),

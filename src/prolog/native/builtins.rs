@@ -274,7 +274,7 @@ impl Machine<'_> {
     /// The text a proper list of codes or chars spells (either kind is
     /// accepted, as SWI does); a partial list or unbound element raises an
     /// instantiation error, anything else a type error.
-    fn list_text(&mut self, list: Cell, what: &str) -> Result<String, Fallback> {
+    pub(super) fn list_text(&mut self, list: Cell, what: &str) -> Result<String, Fallback> {
         let cell = self.store.deref(list);
         if self.is_string(cell) {
             return self.bound_text(cell, what);
