@@ -180,11 +180,12 @@ fn strings<'v>(value: &'v serde_json::Value, out: &mut Vec<&'v str>) {
     }
 }
 
-/// What a scan of one family found: items, offensive words by count, and
-/// the first agreement errors with their total.
+/// What a scan of one family found: items, words checked, offensive
+/// words by count, and the first agreement errors with their total.
 #[derive(Default)]
 struct Scan {
     items: u64,
+    words: u64,
     offensive: BTreeMap<String, u64>,
     errors: Vec<String>,
     error_count: u64,
@@ -192,6 +193,7 @@ struct Scan {
 
 impl Scan {
     fn text(&mut self, text: &str, offensive: &BTreeSet<String>) {
+        self.words += tokens(text).len() as u64;
         for w in offensive_words(text, offensive) {
             *self.offensive.entry(w).or_default() += 1;
         }
@@ -231,8 +233,8 @@ impl Scan {
         use std::io::Write;
         let _ = writeln!(
             std::io::stderr(),
-            "{family}: {} items, 0 offensive words, 0 agreement errors",
-            self.items
+            "{family}: {} items, {} words checked, 0 offensive words, 0 agreement errors",
+            self.items, self.words
         );
         None
     }
@@ -263,6 +265,7 @@ fn scan_divlogic(count: u64, seed: u64, offensive: &BTreeSet<String>) -> Scan {
         types: divlogic::TypeChoice::Mixed,
         count,
         seed,
+        threads: 2,
         ..divlogic::Config::default()
     };
     let mut out = Vec::new();
@@ -428,8 +431,8 @@ fn samples_of_every_family_are_clean() {
 
 /// The closing figures: 100,000 items per family (SLR: 500 tasks per level
 /// over its 20 levels, 10,000, since every task is labelled by the judge),
-/// one test per family so they can run apart. Slow: `cargo test --test
-/// gen_text -- --ignored large_`, nice'd.
+/// one test per family so they can run apart. Slow: `cargo test --release
+/// --lib text_tests -- --ignored large_`, nice'd.
 fn large(family: &str, scan: impl Fn(&BTreeSet<String>, u64) -> Scan) {
     let Some(lex) = lexicon(family) else {
         return;
@@ -491,9 +494,10 @@ fn scan_files() {
         use std::io::Write;
         let _ = writeln!(
             std::io::stderr(),
-            "{file}: {} items; {with_offensive} with a left-out word {:?}; \
+            "{file}: {} items, {} words; {with_offensive} with a left-out word {:?}; \
              {with_errors} with an agreement error ({} errors), first {:?}",
             scan.items,
+            scan.words,
             scan.offensive.iter().max_by_key(|(_, n)| **n),
             scan.error_count,
             scan.errors.first()

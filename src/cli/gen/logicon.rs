@@ -9,10 +9,11 @@ use std::path::PathBuf;
 #[command(after_help = "\
 Each sample is k statements drawn from a logical graph, as LogiConBench builds it: the
 graph grows from the atom p, each new node expanding an existing one A into -A, A & q
-or A | q (q from an atom list of 8: p..t, a..c); -> , <-> and contradiction are the
-edges, each checked by truth tables. Statements hold up to 9 atom occurrences (4.4 on
-average, as the paper's Table 7), and the statements of a sample are within
---max-distance of each other, drawn with their atom counts spread uniformly.
+or A | q (q from an atom list of 8: p..t, a..c), drawn as often as the paper's Table 7
+has -, & and | for k; -> , <-> and contradiction are the edges, each checked by truth
+tables. Statements hold up to --statement-atoms atom occurrences, and the statements
+of a sample are within --max-distance of each other, drawn with their numbers of
+different atoms weighted by Table 7's ATOM row for k (4.4 on average).
 Every one of the 2^k T/F lists is labelled exactly by truth tables: a list is
 consistent iff the statements, each asserted (T) or negated (F), have a common model.
 With --labels paper the lists carry LogiConBench's labels instead: a list is
@@ -96,7 +97,8 @@ pub struct Args {
     /// (at most 8, the paper's length).
     #[arg(long, default_value = "8", value_parser = crate::cli::parse_range)]
     atoms: (usize, usize),
-    /// Nodes each logical graph grows to.
+    /// Nodes a logical graph for two statements grows to; a fifth more
+    /// for each further statement.
     #[arg(long, default_value_t = 100)]
     graph_nodes: usize,
     /// Most atom occurrences in one statement (the paper's Table 7 counts

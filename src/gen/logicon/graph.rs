@@ -87,6 +87,35 @@ enum Rule {
 
 const RULES: [Rule; 3] = [Rule::Not, Rule::And, Rule::Or];
 
+/// How often [`Graph::grow`] draws each introduction rule: weights of `-`,
+/// `&` and `|`, in [`RULES`]' order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct RuleWeights(pub [usize; 3]);
+
+impl RuleWeights {
+    /// Each rule as often as the others.
+    pub(crate) const EVEN: RuleWeights = RuleWeights([1, 1, 1]);
+
+    fn draw(self, rng: &mut impl Rng) -> Rule {
+        RULES[draw_weighted(&self.0, rng).unwrap_or(0)]
+    }
+}
+
+/// An index drawn with probability proportional to its weight, or `None`
+/// when every weight is 0.
+pub(crate) fn draw_weighted(weights: &[usize], rng: &mut impl Rng) -> Option<usize> {
+    let total: usize = weights.iter().sum();
+    if total == 0 {
+        return None;
+    }
+    let mut ticket = rng.gen_range(0..total);
+    weights.iter().position(|&w| {
+        let hit = ticket < w;
+        ticket = ticket.saturating_sub(w);
+        hit
+    })
+}
+
 /// The strongest relation between two sets of models, if any, oriented from `a` to `b`
 /// (`Some((true, Implies))` means `b` entails `a`).
 fn relation(a: &Models, b: &Models) -> Option<(bool, Relation)> {
@@ -156,12 +185,13 @@ fn redundant(parent: &Formula, rule: Rule, q: &Formula) -> bool {
 
 impl Graph {
     /// Grows a graph over `atoms` until it has `target_nodes` nodes or the
-    /// attempts run out. No node has more than `max_occurrences` atom
-    /// occurrences.
+    /// attempts run out, drawing each expansion's rule by `weights`. No
+    /// node has more than `max_occurrences` atom occurrences.
     pub(crate) fn grow(
         atoms: Vec<String>,
         target_nodes: usize,
         max_occurrences: usize,
+        weights: RuleWeights,
         rng: &mut impl Rng,
     ) -> Result<Graph, TruthError> {
         let table = TruthTable::with_atoms(atoms.clone())?;
@@ -192,7 +222,7 @@ impl Graph {
             if graph.nodes.len() >= target_nodes {
                 break;
             }
-            let rule = RULES[rng.gen_range(0..RULES.len())];
+            let rule = weights.draw(rng);
             // Half the expansions continue the newest node, so that
             // chains grow deep as well as wide.
             let parent = if rng.gen_ratio(1, 2) {

@@ -37,7 +37,9 @@ pub use task3::{GenTask, Group, GroupSample};
 use crate::gen::{item_rng, write_in_order, Progress, Shard};
 use crate::syntax::prover9::Formula;
 use crate::truth::{Models, TruthError, TruthTable};
-use graph::{atom_occurrences, paper_consistency, Graph, Traversed};
+use graph::{
+    atom_occurrences, draw_weighted, paper_consistency, Graph, RuleWeights, Traversed,
+};
 use rand::seq::SliceRandom;
 use rand::Rng;
 use rewrite::RewriteRule;
@@ -53,9 +55,10 @@ pub(crate) const ATOM_NAMES: [&str; 8] = ["p", "q", "r", "s", "t", "a", "b", "c"
 /// The largest `k` accepted: `2^k` lists per sample stay small to print.
 pub(crate) const MAX_K: usize = 6;
 
-/// How many nodes a graph grows to by default. With 16 atom occurrences a
-/// statement, graphs of 100 nodes give the paper's Table 7 means of `&`
-/// and `|` per statement (about 2.1 and 2.2; 40 nodes gave 1.6 and 1.6),
+/// How many nodes a graph for two statements grows to by default (see
+/// `graph_nodes` for more). With 16 atom occurrences a statement, they give
+/// the paper's Table 7 means of `&` and `|` per statement (about 2.1 and
+/// 2.2; 40 nodes gave 1.6 and 1.6),
 /// and chains up to its depth (31 at most, by the occurrence bound: each
 /// `&` or `|` adds one, and no `-` follows a `-`; the paper's deepest is 32).
 pub(crate) const GRAPH_NODES: usize = 100;
@@ -149,7 +152,8 @@ pub struct Config {
     pub min_atoms: usize,
     /// Most atoms in the list (at most 8, the paper's length).
     pub max_atoms: usize,
-    /// How many nodes each graph grows to.
+    /// How many nodes a graph for k = 2 grows to; a fifth more for each
+    /// further statement (see `graph_nodes`).
     pub graph_nodes: usize,
     /// Most atom occurrences in one statement (default 16; the paper's
     /// Table 7 counts up to 9 different atoms).
@@ -473,18 +477,75 @@ impl Labelling {
 const GRAPH_TRIES: usize = 40;
 const PICK_TRIES: usize = 30;
 
-/// How often Table 7 of the paper has a formula with 1, 2, ..., 8
-/// different atoms (per mille, its ATOM rows for k = 2..5 together). It
-/// counts different atoms: there `&` and `|` together outnumber the atoms
-/// of a formula (4.56 against 4.45 at k = 2), which only repeated atoms
-/// allow.
-const TABLE7_ATOMS: [u32; 8] = [54, 111, 173, 202, 188, 148, 89, 36];
+/// Table 7 of the paper for one k: how many of its formulas have 1, 2, ...,
+/// 8 different atoms (its ATOM row; 9 atoms, under 0.05%, need a ninth atom
+/// name), and its mean `-`, `&` and `|` per formula in hundredths (its NOT,
+/// AND and OR rows read from 0). The ATOM row counts different atoms: there `&`
+/// and `|` together outnumber the atoms of a formula (4.56 against 4.45 at
+/// k = 2), which only repeated atoms allow.
+struct Table7Row {
+    atoms: [usize; 8],
+    not: usize,
+    and: usize,
+    or: usize,
+}
+
+/// [`Table7Row`] for k = 2, 3, 4, 5.
+static TABLE7: [Table7Row; 4] = [
+    Table7Row {
+        atoms: [2743, 5302, 10284, 12524, 12007, 10230, 6136, 1366],
+        not: 183,
+        and: 222,
+        or: 234,
+    },
+    Table7Row {
+        atoms: [11959, 22465, 34740, 40529, 38863, 30806, 19166, 7423],
+        not: 159,
+        and: 197,
+        or: 238,
+    },
+    Table7Row {
+        atoms: [16490, 40684, 60423, 67757, 58154, 47196, 28414, 11506],
+        not: 148,
+        and: 223,
+        or: 210,
+    },
+    Table7Row {
+        atoms: [28089, 52362, 84020, 99497, 96025, 73891, 43030, 18548],
+        not: 150,
+        and: 201,
+        or: 229,
+    },
+];
+
+/// Table 7's row for `k` (k = 6, beyond the table, takes k = 5's).
+fn table7(k: usize) -> &'static Table7Row {
+    &TABLE7[k.clamp(2, 5) - 2]
+}
+
+/// The introduction rules a sample's graph grows by: `-`, `&` and `|` in
+/// the proportion of Table 7's means for `k`. Drawn evenly, they gave 2.17
+/// `&` against 2.10 `|` at k = 3, where the paper has 1.97 and 2.38.
+fn rule_weights(k: usize) -> RuleWeights {
+    let row = table7(k);
+    RuleWeights([row.not, row.and, row.or])
+}
+
+/// How many nodes a graph for `k` statements grows to: `nodes` (the
+/// configured size) for two, a fifth more for each further statement.
+/// Every statement lies within the maximum distance of all the others, so
+/// in a graph of one size the nodes close enough to four or five others
+/// are fewer and smaller: 100 nodes gave 4.07 `&` and `|` per statement at
+/// k = 4 and 5, against 4.33 and 4.30 in Table 7.
+fn graph_nodes(nodes: usize, k: usize) -> usize {
+    nodes * (k + 3) / 5
+}
 
 /// Draws `k` distinct nodes, each within `max_distance` of all the others.
 /// The paper samples statements "with a uniformly distributed number of
 /// atoms" and its Table 7 shows which: each draw first picks a number of
-/// different atoms among the candidates' numbers, weighted by
-/// [`TABLE7_ATOMS`], then a candidate with that number. Picking the numbers
+/// different atoms among the candidates' numbers, weighted by Table 7's
+/// ATOM row for `k`, then a candidate with that number. Picking the numbers
 /// uniformly made one statement in eight a literal (`p` or `-p`, the only
 /// nodes with one atom), against one in eighteen in Table 7, and a pair of
 /// them was 39% of the contradictory pairs (a count of the sentences told
@@ -495,6 +556,7 @@ fn pick_nodes(
     max_distance: usize,
     rng: &mut impl Rng,
 ) -> Option<Vec<usize>> {
+    let row = &table7(k).atoms;
     let mut chosen: Vec<usize> = Vec::with_capacity(k);
     let mut reach: Vec<Vec<usize>> = Vec::with_capacity(k);
     while chosen.len() < k {
@@ -507,26 +569,12 @@ fn pick_nodes(
                     .push(n);
             }
         }
-        let weight = |count: usize| {
-            TABLE7_ATOMS
-                .get(count.wrapping_sub(1))
-                .copied()
-                .unwrap_or(0)
-        };
-        let total: u32 = by_count.keys().map(|&c| weight(c)).sum();
-        if total == 0 {
-            return None;
-        }
-        let mut ticket = rng.gen_range(0..total);
-        let group = by_count.iter().find_map(|(&count, group)| {
-            let w = weight(count);
-            if ticket < w {
-                Some(group)
-            } else {
-                ticket -= w;
-                None
-            }
-        })?;
+        let counts: Vec<usize> = by_count.keys().copied().collect();
+        let weights: Vec<usize> = counts
+            .iter()
+            .map(|&c| row.get(c.wrapping_sub(1)).copied().unwrap_or(0))
+            .collect();
+        let group = &by_count[&counts[draw_weighted(&weights, rng)?]];
         let next = group[rng.gen_range(0..group.len())];
         chosen.push(next);
         reach.push(graph.search(next).distance);
@@ -576,6 +624,7 @@ pub(crate) fn sample(config: &Config, index: u64) -> Result<Sample, Error> {
     });
     // Should no graph of the budget give the wanted labelling, any will do.
     let searches = if wanted.is_some() { 2 } else { 1 };
+    let weights = rule_weights(k);
     for wanted in [wanted, None].into_iter().take(searches) {
         for _ in 0..GRAPH_TRIES {
             let atom_count = rng.gen_range(config.min_atoms..=config.max_atoms);
@@ -583,7 +632,13 @@ pub(crate) fn sample(config: &Config, index: u64) -> Result<Sample, Error> {
                 .iter()
                 .map(|a| a.to_string())
                 .collect();
-            let graph = Graph::grow(atoms, config.graph_nodes, config.statement_atoms, &mut rng)?;
+            let graph = Graph::grow(
+                atoms,
+                graph_nodes(config.graph_nodes, k),
+                config.statement_atoms,
+                weights,
+                &mut rng,
+            )?;
             if graph.nodes.len() < k {
                 continue;
             }

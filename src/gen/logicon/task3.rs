@@ -21,7 +21,7 @@
 //! facts, and, the groups sharing no atom, iff all the facts and statements
 //! together are satisfiable.
 
-use super::graph::{atom_occurrences, Graph};
+use super::graph::{atom_occurrences, Graph, RuleWeights};
 use super::rewrite::RewriteRule;
 use super::text::Vocabulary;
 use super::{Config, Error, Labels, PromptStyle, Statement, Truth, Variant};
@@ -204,7 +204,7 @@ fn draw_facts(
         let mut order = atoms.to_vec();
         let start = rng.gen_range(0..order.len());
         order.rotate_left(start);
-        let graph = Graph::grow(order, GRAPH_NODES, FACT_ATOMS, rng)?;
+        let graph = Graph::grow(order, GRAPH_NODES, FACT_ATOMS, RuleWeights::EVEN, rng)?;
         for node in &graph.nodes {
             // Rewrites keep the models, so a node false under ℓ gives no
             // fact; they bring in `->` and `<->`, which nodes lack.
