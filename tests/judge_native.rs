@@ -894,6 +894,22 @@ fn awkward_text_arguments_raise_where_swipl_raises() {
         "upcase_atom(0, 0)",
         "string_chars(a, b)",
         "string_codes(12, 12)",
+        // char_code/2 checks a given code; succ/2, atomic_list_concat/3
+        // and atom_number/2 their arguments.
+        "char_code(a, -1)",
+        "char_code(a, 1114112)",
+        "char_code(a, 9223372036854775807)",
+        "char_code(a, 18446744073709551616)",
+        "char_code(a, b)",
+        "char_code(a, 0)",
+        "char_code(a, 97)",
+        "succ(0, -1)",
+        "succ(_, -1)",
+        "succ(_, 0)",
+        "atomic_list_concat([a, b], [], _)",
+        "atomic_list_concat(_, [], abc)",
+        "atom_number([], _)",
+        "atom_number(a, _)",
     ];
     let theirs = swipl_goal_verdicts(goals);
     assert_eq!(theirs.chars().count(), goals.len(), "swipl printed {theirs}");

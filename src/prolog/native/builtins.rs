@@ -685,7 +685,19 @@ impl Machine<'_> {
                         let name = self.atoms.name(a);
                         let mut it = name.chars();
                         match (it.next(), it.next()) {
-                            (Some(c), None) => self.unify(self.arg(args, 1), Cell::Int(c as i64)),
+                            (Some(c), None) => match self.deref_arg(args, 1) {
+                                // SWI checks a given code first.
+                                Cell::Int(code) if !(0..=0x10FFFF).contains(&code) => {
+                                    Err(raise(format!("type_error(character_code) in {what}")))
+                                }
+                                Cell::Big(_) => {
+                                    Err(raise(format!("type_error(character_code) in {what}")))
+                                }
+                                Cell::Ref(_) | Cell::Int(_) => {
+                                    self.unify(self.arg(args, 1), Cell::Int(c as i64))
+                                }
+                                _ => Err(raise(format!("type_error(integer) in {what}"))),
+                            },
                             _ => Err(raise(format!("type_error(character) in {what}"))),
                         }
                     }
@@ -724,6 +736,7 @@ impl Machine<'_> {
                 // type and instantiation errors.
                 let what = "atom_number/2";
                 match (self.deref_arg(args, 0), self.deref_arg(args, 1)) {
+                    (Cell::Atom(NIL), _) => Err(raise(format!("type_error(atom) in {what}"))),
                     (c @ Cell::Atom(_), _) => {
                         let text = self.bound_text(c, what)?;
                         match self.number_cell(&text)? {

@@ -215,6 +215,10 @@ impl Machine<'_> {
     /// atom at a non-empty separator into atoms.
     fn atomic_list_concat3(&mut self, args: u32) -> Result<bool, Fallback> {
         let what = "atomic_list_concat/3";
+        if matches!(self.deref_arg(args, 1), Cell::Atom(NIL)) {
+            // `[]` is no text to SWI.
+            return Err(raise(format!("type_error(text) in {what}")));
+        }
         let separator = self.bound_text(self.arg(args, 1), what)?;
         match self.concat_parts(args, what)? {
             Parts::Bound(parts) => {
