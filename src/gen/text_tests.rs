@@ -234,7 +234,8 @@ impl Scan {
         let _ = writeln!(
             std::io::stderr(),
             "{family}: {} items, {} words checked, 0 offensive words, 0 agreement errors",
-            self.items, self.words
+            self.items,
+            self.words
         );
         None
     }

@@ -37,9 +37,7 @@ pub use task3::{GenTask, Group, GroupSample};
 use crate::gen::{item_rng, write_in_order, Progress, Shard};
 use crate::syntax::prover9::Formula;
 use crate::truth::{Models, TruthError, TruthTable};
-use graph::{
-    atom_occurrences, draw_weighted, paper_consistency, Graph, RuleWeights, Traversed,
-};
+use graph::{atom_occurrences, draw_weighted, paper_consistency, Graph, RuleWeights, Traversed};
 use rand::seq::SliceRandom;
 use rand::Rng;
 use rewrite::RewriteRule;
@@ -629,7 +627,11 @@ pub(crate) fn sample(config: &Config, index: u64) -> Result<Sample, Error> {
         // Two equivalent statements are rare in a graph: with the budget of
         // any other sample, 22% of the items that drew that labelling (of
         // seed 6061) found none, and it was 13% of the answers, not 1/6.
-        let graphs = if wanted.is_some() { 3 * GRAPH_TRIES } else { GRAPH_TRIES };
+        let graphs = if wanted.is_some() {
+            3 * GRAPH_TRIES
+        } else {
+            GRAPH_TRIES
+        };
         for _ in 0..graphs {
             let atom_count = rng.gen_range(config.min_atoms..=config.max_atoms);
             let atoms: Vec<String> = ATOM_NAMES[..atom_count]

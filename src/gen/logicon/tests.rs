@@ -692,7 +692,12 @@ fn statements_have_the_papers_shape_and_no_redundant_part() {
     let mean_distinct = distinct as f64 / statements as f64;
     assert!((4.1..=4.6).contains(&mean_distinct), "{mean_distinct}");
     // Table 7's mean `&` and `|` per formula, k = 2..5.
-    let table7 = [(2, 2.22, 2.34), (3, 1.97, 2.38), (4, 2.23, 2.10), (5, 2.01, 2.29)];
+    let table7 = [
+        (2, 2.22, 2.34),
+        (3, 1.97, 2.38),
+        (4, 2.23, 2.10),
+        (5, 2.01, 2.29),
+    ];
     for (k, paper_ands, paper_ors) in table7 {
         let (ands, ors) = mean_connectives(&by_k[&k]);
         let near = |ours: f64, paper: f64| (ours / paper - 1.0).abs() <= 0.1;

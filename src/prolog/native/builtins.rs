@@ -337,7 +337,10 @@ impl Machine<'_> {
             return Ok(self.bound_text(target, "text")? == text);
         }
         if kind == Kind::Atom
-            && !matches!(self.store.list_items(target)?.1, Cell::Ref(_) | Cell::Atom(NIL))
+            && !matches!(
+                self.store.list_items(target)?.1,
+                Cell::Ref(_) | Cell::Atom(NIL)
+            )
         {
             // SWI checks the list's shape before comparing (atom_codes/2,
             // number_codes/2 and kin; string_codes/2 only compares).
@@ -736,7 +739,13 @@ impl Machine<'_> {
                 // type and instantiation errors.
                 let what = "atom_number/2";
                 match (self.deref_arg(args, 0), self.deref_arg(args, 1)) {
-                    (Cell::Atom(NIL), _) => Err(raise(format!("type_error(atom) in {what}"))),
+                    // `[]` is no text: SWI fails against a number, and
+                    // raises otherwise.
+                    (Cell::Atom(NIL), Cell::Int(_) | Cell::Big(_) | Cell::Float(_)) => Ok(false),
+                    (Cell::Atom(NIL), Cell::Ref(_)) => {
+                        Err(raise(format!("type_error(atom) in {what}")))
+                    }
+                    (Cell::Atom(NIL), _) => Err(raise(format!("type_error(number) in {what}"))),
                     (c @ Cell::Atom(_), _) => {
                         let text = self.bound_text(c, what)?;
                         match self.number_cell(&text)? {

@@ -309,7 +309,12 @@ impl Machine<'_> {
     /// Unifies `target` with the list of `fields` one element at a time,
     /// as SWI does: a mismatch fails, and a tail that is no list (reached
     /// before a mismatch) raises.
-    fn unify_fields(&mut self, target: Cell, fields: &[Cell], what: &str) -> Result<bool, Fallback> {
+    fn unify_fields(
+        &mut self,
+        target: Cell,
+        fields: &[Cell],
+        what: &str,
+    ) -> Result<bool, Fallback> {
         let mut at = target;
         for (i, &field) in fields.iter().enumerate() {
             let cell = self.store.deref(at);

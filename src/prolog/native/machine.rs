@@ -1408,7 +1408,9 @@ impl<'a> Machine<'a> {
                 self.unify(self.arg(args, 2), list)
             }
             B::Succ => match (self.deref_arg(args, 0), self.deref_arg(args, 1)) {
-                (_, Cell::Int(y)) if y < 0 => Err(error("domain_error(not_less_than_zero) in succ/2")),
+                (_, Cell::Int(y)) if y < 0 => {
+                    Err(error("domain_error(not_less_than_zero) in succ/2"))
+                }
                 (Cell::Int(x), y)
                     if x >= 0 && matches!(y, Cell::Ref(_) | Cell::Int(_) | Cell::Big(_)) =>
                 {
