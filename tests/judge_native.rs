@@ -642,6 +642,30 @@ fn native_goal_verdict(goal: &str) -> char {
     }
 }
 
+/// Each goal's native verdict equals swipl's; the differing goals listed.
+fn assert_goals_agree_with_swipl(goals: &[&str]) {
+    let theirs = swipl_goal_verdicts(goals);
+    assert_eq!(
+        theirs.chars().count(),
+        goals.len(),
+        "swipl printed {theirs}"
+    );
+    let mut differing = Vec::new();
+    for (goal, swi) in goals.iter().zip(theirs.chars()) {
+        let ours = native_goal_verdict(goal);
+        if ours != swi {
+            differing.push(format!("{goal}: native {ours}, swipl {swi}"));
+        }
+    }
+    assert!(
+        differing.is_empty(),
+        "{} of {} goals differ from swipl:\n{}",
+        differing.len(),
+        goals.len(),
+        differing.join("\n")
+    );
+}
+
 #[test]
 fn big_integers_dif_bagof_and_variable_order_agree_with_swipl() {
     assert!(baseline::swipl_available(), "swipl is required");
@@ -813,26 +837,7 @@ fn big_integers_dif_bagof_and_variable_order_agree_with_swipl() {
         "X is 2 ^ 70, format(atom(A), '~d', [X]), atom_length(A, 22)",
         "format(atom(A), '', []), A == ''",
     ];
-    let theirs = swipl_goal_verdicts(goals);
-    assert_eq!(
-        theirs.chars().count(),
-        goals.len(),
-        "swipl printed {theirs}"
-    );
-    let mut differing = Vec::new();
-    for (goal, swi) in goals.iter().zip(theirs.chars()) {
-        let ours = native_goal_verdict(goal);
-        if ours != swi {
-            differing.push(format!("{goal}: native {ours}, swipl {swi}"));
-        }
-    }
-    assert!(
-        differing.is_empty(),
-        "{} of {} goals differ from swipl:\n{}",
-        differing.len(),
-        goals.len(),
-        differing.join("\n")
-    );
+    assert_goals_agree_with_swipl(goals);
 }
 
 #[test]
@@ -910,24 +915,5 @@ fn awkward_text_arguments_raise_where_swipl_raises() {
         "atom_number([], a)",
         "atom_number(a, _)",
     ];
-    let theirs = swipl_goal_verdicts(goals);
-    assert_eq!(
-        theirs.chars().count(),
-        goals.len(),
-        "swipl printed {theirs}"
-    );
-    let mut differing = Vec::new();
-    for (goal, swi) in goals.iter().zip(theirs.chars()) {
-        let ours = native_goal_verdict(goal);
-        if ours != swi {
-            differing.push(format!("{goal}: native {ours}, swipl {swi}"));
-        }
-    }
-    assert!(
-        differing.is_empty(),
-        "{} of {} goals differ from swipl:\n{}",
-        differing.len(),
-        goals.len(),
-        differing.join("\n")
-    );
+    assert_goals_agree_with_swipl(goals);
 }
