@@ -86,7 +86,7 @@ impl Pred {
                     })
                 })
                 .collect();
-            let variables: Vec<u32> = self.all_with(None);
+            let variables = self.variable_clauses();
             // Each key's clauses, in program order, placed by counting:
             // key k's are `grouped[bounds[k]..bounds[k + 1]]`.
             let mut bounds = vec![0u32; keys.len() + 1];
@@ -140,13 +140,10 @@ impl Pred {
         })
     }
 
-    /// The clauses whose first argument has `key` or is a variable.
-    fn all_with(&self, key: Option<Key>) -> Vec<u32> {
+    /// The clauses whose first argument is a variable.
+    fn variable_clauses(&self) -> Vec<u32> {
         (0..self.keys.len() as u32)
-            .filter(|&i| {
-                let k = self.keys[i as usize];
-                k.is_none() || k == key
-            })
+            .filter(|&i| self.keys[i as usize].is_none())
             .collect()
     }
 

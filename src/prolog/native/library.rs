@@ -119,10 +119,10 @@ impl Machine<'_> {
             cell => self.list_text(cell, what)?,
         };
         // A list holds the arguments; anything else is the one argument.
-        let values = self.arg(args, 2);
-        let values = match self.store.deref(values) {
-            cell @ Cell::Atom(NIL) => self.store.proper_list(cell)?,
-            cell if self.store.list_cell(cell).is_some() => self.store.proper_list(cell)?,
+        let values = match self.store.deref(self.arg(args, 2)) {
+            cell if matches!(cell, Cell::Atom(NIL)) || self.store.list_cell(cell).is_some() => {
+                self.store.proper_list(cell)?
+            }
             cell => vec![cell],
         };
         self.charge_steps(values.len())?;

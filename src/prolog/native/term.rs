@@ -430,7 +430,6 @@ impl Store {
         self.heap.truncate(heap);
     }
 
-    /// The compound `name(args…)`, or the atom when `args` is empty.
     /// `name(_, …, _)` with `arity` fresh variables (`functor/3`): each
     /// argument cell is itself the unbound variable. Counted and charged
     /// before anything is made.
@@ -446,6 +445,7 @@ impl Store {
         Ok(Cell::Str(at))
     }
 
+    /// The compound `name(args…)`, or the atom when `args` is empty.
     pub(crate) fn compound(&mut self, name: u32, args: &[Cell]) -> Result<Cell, Fallback> {
         if args.is_empty() {
             return Ok(Cell::Atom(name));
