@@ -618,27 +618,37 @@ const PAIR_LABELLINGS: [[bool; 4]; 6] = [
 /// statements the answers are too many for one to stand out once the
 /// statements are put in a random order.
 ///
-/// A completion item's answer (`T` or `F`) is drawn first too, by a fair
-/// coin, and only statements with a minimal pair that has it are kept
-/// (and with two statements, only labellings that have one): taking any
-/// pair when none had it made the answer follow the statements.
+/// A completion item's answer (`T` or `F`) and the number of `F`s its
+/// query shows are drawn first too (see [`Completion`]), and only
+/// statements with a minimal pair that has both are kept (and with two
+/// statements, only labellings that have one). Should no graph of the
+/// budget have such a pair, the search runs again asking for the answer
+/// alone.
 pub(crate) fn sample(config: &Config, index: u64) -> Result<Sample, Error> {
     let mut rng = item_rng(config.seed, index);
     let k = config.k_for(index);
-    let answer_t = (config.variant == Variant::Completion).then(|| rng.gen_bool(0.5));
-    let fits = |consistent: &[bool]| answer_t.is_none_or(|t| has_pair(consistent, k, t));
-    let wanted = (k == 2).then(|| {
-        let labellings: Vec<[bool; 4]> = PAIR_LABELLINGS
-            .iter()
-            .copied()
-            .filter(|l| fits(l))
-            .collect();
-        labellings[rng.gen_range(0..labellings.len())]
-    });
-    // Should no graph of the budget give the wanted labelling, any will do.
-    let searches = if wanted.is_some() { 2 } else { 1 };
+    let completion = (config.variant == Variant::Completion).then(|| Completion::draw(k, &mut rng));
+    let mut rounds = vec![(completion, None)];
+    if let Some(completion) = completion {
+        rounds.push((Some(completion.answer_only()), None));
+    }
+    if k == 2 {
+        // Should no graph of the budget give the wanted labelling, any will do.
+        for (completion, wanted) in std::mem::take(&mut rounds) {
+            let labellings: Vec<[bool; 4]> = PAIR_LABELLINGS
+                .iter()
+                .copied()
+                .filter(|l| completion.is_none_or(|c| c.fits(l, k)))
+                .collect();
+            if !labellings.is_empty() {
+                rounds.push((completion, Some(labellings[rng.gen_range(0..labellings.len())])));
+            }
+            rounds.push((completion, wanted));
+        }
+    }
     let weights = rule_weights(k);
-    for wanted in [wanted, None].into_iter().take(searches) {
+    for (completion, wanted) in rounds {
+        let fits = |consistent: &[bool]| completion.is_none_or(|c| c.fits(consistent, k));
         // Two equivalent statements are rare in a graph: with the budget of
         // any other sample, 22% of the items that drew that labelling (of
         // seed 6061) found none, and it was 13% of the answers, not 1/6.
@@ -693,8 +703,8 @@ pub(crate) fn sample(config: &Config, index: u64) -> Result<Sample, Error> {
                     continue;
                 }
                 return finish(
-                    config, index, k, &graph, &table, &chosen, &models, &labels, &path, answer_t,
-                    &mut rng,
+                    config, index, k, &graph, &table, &chosen, &models, &labels, &path,
+                    completion, &mut rng,
                 );
             }
         }
@@ -739,17 +749,59 @@ fn pair_answer_t(c: usize, i: usize) -> bool {
     c & (c ^ i) == 0
 }
 
-/// Whether the consistency labels `consistent` (by mask) of `k` statements
-/// have a minimal pair (a consistent list and an inconsistent one that
-/// differ in one place) whose consistent list has `T` there (`answer_t`),
-/// or `F`.
-fn has_pair(consistent: &[bool], k: usize, answer_t: bool) -> bool {
-    (0..consistent.len()).filter(|&c| consistent[c]).any(|c| {
-        (0..k).any(|j| {
-            let i = c ^ (1 << j);
-            !consistent[i] && pair_answer_t(c, i) == answer_t
+/// What a completion item's minimal pair must have, drawn before its
+/// statements so that neither follows them: the hidden label (`answer_t`),
+/// and how many of the labels the query shows are `F`. Taking any pair
+/// made the answer follow the statements; drawing the answer alone left
+/// it following the shown labels (the answer was the majority of them in
+/// about 60% of items: a list that shows only `T`s is consistent with
+/// one more `T` more often).
+#[derive(Debug, Clone, Copy)]
+struct Completion {
+    answer_t: bool,
+    shown_f: Option<usize>,
+}
+
+impl Completion {
+    /// A fair coin for the answer and one for each shown label, so the
+    /// number of shown `F`s is binomial, as in a list drawn at random.
+    fn draw(k: usize, rng: &mut impl Rng) -> Completion {
+        let answer_t = rng.gen_bool(0.5);
+        let shown_f = (1..k).filter(|_| rng.gen_bool(0.5)).count();
+        Completion {
+            answer_t,
+            shown_f: Some(shown_f),
+        }
+    }
+
+    fn answer_only(self) -> Completion {
+        Completion {
+            shown_f: None,
+            ..self
+        }
+    }
+
+    /// Whether the minimal pair of the consistent list `c` and the
+    /// inconsistent `i` has this answer and number of shown `F`s.
+    fn fits_pair(self, c: usize, i: usize) -> bool {
+        let shown = c & !(c ^ i);
+        pair_answer_t(c, i) == self.answer_t
+            && self
+                .shown_f
+                .is_none_or(|f| shown.count_ones() as usize == f)
+    }
+
+    /// Whether the consistency labels `consistent` (by mask) of `k`
+    /// statements have a minimal pair (a consistent list and an
+    /// inconsistent one that differ in one place) that fits.
+    fn fits(self, consistent: &[bool], k: usize) -> bool {
+        (0..consistent.len()).filter(|&c| consistent[c]).any(|c| {
+            (0..k).any(|j| {
+                let i = c ^ (1 << j);
+                !consistent[i] && self.fits_pair(c, i)
+            })
         })
-    })
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -763,7 +815,7 @@ fn finish(
     models: &[Models],
     labels: &Labelling,
     path: &[Traversed],
-    answer_t: Option<bool>,
+    completion: Option<Completion>,
     rng: &mut impl Rng,
 ) -> Result<Sample, Error> {
     let consistent = labels.chosen(config.labels);
@@ -778,13 +830,13 @@ fn finish(
             .filter(|&(_, i)| !consistent[i])
             .collect();
         // A completion item's answer is the consistent list's label where
-        // the pair differs, which says which list has more `F`s: it was
-        // drawn first by a fair coin (see `sample`), and the pair is one
-        // that has it.
+        // the pair differs: it was drawn first, with the number of `F`s
+        // the query shows (see `Completion`), and the pair is one that has
+        // them.
         let fitting: Vec<(usize, usize)> = pairs
             .iter()
             .copied()
-            .filter(|&(c, i)| answer_t.is_none_or(|t| pair_answer_t(c, i) == t))
+            .filter(|&(c, i)| completion.is_none_or(|t| t.fits_pair(c, i)))
             .collect();
         let pairs = if fitting.is_empty() { pairs } else { fitting };
         if let Some(&(c, i)) = pairs.get(rng.gen_range(0..pairs.len().max(1))) {
