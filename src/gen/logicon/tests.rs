@@ -292,20 +292,25 @@ fn hard_and_completion_samples_lead_with_a_minimal_pair() {
     assert!(generate(&plain).iter().all(|s| s.query.is_none()));
 }
 
-/// A completion item's answer does not follow the labels it shows: with
-/// the answer drawn alone, it was the majority of the shown labels in 55–60%
-/// of items (a list showing only `T`s is consistent with one more `T` more
-/// often), which a model could read without the statements.
+/// A completion item's answer follows neither the labels it shows nor
+/// the value its hidden statement takes in most assignments. Drawn alone,
+/// the answer was the majority of the shown labels in 55–60% of items (a
+/// list showing only `T`s is consistent with one more `T` more often) and
+/// the hidden statement's usual value in 77%: both readable without
+/// relating the statements.
 #[test]
-fn completion_answers_do_not_follow_the_shown_labels() {
+fn completion_answers_follow_neither_the_shown_labels_nor_the_hidden_statement() {
     let config = Config {
         seed: 2,
         count: 1200,
         variant: Variant::Completion,
         ..Config::default()
     };
-    // Per number of shown `F`s: (items, answers `T`).
+    // Per number of shown `F`s, and per share of assignments (in eighths)
+    // in which the hidden statement takes its usual value: (items, answers
+    // `T` / answers that are the usual value).
     let mut by_shown_f = [(0usize, 0usize); MAX_K];
+    let mut by_leaning = [(0usize, 0usize); 8];
     let (mut unequal, mut majority) = (0usize, 0usize);
     for s in generate(&config) {
         let q = s.query.as_ref().expect("a query");
@@ -318,6 +323,15 @@ fn completion_answers_do_not_follow_the_shown_labels() {
             unequal += 1;
             majority += usize::from(answer_t == (shown_t > shown_f));
         }
+        let hidden = parse(&s.statements[q.hidden.expect("a hidden position")].symbolic);
+        let rows = assignments(&[&hidden]);
+        let held = rows.iter().filter(|v| eval(&hidden, v)).count();
+        if 2 * held != rows.len() {
+            let usual = held.max(rows.len() - held);
+            let eighths = 8 * usual / rows.len();
+            by_leaning[eighths].0 += 1;
+            by_leaning[eighths].1 += usize::from(answer_t == (2 * held > rows.len()));
+        }
     }
     // About 940 items: 0.5 ± 0.04 is 2.5 standard deviations; the answer
     // drawn alone gave 0.573 at this seed.
@@ -326,6 +340,15 @@ fn completion_answers_do_not_follow_the_shown_labels() {
     for (f, &(items, t)) in by_shown_f.iter().enumerate().filter(|(_, c)| c.0 >= 100) {
         let share = t as f64 / items as f64;
         assert!((0.4..=0.6).contains(&share), "{f} shown F: {t} T of {items}");
+    }
+    let (leaning, usual) = by_leaning
+        .iter()
+        .fold((0, 0), |(n, u), &(items, usual)| (n + items, u + usual));
+    let share = usual as f64 / leaning as f64;
+    assert!((0.45..=0.55).contains(&share), "usual value {usual} of {leaning}");
+    for (eighths, &(items, usual)) in by_leaning.iter().enumerate().filter(|(_, c)| c.0 >= 100) {
+        let share = usual as f64 / items as f64;
+        assert!((0.4..=0.6).contains(&share), "{eighths}/8: usual value {usual} of {items}");
     }
 }
 
