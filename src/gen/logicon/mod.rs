@@ -618,13 +618,11 @@ const PAIR_LABELLINGS: [[bool; 4]; 6] = [
 /// statements the answers are too many for one to stand out once the
 /// statements are put in a random order.
 ///
-/// A completion item's answer (`T` or `F`), the number of `F`s its query
-/// shows and whether the answer is the hidden statement's leaning are
-/// drawn first too (see [`Completion`]), and only statements with a
-/// minimal pair that has all three are kept (and with two
-/// statements, only labellings that have one). Should no graph of the
-/// budget have such a pair, the search runs again asking for the answer
-/// alone.
+/// A completion item's answer (`T` or `F`) is drawn first too, with what
+/// else its minimal pair must have (see [`Completion`]), and only
+/// statements with such a pair are kept (and with two statements, only
+/// labellings that have one). Should no graph of the budget have such a
+/// pair, the search runs again asking for the answer alone.
 pub(crate) fn sample(config: &Config, index: u64) -> Result<Sample, Error> {
     let mut rng = item_rng(config.seed, index);
     let k = config.k_for(index);
@@ -758,10 +756,11 @@ fn pair_answer_t(c: usize, i: usize) -> bool {
 /// shows, whether the answer is the hidden statement's usual value (see
 /// [`Leaning`]) and how usual that value is. Drawn alone, the answer was
 /// the majority of the shown labels in 55-60% of items and the hidden
-/// statement's usual value in 77%; with every draw but the last, still
-/// in 65-72% of the items whose hidden statement leans strongly, and with
-/// a balanced statement fitting any draw, the search took one whenever
-/// the drawn leaning was hard to find.
+/// statement's usual value in 77%. Without the strength, the usual value
+/// was still the answer in 65-72% of the items whose hidden statement
+/// leans strongly; and had a statement true in exactly half of the
+/// assignments fitted any draw, the search would take one whenever the
+/// drawn leaning was hard to find.
 #[derive(Debug, Clone, Copy)]
 struct Completion {
     answer_t: bool,
