@@ -328,26 +328,26 @@ fn with_safe(p: &Prop, safe: &Prop) -> Vec<Prop> {
 /// distractors does not entail `G` either.
 ///
 /// Each distractor copies the kind of a real premise drawn uniformly, so
-/// that distractors look like real premises: a fact gives a decoy fact; a
-/// rule gives that rule with a decoy literal put in at one place of its
-/// disjunctive spine (see [`with_safe`]), so its other sentences and its
-/// shape are a real premise's; a rule that mentions `G` keeps `G` in its
-/// place and polarity (`X → G` gives `¬d → G`). Each decoy atom is shared
+/// that distractors look like real premises: one that mentions `G` gives
+/// `¬G ∨ w` (read `¬w → ¬G` or `G → w`) with `w` a
+/// literal the pool entails (so the pool stays consistent); a fact gives a
+/// decoy fact; any other rule gives that rule with a decoy literal put in
+/// at one place of its disjunctive spine (see [`with_safe`]), so its other
+/// sentences and its shape are a real premise's. Each decoy atom is shared
 /// by at least two distractors (a sentence of one premise alone would mark
-/// it out); a lone distractor is `¬G ∨ w` instead, read `¬w → ¬G` or
-/// `G → w`, with `w` a literal the pool entails (so the pool stays
-/// consistent). Before, every distractor mentioned the goal and was a
-/// two-literal rule, which the goal's words, the fact list and the rules'
-/// shapes told apart; then a rule mentioning `G` gave `¬G ∨ w` in one of
-/// its readings: none concluded `G`, and about half of the premises that
-/// assumed `G` or concluded `¬G` were distractors (seed 999, Small).
+/// it out); a lone decoy distractor mentions the goal instead. Before,
+/// every distractor mentioned the goal and was a two-literal rule, which
+/// the goal's words, the fact list and the rules' shapes told apart.
 fn distractors<R: Rng>(b: &mut Builder<'_, R>, count: usize, literals: &[Prop]) -> Vec<usize> {
     if count == 0 {
         return Vec::new();
     }
     let real = b.pool.clone();
     let mut templates: Vec<Option<Prop>> = (0..count)
-        .map(|_| real.choose(b.rng).cloned())
+        .map(|_| {
+            let t = real.choose(b.rng)?;
+            (!mentions(t, 0)).then(|| t.clone())
+        })
         .collect();
     if templates.iter().filter(|t| t.is_some()).count() == 1 {
         templates.iter_mut().for_each(|t| *t = None);
@@ -362,12 +362,10 @@ fn distractors<R: Rng>(b: &mut Builder<'_, R>, count: usize, literals: &[Prop]) 
             None => b.distractor(&goal_safe, literals),
             Some(t) => {
                 let safe = &decoys[next_decoy % decoys.len()];
-                let mut ways = with_safe(t, safe);
-                // A rule that mentions the goal keeps it where it was.
-                if ways.iter().any(|w| mentions(w, 0)) {
-                    ways.retain(|w| mentions(w, 0));
-                }
-                ways.choose(b.rng).cloned().unwrap_or_else(|| safe.clone())
+                with_safe(t, safe)
+                    .choose(b.rng)
+                    .cloned()
+                    .unwrap_or_else(|| safe.clone())
             }
         };
         // Distinct distractors while the draws allow.
