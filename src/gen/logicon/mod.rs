@@ -640,7 +640,10 @@ pub(crate) fn sample(config: &Config, index: u64) -> Result<Sample, Error> {
                 .filter(|l| completion.is_none_or(|c| c.fits(l, k, &[])))
                 .collect();
             if !labellings.is_empty() {
-                rounds.push((completion, Some(labellings[rng.gen_range(0..labellings.len())])));
+                rounds.push((
+                    completion,
+                    Some(labellings[rng.gen_range(0..labellings.len())]),
+                ));
             }
             rounds.push((completion, wanted));
         }
@@ -704,8 +707,8 @@ pub(crate) fn sample(config: &Config, index: u64) -> Result<Sample, Error> {
                     }
                 }
                 return finish(
-                    config, index, k, &graph, &table, &chosen, &models, &labels, &path,
-                    completion, &mut rng,
+                    config, index, k, &graph, &table, &chosen, &models, &labels, &path, completion,
+                    &mut rng,
                 );
             }
         }
@@ -810,7 +813,8 @@ impl Completion {
                 .shown_f
                 .is_none_or(|f| shown.count_ones() as usize == f)
             && leaning.is_none_or(|leaning| {
-                self.strength.is_none_or(|strength| leaning.strength == strength)
+                self.strength
+                    .is_none_or(|strength| leaning.strength == strength)
                     && (leaning.strength == 0
                         || self
                             .with_leaning

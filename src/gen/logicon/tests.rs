@@ -7,7 +7,7 @@
 use super::graph::{chain, paper_consistency, Reading, Traversed};
 use super::rewrite::RewriteRule;
 use super::score::{self, Answer};
-use super::{Config, Labels, MAX_K, PromptStyle, Sample, Statement, Truth, Variant};
+use super::{Config, Labels, PromptStyle, Sample, Statement, Truth, Variant, MAX_K};
 use crate::gen::Shard;
 use crate::syntax::prover9::{parse_formula, Formula, ParseOptions, Term};
 use std::collections::{BTreeMap, BTreeSet};
@@ -336,19 +336,31 @@ fn completion_answers_follow_neither_the_shown_labels_nor_the_hidden_statement()
     // About 940 items: 0.5 ± 0.04 is 2.5 standard deviations; the answer
     // drawn alone gave 0.573 at this seed.
     let share = majority as f64 / unequal as f64;
-    assert!((0.46..=0.54).contains(&share), "majority {majority} of {unequal}");
+    assert!(
+        (0.46..=0.54).contains(&share),
+        "majority {majority} of {unequal}"
+    );
     for (f, &(items, t)) in by_shown_f.iter().enumerate().filter(|(_, c)| c.0 >= 100) {
         let share = t as f64 / items as f64;
-        assert!((0.4..=0.6).contains(&share), "{f} shown F: {t} T of {items}");
+        assert!(
+            (0.4..=0.6).contains(&share),
+            "{f} shown F: {t} T of {items}"
+        );
     }
     let (leaning, usual) = by_leaning
         .iter()
         .fold((0, 0), |(n, u), &(items, usual)| (n + items, u + usual));
     let share = usual as f64 / leaning as f64;
-    assert!((0.45..=0.55).contains(&share), "usual value {usual} of {leaning}");
+    assert!(
+        (0.45..=0.55).contains(&share),
+        "usual value {usual} of {leaning}"
+    );
     for (eighths, &(items, usual)) in by_leaning.iter().enumerate().filter(|(_, c)| c.0 >= 100) {
         let share = usual as f64 / items as f64;
-        assert!((0.4..=0.6).contains(&share), "{eighths}/8: usual value {usual} of {items}");
+        assert!(
+            (0.4..=0.6).contains(&share),
+            "{eighths}/8: usual value {usual} of {items}"
+        );
     }
 }
 
