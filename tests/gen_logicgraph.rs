@@ -514,6 +514,13 @@ fn distractors_and_custom_ranges_keep_the_support_set_exact() {
                 "distract/{i}: {} shares no sentence with a real premise",
                 p.id
             );
+            // One that mentions the goal is a rule: as the disjunction
+            // `-G | w`, a form no real premise takes, it was marked out.
+            assert!(
+                !(own.contains("G") && matches!(p.formula, Formula::Or(..))),
+                "distract/{i}: {} is a disjunction with the goal",
+                p.id
+            );
             *with_goal.entry(own.contains("G")).or_insert(0) += 1;
         }
         for s in &problem.solutions {
