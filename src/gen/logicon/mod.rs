@@ -700,16 +700,24 @@ pub(crate) fn sample(config: &Config, index: u64) -> Result<Sample, Error> {
                     }
                     _ => (models, path, labels),
                 };
-                if let Some(completion) = completion {
-                    let leanings = leanings(&table, &models);
-                    if !completion.fits(labels.chosen(config.labels), k, &leanings) {
-                        continue;
+                let leanings = match completion {
+                    Some(completion) => {
+                        let leanings = leanings(&table, &models);
+                        if !completion.fits(labels.chosen(config.labels), k, &leanings) {
+                            continue;
+                        }
+                        leanings
                     }
-                }
-                return finish(
-                    config, index, k, &graph, &table, &chosen, &models, &labels, &path, completion,
-                    &mut rng,
-                );
+                    None => Vec::new(),
+                };
+                let found = Candidate {
+                    chosen,
+                    models,
+                    path,
+                    labels,
+                    leanings,
+                };
+                return finish(config, index, &graph, &table, &found, completion, &mut rng);
             }
         }
     }
@@ -863,20 +871,36 @@ fn leanings(table: &TruthTable, models: &[Models]) -> Vec<Leaning> {
         .collect()
 }
 
-#[allow(clippy::too_many_arguments)]
+/// The statements a search kept for an item, with what it worked out
+/// about them.
+struct Candidate {
+    /// The statements' graph nodes, in the order shown.
+    chosen: Vec<usize>,
+    models: Vec<Models>,
+    path: Vec<Traversed>,
+    labels: Labelling,
+    /// Each statement's [`Leaning`]; only a completion item needs them
+    /// (empty otherwise).
+    leanings: Vec<Leaning>,
+}
+
 fn finish(
     config: &Config,
     index: u64,
-    k: usize,
     graph: &Graph,
     table: &TruthTable,
-    chosen: &[usize],
-    models: &[Models],
-    labels: &Labelling,
-    path: &[Traversed],
+    found: &Candidate,
     completion: Option<Completion>,
     rng: &mut impl Rng,
 ) -> Result<Sample, Error> {
+    let Candidate {
+        chosen,
+        models,
+        path,
+        labels,
+        leanings,
+    } = found;
+    let k = chosen.len();
     let consistent = labels.chosen(config.labels);
     let mut good: Vec<usize> = (0..consistent.len()).filter(|&m| consistent[m]).collect();
     let mut bad: Vec<usize> = (0..consistent.len()).filter(|&m| !consistent[m]).collect();
@@ -892,11 +916,10 @@ fn finish(
         // the pair differs: it was drawn first, with the number of `F`s
         // the query shows and its agreement with the hidden statement's
         // leaning (see `Completion`), and the pair is one that has them.
-        let leanings = leanings(table, models);
         let fitting: Vec<(usize, usize)> = pairs
             .iter()
             .copied()
-            .filter(|&(c, i)| completion.is_none_or(|t| t.fits_pair(c, i, k, &leanings)))
+            .filter(|&(c, i)| completion.is_none_or(|t| t.fits_pair(c, i, k, leanings)))
             .collect();
         let pairs = if fitting.is_empty() { pairs } else { fitting };
         if let Some(&(c, i)) = pairs.get(rng.gen_range(0..pairs.len().max(1))) {
