@@ -37,6 +37,7 @@ use content::{pick, sample_premises, Literal, Premise, Scheme, Statement, VARIAB
 use language::Renderer;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -64,20 +65,21 @@ impl QuestionType {
     ];
 
     /// The fewest premises a content of this type can have (the removed
-    /// premise of a missing-premise question counted). A 3e1c question
-    /// needs three entailed options that each need two premises, of one
-    /// shape, whose variables the content mentions as often as the
-    /// answer's; a missing-premise question needs three premises of the
-    /// removed one's scheme whose "if" and "then" parts relate to the shown
-    /// premises and to the conclusion as the removed one's do. No content
-    /// of two premises allows either (a test runs all 810 of them, up to
-    /// renaming), so these contents have 3 to `n + 1` premises; 3c1e
-    /// contents have 2 to `n + 1`, as Algorithm 1 draws them.
+    /// premise of a missing-premise question counted): 3 for every type,
+    /// where Algorithm 1 draws 2 to `n + 1`. A 3e1c question needs three
+    /// entailed options that each need two premises, of one shape, whose
+    /// variables the content mentions as often as the answer's; a
+    /// missing-premise question needs three premises of the removed one's
+    /// scheme whose "if" and "then" parts relate to the shown premises and
+    /// to the conclusion as the removed one's do; and a 3c1e question needs
+    /// distractors whose sentences the premises mention in the roles an
+    /// entailed option's are (see [`pick_answer`]): of two premises, the
+    /// options that need both chain through their shared sentence and no
+    /// option of their shape and roles fails to. No content of two premises
+    /// allows any of the three (a test runs all 810 of them, up to
+    /// renaming).
     pub fn min_premises(self) -> usize {
-        match self {
-            QuestionType::OneNotEntailed | QuestionType::MissingPremise => 3,
-            QuestionType::OneEntailed => 2,
-        }
+        3
     }
 
     /// The name used on the command line and in the JSON `type` field.
@@ -332,10 +334,8 @@ fn validate(config: &Config) -> Result<(), Error> {
 
 /// Question `index` of a run: depends only on the seed, the index, the
 /// config and the words. The number of premises `l` is drawn once,
-/// uniformly over the counts the type admits (`2..=n+1` for 3c1e,
-/// `3..=n+1` for the others: see [`QuestionType::min_premises`]), and each
-/// attempt fills
-/// `l` premises by Algorithm 1 afresh until they allow a question of the
+/// uniformly over the counts a question admits (`3..=n+1`: see
+/// [`QuestionType::min_premises`]), and each attempt fills `l` premises by Algorithm 1 afresh until they allow a question of the
 /// type. Drawing `l` per attempt instead would keep fewer short contents
 /// (they allow fewer questions), and `l` would no longer be uniform.
 fn question(config: &Config, words: &Words<'_>, index: u64) -> Result<Question, Error> {
@@ -467,8 +467,9 @@ impl Analysis {
                         .map(|&v| mentions[v])
                         .collect::<Vec<usize>>()
                 };
+                let roles = Roles::of(&premises);
                 let Some((correct, distractors)) =
-                    pick_answer(answer_pool, distractor_pool, profile, rng)
+                    pick_answer(answer_pool, distractor_pool, profile, &roles, rng)
                 else {
                     return Ok(None);
                 };
@@ -574,37 +575,58 @@ impl Analysis {
                 (antecedent, relation(consequent))
             };
             let answer_profile = profile(&premises[removed].vars);
-            let mut failing: Vec<(Statement, Models)> = Vec::new();
+            // Of the removed premise's scheme and profile: those that
+            // restore the conclusion (the removed premise among them) and
+            // those that fail to, neither entailed by the full content.
+            let (mut restoring, mut failing) = (Vec::new(), Vec::new());
             for p in premises_over(scheme, vars) {
                 if profile(&p.vars()) != answer_profile {
                     continue;
                 }
                 let m = self.models(&p)?;
-                if !all.is_subset(&m) && !rest.and(&m).is_subset(conclusion_models) {
+                if rest.and(&m).is_subset(conclusion_models) {
+                    if !m.is_subset(conclusion_models) {
+                        restoring.push((p, m));
+                    }
+                } else if !all.is_subset(&m) {
                     failing.push((p, m));
                 }
             }
-            let removed_models = premise_models[removed].clone();
-            let answer = Statement::Premise(premises[removed].clone());
-            let distractors = choose_symmetric(&answer, &removed_models, &failing, rng);
-            if distractors.len() < OPTIONS - 1 {
-                continue;
+            let shown_premises: Vec<Premise> = premises
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| *i != removed)
+                .map(|(_, p)| p.clone())
+                .collect();
+            let roles = Roles::of(&shown_premises);
+            let (restoring, failing) = roles.mixed(&restoring, &failing);
+            let mut found = None;
+            for at in class_order(&restoring.1, rng) {
+                let (answer, answer_models) = &restoring.0[at];
+                // With the answer in, no distractor may follow.
+                let with_answer = rest.and(answer_models);
+                let (pool, classes): (Vec<(Statement, Models)>, Vec<usize>) = failing
+                    .0
+                    .iter()
+                    .zip(&failing.1)
+                    .filter(|((_, m), _)| !with_answer.is_subset(m))
+                    .map(|(d, c)| (d.clone(), *c))
+                    .unzip();
+                let chosen = choose_symmetric(answer, answer_models, &pool, &classes, rng);
+                if chosen.len() == OPTIONS - 1 {
+                    found = Some(((answer.clone(), answer_models.clone()), chosen));
+                    break;
+                }
             }
-            let correct = (
-                Statement::Premise(premises[removed].clone()),
-                removed_models,
-            );
+            let Some((correct, distractors)) = found else {
+                continue;
+            };
             let (options, answer) = place(correct, distractors, rng);
             let verdicts = options
                 .iter()
                 .map(|(_, m)| rest.and(m).is_subset(conclusion_models))
                 .collect();
-            let shown = premises
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| *i != removed)
-                .map(|(_, p)| Statement::Premise(p.clone()))
-                .collect();
+            let shown = shown_premises.into_iter().map(Statement::Premise).collect();
             return Ok(Some(Symbolic {
                 shown,
                 conclusion: Some(conclusion.clone()),
@@ -617,32 +639,145 @@ impl Analysis {
     }
 }
 
-/// The answer (uniform over `answers` whose shape allows a question) and
-/// three distractors of `distractors` of the same [`content::Shape`] and
-/// `profile`, no two logically equivalent, their parts as
-/// [`choose_symmetric`] wants them; `None` if no answer has enough.
+/// The answer and three distractors of `distractors` of the same
+/// [`content::Shape`] and `profile`, no two logically equivalent, their
+/// parts as [`choose_symmetric`] wants them; `None` if no answer has enough.
+///
+/// Options of one shape and profile still differ in their [`Roles`], and
+/// an entailed implication mostly goes the way the premises go while a
+/// non-entailed one mostly does not, so the answer was the option whose
+/// roles went the premises' way. Here only roles that both an answer and a
+/// distractor have are used ([`Roles::mixed`]), and the answer's role and
+/// each distractor's are drawn uniformly among them ([`class_order`]), so
+/// the answer's role is drawn as a distractor's is.
 #[allow(clippy::type_complexity)]
 fn pick_answer(
     answers: &[(Statement, Models)],
     distractors: &[(Statement, Models)],
     profile: impl Fn(&Statement) -> Vec<usize>,
+    roles: &Roles,
     rng: &mut ChaCha8Rng,
 ) -> Option<((Statement, Models), Vec<(Statement, Models)>)> {
-    for at in shuffled(answers.len(), rng) {
+    let group = |s: &Statement| (s.shape(), profile(s));
+    let ((answers, answer_classes), (distractors, distractor_classes)) =
+        roles.mixed_by(answers, distractors, &group);
+    for at in class_order(&answer_classes, rng) {
         let correct = &answers[at];
-        let shape = correct.0.shape();
-        let wanted = profile(&correct.0);
-        let same: Vec<(Statement, Models)> = distractors
+        let wanted = group(&correct.0);
+        let (same, classes): (Vec<(Statement, Models)>, Vec<usize>) = distractors
             .iter()
-            .filter(|(s, _)| s.shape() == shape && profile(s) == wanted)
-            .cloned()
-            .collect();
-        let chosen = choose_symmetric(&correct.0, &correct.1, &same, rng);
+            .zip(&distractor_classes)
+            .filter(|((s, _), _)| group(s) == wanted)
+            .map(|(d, c)| (d.clone(), *c))
+            .unzip();
+        let chosen = choose_symmetric(&correct.0, &correct.1, &same, &classes, rng);
         if chosen.len() == OPTIONS - 1 {
             return Some((correct.clone(), chosen));
         }
     }
     None
+}
+
+/// How the premises mention each variable: in how many "if" parts, and in
+/// how many as the "then" part. An option's role is what the content says
+/// of its parts' sentences that way, the figure a reader who follows the
+/// premises' direction (without chaining them) sees.
+struct Roles {
+    ifs: [usize; VARIABLES.len()],
+    thens: [usize; VARIABLES.len()],
+}
+
+/// A pool of statements with their models, and each one's class (an index
+/// into a sorted list of roles, the same for both pools of a question).
+type Classed = (Vec<(Statement, Models)>, Vec<usize>);
+
+impl Roles {
+    fn of(premises: &[Premise]) -> Roles {
+        let (mut ifs, mut thens) = ([0; VARIABLES.len()], [0; VARIABLES.len()]);
+        for p in premises {
+            let (last, first) = p.vars.split_last().unwrap_or((&0, &[]));
+            for &v in first {
+                ifs[v] += 1;
+            }
+            thens[*last] += 1;
+        }
+        Roles { ifs, thens }
+    }
+
+    /// A statement's role: for its "if" part's variables (summed) and its
+    /// "then" part's, how many premises' "if" parts and "then" parts
+    /// mention them.
+    fn of_statement(&self, s: &Statement) -> [usize; 4] {
+        let (first, last) = parts(s);
+        let sum = |counts: &[usize; VARIABLES.len()]| first.iter().map(|&v| counts[v]).sum();
+        [
+            sum(&self.ifs),
+            sum(&self.thens),
+            self.ifs[last],
+            self.thens[last],
+        ]
+    }
+
+    /// [`Roles::mixed_by`] for pools of one group.
+    fn mixed(
+        &self,
+        answers: &[(Statement, Models)],
+        distractors: &[(Statement, Models)],
+    ) -> (Classed, Classed) {
+        self.mixed_by(answers, distractors, &|_: &Statement| ())
+    }
+
+    /// The members of `answers` and of `distractors` whose role, within
+    /// their `group`, both pools have, each with its class (group and
+    /// role).
+    fn mixed_by<G: Ord>(
+        &self,
+        answers: &[(Statement, Models)],
+        distractors: &[(Statement, Models)],
+        group: &dyn Fn(&Statement) -> G,
+    ) -> (Classed, Classed) {
+        let key = |s: &Statement| (group(s), self.of_statement(s));
+        let answer_keys: Vec<_> = answers.iter().map(|(s, _)| key(s)).collect();
+        let distractor_keys: Vec<_> = distractors.iter().map(|(s, _)| key(s)).collect();
+        let in_answers: BTreeSet<&(G, [usize; 4])> = answer_keys.iter().collect();
+        let both: Vec<&(G, [usize; 4])> = distractor_keys
+            .iter()
+            .filter(|k| in_answers.contains(k))
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        let keep = |pool: &[(Statement, Models)], keys: &[(G, [usize; 4])]| -> Classed {
+            pool.iter()
+                .zip(keys)
+                .filter_map(|(s, k)| both.binary_search(&k).ok().map(|c| (s.clone(), c)))
+                .unzip()
+        };
+        (
+            keep(answers, &answer_keys),
+            keep(distractors, &distractor_keys),
+        )
+    }
+}
+
+/// An order of the indices of `classes` (each element's class): each next
+/// element is of a class drawn uniformly among those with elements left,
+/// then drawn uniformly within it, so a large class is not drawn more often.
+fn class_order(classes: &[usize], rng: &mut ChaCha8Rng) -> Vec<usize> {
+    let mut members: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for (i, &c) in classes.iter().enumerate() {
+        members.entry(c).or_default().push(i);
+    }
+    let mut open: Vec<Vec<usize>> = members.into_values().collect();
+    let mut order = Vec::with_capacity(classes.len());
+    while !open.is_empty() {
+        let c = pick(rng, open.len());
+        let m = pick(rng, open[c].len());
+        order.push(open[c].swap_remove(m));
+        if open[c].is_empty() {
+            open.swap_remove(c);
+        }
+    }
+    order
 }
 
 /// Every premise of `scheme` over distinct variables of `vars`; for the
@@ -721,7 +856,8 @@ const SYMMETRIC_TRIES: usize = 8;
 
 /// Three random members of `pool` to stand beside `answer` (whose models
 /// are `answer_models`), no two of the four logically equivalent, so the
-/// options are four different claims; fewer if none such were found.
+/// options are four different claims; fewer if none such were found. They
+/// are tried in [`class_order`] of `classes` (each member's class).
 ///
 /// The four options are alike as a set: their "if" parts are all the same
 /// or all different, and so are their "then" parts, and every option's
@@ -738,12 +874,13 @@ fn choose_symmetric(
     answer: &Statement,
     answer_models: &Models,
     pool: &[(Statement, Models)],
+    classes: &[usize],
     rng: &mut ChaCha8Rng,
 ) -> Vec<(Statement, Models)> {
     let (answer_if, answer_then) = parts(answer);
     let mut best: Vec<(Statement, Models)> = Vec::new();
     for _ in 0..SYMMETRIC_TRIES {
-        let order = shuffled(pool.len(), rng);
+        let order = class_order(classes, rng);
         for pattern in shuffled(3, rng) {
             let mut chosen: Vec<(Statement, Models)> = Vec::with_capacity(OPTIONS - 1);
             let mut ifs = vec![answer_if.clone()];
