@@ -51,7 +51,8 @@ pub enum QuestionType {
     #[serde(rename = "3e1c")]
     OneNotEntailed,
     /// "missing": the content lacks one premise needed for the conclusion;
-    /// the answer is that premise, the only option that restores the entailment.
+    /// the answer is a premise that restores the entailment (the removed
+    /// one or one of its scheme), the only option that does.
     #[serde(rename = "missing")]
     MissingPremise,
 }
@@ -519,9 +520,13 @@ impl Analysis {
     }
 
     /// A missing-premise question: a conclusion entailed by the content, one
-    /// premise it needs (removed, and the answer), and three distractors of
-    /// the removed premise's scheme over `vars` that the content does not
-    /// entail and that do not restore the conclusion. The paper draws them
+    /// premise it needs (removed), a premise of the removed one's scheme
+    /// and profile that restores the conclusion (the answer: the removed
+    /// premise or another), and three distractors of that scheme and
+    /// profile over `vars` that neither the content nor the shown premises
+    /// with the answer entail and that do not restore the conclusion. The
+    /// answer and the distractors are drawn by role as [`pick_answer`]'s
+    /// are, roles counted in the shown premises. The paper draws them
     /// from the non-entailment group (literals and implications); a
     /// premise-shaped answer among three plain implications would stand out
     /// by its form, so ours share the answer's scheme.
