@@ -468,6 +468,10 @@ fn distractors_and_custom_ranges_keep_the_support_set_exact() {
     let out = temp_dir("distract");
     generate(&config, 5, 30, &out, 1);
     let mut with_goal: BTreeMap<bool, usize> = BTreeMap::new();
+    // Per kind (real, distractor): premises, those concluding `G`, and the
+    // number of other premises mentioning each one's least mentioned atom.
+    let mut concluding: BTreeMap<bool, (usize, usize)> = BTreeMap::new();
+    let mut fewest: BTreeMap<bool, BTreeMap<usize, usize>> = BTreeMap::new();
     for i in 0..30 {
         let dir = item_dir(&out, i);
         let problem = Instances::load(&dir, false).expect("loads");
@@ -475,10 +479,6 @@ fn distractors_and_custom_ranges_keep_the_support_set_exact() {
         let used: BTreeSet<String> = solution_supports(&problem).into_iter().flatten().collect();
         let unused = problem.premises.len() - used.len();
         assert_eq!(unused, 4, "distract/{i}: distractors are in no path");
-        // No sentence marks a distractor out: each of its atoms is one
-        // another premise also mentions, and a rule's include a real
-        // premise's. Some mention the goal, as some real premises do, and
-        // some do not (before, all did).
         let mut real = BTreeSet::new();
         for p in problem.premises.iter().filter(|p| used.contains(&p.id)) {
             atom_names(&p.formula, &mut real);
@@ -492,36 +492,71 @@ fn distractors_and_custom_ranges_keep_the_support_set_exact() {
                 own
             })
             .collect();
+        let others = |k: usize, atom: &String| {
+            atoms_of
+                .iter()
+                .enumerate()
+                .filter(|(j, other)| *j != k && other.contains(atom))
+                .count()
+        };
         for (k, p) in problem.premises.iter().enumerate() {
-            if used.contains(&p.id) {
+            let distractor = !used.contains(&p.id);
+            let least = atoms_of[k].iter().map(|a| others(k, a)).min().unwrap_or(0);
+            *fewest
+                .entry(distractor)
+                .or_default()
+                .entry(least)
+                .or_insert(0) += 1;
+            let entry = concluding.entry(distractor).or_insert((0, 0));
+            entry.0 += 1;
+            if let Formula::Implies(_, then) = &p.formula {
+                entry.1 +=
+                    usize::from(matches!(&**then, Formula::Atom(Term::App(g, _)) if g == "G"));
+            }
+            if !distractor {
                 continue;
             }
-            let own = &atoms_of[k];
-            for atom in own {
+            // No sentence marks a distractor out: each of its atoms is one
+            // another premise also mentions.
+            for atom in &atoms_of[k] {
                 assert!(
-                    atoms_of
-                        .iter()
-                        .enumerate()
-                        .any(|(j, other)| j != k && other.contains(atom)),
+                    others(k, atom) > 0,
                     "distract/{i}: {} alone mentions {atom}",
                     p.id
                 );
             }
-            // A fact is a decoy's (that other distractors mention).
-            let fact = p.id.starts_with("Fact");
+            *with_goal.entry(atoms_of[k].contains("G")).or_insert(0) += 1;
+        }
+        // No cluster of distractors stands apart: the distractors joined by
+        // atoms only distractors mention reach a real atom.
+        let decoys: BTreeSet<&String> = atoms_of
+            .iter()
+            .flatten()
+            .filter(|a| !real.contains(*a))
+            .collect();
+        let distractors: Vec<usize> = (0..problem.premises.len())
+            .filter(|&k| !used.contains(&problem.premises[k].id))
+            .collect();
+        for &start in &distractors {
+            let mut seen = BTreeSet::from([start]);
+            let mut todo = vec![start];
+            let mut anchored = false;
+            while let Some(k) = todo.pop() {
+                anchored |= atoms_of[k].iter().any(|a| real.contains(a));
+                for &j in &distractors {
+                    let shared = atoms_of[k]
+                        .intersection(&atoms_of[j])
+                        .any(|a| decoys.contains(a));
+                    if shared && seen.insert(j) {
+                        todo.push(j);
+                    }
+                }
+            }
             assert!(
-                fact || own.iter().any(|a| real.contains(a) && a != "G"),
-                "distract/{i}: {} shares no sentence with a real premise",
-                p.id
+                anchored,
+                "distract/{i}: {} is in a cluster of distractors with no real sentence",
+                problem.premises[start].id
             );
-            // One that mentions the goal is a rule: as the disjunction
-            // `-G | w`, a form no real premise takes, it was marked out.
-            assert!(
-                !(own.contains("G") && matches!(p.formula, Formula::Or(..))),
-                "distract/{i}: {} is a disjunction with the goal",
-                p.id
-            );
-            *with_goal.entry(own.contains("G")).or_insert(0) += 1;
         }
         for s in &problem.solutions {
             for st in &s.steps {
@@ -532,6 +567,28 @@ fn distractors_and_custom_ranges_keep_the_support_set_exact() {
     }
     assert_eq!(with_goal.values().sum::<usize>(), 120, "{with_goal:?}");
     assert!(with_goal.values().all(|&n| n >= 10), "{with_goal:?}");
+    // Distractors link to the others as real premises do: some conclude
+    // `G`, at a rate near the real premises' (none did when a template
+    // that mentioned `G` gave `G -> w` or `-w -> -G`), and the least
+    // mentioned atom of some is in two or more other premises (it was
+    // always in exactly one, a decoy shared by two distractors).
+    let rate = |d: bool| concluding[&d].1 as f64 / concluding[&d].0 as f64;
+    assert!(
+        rate(true) >= 0.5 * rate(false) && rate(true) <= 2.0 * rate(false),
+        "distractors concluding G {:.3}, real premises {:.3}",
+        rate(true),
+        rate(false)
+    );
+    let share_above_one = |d: bool| {
+        let by = &fewest[&d];
+        by.range(2..).map(|(_, n)| n).sum::<usize>() as f64 / by.values().sum::<usize>() as f64
+    };
+    assert!(
+        share_above_one(true) >= 0.5 * share_above_one(false),
+        "least mentioned atom in 2+ others: distractors {:?}, real {:?}",
+        fewest[&true],
+        fewest[&false]
+    );
     let _ = std::fs::remove_dir_all(&out);
 }
 

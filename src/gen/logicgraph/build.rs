@@ -17,7 +17,7 @@ use super::prop::Prop;
 use super::{Config, Form};
 use rand::seq::SliceRandom;
 use rand::Rng;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// One cited premise of a step: its formula, and the pool index when it is
 /// a leaf (`None`: the conclusion of an earlier step of the same path).
@@ -282,103 +282,448 @@ fn mentions(p: &Prop, k: usize) -> bool {
     }
 }
 
-/// The ways to put `safe` into `p` at one place of its disjunctive spine
-/// (a disjunct, a consequent, or `¬safe` for an antecedent), so that the
-/// result holds whenever `safe` does; `p` itself only when it is no
-/// disjunction or implication.
-fn with_safe(p: &Prop, safe: &Prop) -> Vec<Prop> {
-    let inner = |q: &Prop| {
-        let mut out = vec![safe.clone()];
-        if matches!(q, Prop::Or(..) | Prop::Implies(..)) {
-            out.extend(with_safe(q, safe));
+/// Where a literal sits in a formula: the child taken at each connective
+/// (0 the left or only child, 1 the right one).
+type Place = Vec<u8>;
+
+/// The literal at `place` in `p`.
+fn literal_at<'p>(p: &'p Prop, place: &[u8]) -> &'p Prop {
+    match (p, place.split_first()) {
+        (Prop::Or(a, b) | Prop::Implies(a, b), Some((&side, rest))) => {
+            literal_at(if side == 0 { a } else { b }, rest)
         }
-        out
-    };
-    match p {
-        Prop::Or(a, b) => {
-            let mut out: Vec<Prop> = inner(a)
-                .into_iter()
-                .map(|x| Prop::or(x, (**b).clone()))
-                .collect();
-            out.extend(inner(b).into_iter().map(|y| Prop::or((**a).clone(), y)));
-            out
-        }
-        Prop::Implies(a, b) => {
-            let mut out = vec![Prop::implies(Prop::neg(safe), (**b).clone())];
-            out.extend(
-                inner(b)
-                    .into_iter()
-                    .map(|y| Prop::implies((**a).clone(), y)),
-            );
-            out
-        }
-        _ => vec![safe.clone()],
+        (Prop::Not(a), Some((_, rest))) if !p.is_literal() => literal_at(a, rest),
+        _ => p,
     }
+}
+
+/// `p` with the literal at `place` replaced by `new`.
+fn replace_at(p: &Prop, place: &[u8], new: &Prop) -> Prop {
+    match (p, place.split_first()) {
+        (Prop::Or(a, b), Some((&side, rest))) => match side {
+            0 => Prop::or(replace_at(a, rest, new), (**b).clone()),
+            _ => Prop::or((**a).clone(), replace_at(b, rest, new)),
+        },
+        (Prop::Implies(a, b), Some((&side, rest))) => match side {
+            0 => Prop::implies(replace_at(a, rest, new), (**b).clone()),
+            _ => Prop::implies((**a).clone(), replace_at(b, rest, new)),
+        },
+        (Prop::Not(a), Some((_, rest))) if !p.is_literal() => {
+            Prop::Not(Box::new(replace_at(a, rest, new)))
+        }
+        _ => new.clone(),
+    }
+}
+
+/// The places of `p`'s literals other than the goal's. With `spine`, only
+/// those on its disjunctive spine, with whether each is an antecedent: a
+/// disjunct, a consequent, or the antecedent of an implication, through
+/// disjunctions and consequents (the places where a literal that is true,
+/// or an antecedent that is false, makes all of `p` true).
+fn literal_places(p: &Prop, spine: bool) -> Vec<(Place, bool)> {
+    fn walk(p: &Prop, spine: bool, at: &mut Place, antecedent: bool, out: &mut Vec<(Place, bool)>) {
+        if p.is_literal() {
+            if !mentions(p, 0) {
+                out.push((at.clone(), antecedent));
+            }
+            return;
+        }
+        match p {
+            Prop::Or(a, b) | Prop::Implies(a, b) => {
+                let implies = matches!(p, Prop::Implies(..));
+                at.push(0);
+                if !spine || !implies || a.is_literal() {
+                    walk(a, spine, at, implies, out);
+                }
+                at.pop();
+                at.push(1);
+                walk(b, spine, at, false, out);
+                at.pop();
+            }
+            Prop::Not(a) if !spine => {
+                at.push(0);
+                walk(a, spine, at, false, out);
+                at.pop();
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    walk(p, spine, &mut Vec::new(), false, &mut out);
+    out
+}
+
+/// The literals `p` writes, as (negated, atom), in order.
+fn written_literals(p: &Prop, out: &mut Vec<(bool, usize)>) {
+    match p {
+        Prop::Atom(k) => out.push((false, *k)),
+        Prop::Not(a) => match &**a {
+            Prop::Atom(k) => out.push((true, *k)),
+            inner => written_literals(inner, out),
+        },
+        Prop::Or(a, b) | Prop::Implies(a, b) => {
+            written_literals(a, out);
+            written_literals(b, out);
+        }
+    }
+}
+
+/// How each premise of `pool` links to the others, as a reader who drew the
+/// premises' graph would see it: how many others mention its least and its
+/// most mentioned atom, how many atoms of its "if" part are facts, how often
+/// its "then" part's atoms are others' "if" parts, and how many of its
+/// literals are written with an atom's rarer polarity or with one no other
+/// premise writes (a verb form no other premise has). Capped, as a reader
+/// would bin them.
+fn link_profiles(pool: &[Prop]) -> Vec<[usize; 6]> {
+    let atoms_of = |p: &Prop| {
+        let mut lits = Vec::new();
+        written_literals(p, &mut lits);
+        let mut atoms: Vec<usize> = lits.iter().map(|l| l.1).collect();
+        atoms.sort_unstable();
+        atoms.dedup();
+        atoms
+    };
+    let parts: Vec<(Vec<usize>, Vec<usize>)> = pool
+        .iter()
+        .map(|p| match p {
+            Prop::Implies(a, b) => (atoms_of(a), atoms_of(b)),
+            _ => (Vec::new(), atoms_of(p)),
+        })
+        .collect();
+    let mut mentions: BTreeMap<usize, usize> = BTreeMap::new();
+    let mut as_antecedent: BTreeMap<usize, usize> = BTreeMap::new();
+    let mut written: BTreeMap<(bool, usize), usize> = BTreeMap::new();
+    let mut writers: BTreeMap<(bool, usize), usize> = BTreeMap::new();
+    let mut facts = BTreeSet::new();
+    let literals: Vec<Vec<(bool, usize)>> = pool
+        .iter()
+        .map(|p| {
+            let mut lits = Vec::new();
+            written_literals(p, &mut lits);
+            lits
+        })
+        .collect();
+    for (k, p) in pool.iter().enumerate() {
+        for a in atoms_of(p) {
+            *mentions.entry(a).or_default() += 1;
+        }
+        for &a in &parts[k].0 {
+            *as_antecedent.entry(a).or_default() += 1;
+        }
+        let mut distinct = literals[k].clone();
+        for l in &literals[k] {
+            *written.entry(*l).or_default() += 1;
+        }
+        distinct.sort_unstable();
+        distinct.dedup();
+        for l in distinct {
+            *writers.entry(l).or_default() += 1;
+        }
+        if p.is_literal() {
+            facts.extend(atoms_of(p));
+        }
+    }
+    fn count<K: Ord>(m: &BTreeMap<K, usize>, k: K) -> usize {
+        m.get(&k).copied().unwrap_or(0)
+    }
+    pool.iter()
+        .enumerate()
+        .map(|(k, p)| {
+            let others: Vec<usize> = atoms_of(p)
+                .iter()
+                .map(|&a| count(&mentions, a) - 1)
+                .collect();
+            let (ante, cons) = &parts[k];
+            let then_used: usize = cons
+                .iter()
+                .map(|&a| count(&as_antecedent, a) - usize::from(ante.contains(&a)))
+                .sum();
+            let rarer = literals[k]
+                .iter()
+                .filter(|&&(n, a)| count(&written, (n, a)) < count(&written, (!n, a)))
+                .count();
+            let lonely = literals[k]
+                .iter()
+                .filter(|&&l| count(&writers, l) == 1)
+                .count();
+            [
+                others.iter().copied().min().unwrap_or(0).min(4),
+                others.iter().copied().max().unwrap_or(0).min(6),
+                ante.iter().filter(|a| facts.contains(*a)).count().min(2),
+                then_used.min(3),
+                rarer.min(2),
+                lonely.min(2),
+            ]
+        })
+        .collect()
+}
+
+/// How many ways of building the distractors are drawn; the one whose
+/// distractors link to the other premises most as their templates do is
+/// kept.
+const DISTRACTOR_DRAWS: usize = 64;
+
+/// Whether every decoy of `props` (atoms from `first_decoy`) is in two or
+/// more of them, and every group of distractors joined by shared decoys
+/// mentions a real atom (no sentence, and no cluster of premises, stands
+/// apart from the real ones).
+fn decoys_hold_together(props: &[Prop], first_decoy: usize) -> bool {
+    let atoms: Vec<Vec<usize>> = props
+        .iter()
+        .map(|p| {
+            let mut lits = Vec::new();
+            written_literals(p, &mut lits);
+            lits.into_iter().map(|l| l.1).collect()
+        })
+        .collect();
+    let mut decoys: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for (i, own) in atoms.iter().enumerate() {
+        for &a in own.iter().filter(|&&a| a >= first_decoy) {
+            let by = decoys.entry(a).or_default();
+            if by.last() != Some(&i) {
+                by.push(i);
+            }
+        }
+    }
+    if decoys.values().any(|by| by.len() < 2) {
+        return false;
+    }
+    // Union the distractors that share a decoy; each part needs a real atom.
+    let mut part: Vec<usize> = (0..props.len()).collect();
+    fn root(part: &mut [usize], i: usize) -> usize {
+        let mut r = i;
+        while part[r] != r {
+            r = part[r];
+        }
+        part[i] = r;
+        r
+    }
+    for by in decoys.values() {
+        for &i in &by[1..] {
+            let (a, b) = (root(&mut part, by[0]), root(&mut part, i));
+            part[a] = b;
+        }
+    }
+    let mut anchored = BTreeSet::new();
+    for (i, own) in atoms.iter().enumerate() {
+        if own.iter().any(|&a| a < first_decoy) {
+            anchored.insert(root(&mut part, i));
+        }
+    }
+    (0..props.len()).all(|i| anchored.contains(&root(&mut part, i)))
+}
+
+/// A literal place of a distractor's template that becomes a decoy.
+struct Slot {
+    /// Which distractor.
+    at: usize,
+    place: Place,
+    /// How many other premises mention the template's atom there (1 to
+    /// `count - 1`): the decoy is shared by that many more distractors.
+    want: usize,
+    /// For the distractor's safe place, the decoy's polarity it needs.
+    polarity: Option<bool>,
+}
+
+/// Groups `slots` into decoys: `want + 1` slots of distinct distractors and
+/// one polarity where it can; a safe slot left over joins a group it fits,
+/// another keeps its real atom. `None` when a safe slot finds no group.
+fn group_slots(slots: &[Slot]) -> Option<Vec<Vec<usize>>> {
+    let mut groups: Vec<(Vec<usize>, Option<bool>)> = Vec::new();
+    let fits = |members: &[usize], polarity: Option<bool>, o: usize| {
+        members.iter().all(|&m| slots[m].at != slots[o].at)
+            && (polarity.is_none() || slots[o].polarity.is_none() || polarity == slots[o].polarity)
+    };
+    let mut placed = vec![false; slots.len()];
+    for s in 0..slots.len() {
+        if placed[s] {
+            continue;
+        }
+        let mut members = vec![s];
+        let mut polarity = slots[s].polarity;
+        for o in s + 1..slots.len() {
+            if members.len() > slots[s].want {
+                break;
+            }
+            if !placed[o] && slots[o].want == slots[s].want && fits(&members, polarity, o) {
+                members.push(o);
+                polarity = polarity.or(slots[o].polarity);
+            }
+        }
+        if members.len() > 1 {
+            for &m in &members {
+                placed[m] = true;
+            }
+            groups.push((members, polarity));
+        }
+    }
+    for s in 0..slots.len() {
+        if placed[s] || slots[s].polarity.is_none() {
+            continue;
+        }
+        let g = groups.iter().position(|(m, p)| fits(m, *p, s))?;
+        groups[g].0.push(s);
+        groups[g].1 = groups[g].1.or(slots[s].polarity);
+    }
+    Some(groups.into_iter().map(|(m, _)| m).collect())
 }
 
 /// Appends `count` distractors to the pool of `b` (whose paths are built)
 /// and returns their pool indices.
 ///
 /// Each distractor holds whenever a "safe" literal does, which some
-/// assignment makes true without touching the real premises: `¬G`, or a
-/// literal of a decoy atom that only distractors mention, at a polarity
-/// drawn per decoy atom. So it is in no minimal support: for any premises
-/// `S` that do not entail `G`, a model of `S` with `G` false, its decoy
-/// atoms set to their polarity, satisfies every distractor, so `S` with
-/// distractors does not entail `G` either.
+/// assignment makes true without touching the real premises: a literal of a
+/// decoy atom that only distractors mention, at a polarity fixed per decoy
+/// atom (`¬G` for a lone distractor). So it is in no minimal support: for
+/// any premises `S` that do not entail `G`, a model of `S` with `G` false,
+/// its decoy atoms set to their polarity, satisfies every distractor, so
+/// `S` with distractors does not entail `G` either.
 ///
-/// Each distractor copies the kind of a real premise drawn uniformly, so
-/// that distractors look like real premises: one that mentions `G` gives
-/// `¬G ∨ w` (read `¬w → ¬G` or `G → w`) with `w` a
-/// literal the pool entails (so the pool stays consistent); a fact gives a
-/// decoy fact; any other rule gives that rule with a decoy literal put in
-/// at one place of its disjunctive spine (see [`with_safe`]), so its other
-/// sentences and its shape are a real premise's. Each decoy atom is shared
-/// by at least two distractors (a sentence of one premise alone would mark
-/// it out); a lone decoy distractor mentions the goal instead. Before,
-/// every distractor mentioned the goal and was a two-literal rule, which
-/// the goal's words, the fact list and the rules' shapes told apart.
+/// Each distractor copies a real premise drawn uniformly (its template):
+/// one literal on its disjunctive spine (a disjunct, a consequent, or a
+/// literal antecedent; never `G`) becomes its safe decoy literal, made
+/// true (or, as an antecedent, false) by the decoy's polarity, and other
+/// literals may become decoys too; each decoy literal keeps the sign of
+/// the literal it replaces, so the shape, the kind and the goal's place
+/// and polarity are the template's. A decoy stands for a template atom
+/// that `k` other premises mention and is shared by `k + 1` distractors
+/// where it can (a real atom a distractor keeps gains that distractor as
+/// a mention), and each cluster of distractors joined by decoys mentions
+/// a real atom. Of [`DISTRACTOR_DRAWS`] draws of places and decoys, the
+/// one whose distractors link to the others most as their templates do
+/// (see [`link_profiles`]) is kept. Before, each decoy was in exactly two
+/// distractors and a template that mentioned `G` gave `G → w` or
+/// `¬w → ¬G`: a distractor's least mentioned sentence was always in
+/// exactly one other premise (78% of real premises, seed 101, Small) and
+/// none concluded `G`; `links-lr` in `scripts/cue-audit` read +8 to +21.
 fn distractors<R: Rng>(b: &mut Builder<'_, R>, count: usize, literals: &[Prop]) -> Vec<usize> {
     if count == 0 {
         return Vec::new();
     }
     let real = b.pool.clone();
-    let mut templates: Vec<Option<Prop>> = (0..count)
-        .map(|_| {
-            let t = real.choose(b.rng)?;
-            (!mentions(t, 0)).then(|| t.clone())
-        })
-        .collect();
-    if templates.iter().filter(|t| t.is_some()).count() == 1 {
-        templates.iter_mut().for_each(|t| *t = None);
+    let real_profiles = link_profiles(&real);
+    let mut mentions: BTreeMap<usize, usize> = BTreeMap::new();
+    for p in &real {
+        let mut lits = Vec::new();
+        written_literals(p, &mut lits);
+        let atoms: BTreeSet<usize> = lits.into_iter().map(|l| l.1).collect();
+        for a in atoms {
+            *mentions.entry(a).or_default() += 1;
+        }
     }
-    let decoyed = templates.iter().filter(|t| t.is_some()).count();
-    let decoys: Vec<Prop> = (0..(decoyed / 2)).map(|_| b.fresh_literal()).collect();
-    let goal_safe = Prop::neg(&Prop::atom(0));
-    let mut out = Vec::with_capacity(count);
-    let mut next_decoy = 0;
-    for template in templates {
-        let draw = |b: &mut Builder<'_, R>| match &template {
-            None => b.distractor(&goal_safe, literals),
-            Some(t) => {
-                let safe = &decoys[next_decoy % decoys.len()];
-                with_safe(t, safe)
-                    .choose(b.rng)
-                    .cloned()
-                    .unwrap_or_else(|| safe.clone())
-            }
+    // Templates with a literal on their spine (all but rules such as
+    // `X → G` with a compound `X`).
+    let eligible: Vec<usize> = (0..real.len())
+        .filter(|&k| !literal_places(&real[k], true).is_empty())
+        .collect();
+    let first_decoy = b.last_atom + 1;
+    let decoy = |g: usize, like: &Prop| {
+        let d = Prop::atom(first_decoy + g);
+        if matches!(like, Prop::Not(..)) {
+            Prop::neg(&d)
+        } else {
+            d
+        }
+    };
+    let mut best: Option<(usize, Vec<Prop>, usize)> = None;
+    let mut templates = Vec::new();
+    for draw in 0..DISTRACTOR_DRAWS {
+        if best.as_ref().is_some_and(|(cost, _, _)| *cost == 0) {
+            break;
+        }
+        // New templates while a quarter of the draws found no way (all
+        // facts, say, which no real sentence would join).
+        if draw % (DISTRACTOR_DRAWS / 4) == 0 && best.is_none() {
+            templates = (0..count)
+                .filter_map(|_| eligible.choose(b.rng).copied())
+                .collect();
+        }
+        if count < 2 || templates.len() != count {
+            break;
+        }
+        // The places that become decoys: a safe one per distractor, and
+        // others with a probability drawn per way.
+        let safe: Option<Vec<(Place, bool)>> = templates
+            .iter()
+            .map(|&t| literal_places(&real[t], true).choose(b.rng).cloned())
+            .collect();
+        let Some(safe) = safe else {
+            continue;
         };
-        // Distinct distractors while the draws allow.
-        let mut d = draw(b);
-        for _ in 0..8 {
-            if !b.pool.contains(&d) {
-                break;
+        let share = [0.5, 0.8, 1.0][b.rng.gen_range(0..3)];
+        let mut slots = Vec::new();
+        for (i, (&t, (safe, antecedent))) in templates.iter().zip(&safe).enumerate() {
+            let t = &real[t];
+            for (place, _) in literal_places(t, false) {
+                let literal = literal_at(t, &place);
+                let mut lits = Vec::new();
+                written_literals(literal, &mut lits);
+                let atom = lits.first().map_or(0, |l| l.1);
+                let want = mentions.get(&atom).copied().unwrap_or(1).saturating_sub(1);
+                let negated = matches!(literal, Prop::Not(..));
+                let polarity = (place == *safe).then_some(negated == *antecedent);
+                if polarity.is_some() || (want < count && b.rng.gen_bool(share)) {
+                    slots.push(Slot {
+                        at: i,
+                        place,
+                        want: want.clamp(1, count - 1),
+                        polarity,
+                    });
+                }
             }
-            d = draw(b);
         }
-        if template.is_some() {
-            next_decoy += 1;
+        slots.shuffle(b.rng);
+        // Safe places first: they must have a decoy.
+        slots.sort_by_key(|s| s.polarity.is_none());
+        let Some(groups) = group_slots(&slots) else {
+            continue;
+        };
+        let mut props: Vec<Prop> = templates.iter().map(|&t| real[t].clone()).collect();
+        for (g, members) in groups.iter().enumerate() {
+            for &m in members {
+                let Slot { at, place, .. } = &slots[m];
+                let like = literal_at(&real[templates[*at]], place).clone();
+                props[*at] = replace_at(&props[*at], place, &decoy(g, &like));
+            }
         }
+        if !decoys_hold_together(&props, first_decoy) {
+            continue;
+        }
+        let mut pool = real.clone();
+        pool.extend(props.iter().cloned());
+        let profiles = link_profiles(&pool);
+        let mut cost: usize = (0..count)
+            .map(|i| {
+                let (got, want) = (&profiles[real.len() + i], &real_profiles[templates[i]]);
+                got.iter()
+                    .zip(want)
+                    .map(|(x, y)| x.abs_diff(*y))
+                    .sum::<usize>()
+            })
+            .sum();
+        // Distinct premises.
+        for (i, p) in props.iter().enumerate() {
+            if real.contains(p) || props[..i].contains(p) {
+                cost += 100;
+            }
+        }
+        if best.as_ref().map_or(true, |(c, _, _)| cost < *c) {
+            best = Some((cost, props, groups.len()));
+        }
+    }
+    let drawn = match best {
+        Some((_, props, decoys)) => {
+            b.last_atom += decoys;
+            props
+        }
+        // A lone distractor: the goal's negation is its safe literal.
+        None => (0..count)
+            .map(|_| b.distractor(&Prop::neg(&Prop::atom(0)), literals))
+            .collect(),
+    };
+    let mut out = Vec::with_capacity(count);
+    for d in drawn {
         b.pool.push(d);
         out.push(b.pool.len() - 1);
     }
