@@ -182,10 +182,19 @@ pub(crate) struct Generated {
     pub report: CheckReport,
 }
 
-/// Names and words a skeleton: shuffles the pool, assigns ids, picks atoms
-/// of one theme from `lex` and phrasings for each premise.
+/// Names and words a skeleton: shuffles the pool, renames the atoms other
+/// than `G` by a random permutation, assigns ids, picks atoms of one theme
+/// from `lex` and phrasings for each premise.
+///
+/// The construction numbers atoms in the order it makes them, so the decoy
+/// atoms of distractors, made last, were the highest `Ak` of `formal` (and
+/// of `atomic_facts`): renamed, an atom's number says nothing of its role.
 fn assemble<R: Rng>(skeleton: Skeleton, lex: &Lexicon, rng: &mut R) -> Result<Draft, Error> {
     let (domain, atoms) = lexicon::pick_atoms(lex, rng, skeleton.atoms).map_err(Error::Lexicon)?;
+    let mut to: Vec<usize> = (0..skeleton.atoms).collect();
+    if let Some(others) = to.get_mut(1..) {
+        others.shuffle(rng);
+    }
     let mut order: Vec<usize> = (0..skeleton.pool.len()).collect();
     order.shuffle(rng);
     // new_index[old] = position in the output pool.
@@ -194,7 +203,7 @@ fn assemble<R: Rng>(skeleton: Skeleton, lex: &Lexicon, rng: &mut R) -> Result<Dr
     let mut premises = Vec::with_capacity(order.len());
     for (pos, &old) in order.iter().enumerate() {
         new_index[old] = pos;
-        let prop = skeleton.pool[old].clone();
+        let prop = skeleton.pool[old].renamed(&to);
         let id = if prop.is_literal() {
             facts += 1;
             format!("Fact{facts}")
@@ -213,7 +222,9 @@ fn assemble<R: Rng>(skeleton: Skeleton, lex: &Lexicon, rng: &mut R) -> Result<Dr
     let mut paths = skeleton.paths;
     for path in &mut paths {
         for st in &mut path.steps {
+            st.conclusion = st.conclusion.renamed(&to);
             for c in &mut st.cited {
+                c.prop = c.prop.renamed(&to);
                 if let Some(i) = c.pool.as_mut() {
                     *i = new_index[*i];
                 }

@@ -52,6 +52,16 @@ impl Prop {
         }
     }
 
+    /// `self` with each atom `k` renamed `to[k]`.
+    pub(crate) fn renamed(&self, to: &[usize]) -> Prop {
+        match self {
+            Prop::Atom(k) => Prop::Atom(to[*k]),
+            Prop::Not(a) => Prop::Not(Box::new(a.renamed(to))),
+            Prop::Or(a, b) => Prop::or(a.renamed(to), b.renamed(to)),
+            Prop::Implies(a, b) => Prop::implies(a.renamed(to), b.renamed(to)),
+        }
+    }
+
     /// `(a ∨ b)`
     pub(crate) fn or(a: Prop, b: Prop) -> Prop {
         Prop::Or(Box::new(a), Box::new(b))
