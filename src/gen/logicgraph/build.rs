@@ -368,6 +368,16 @@ fn written_literals(p: &Prop, out: &mut Vec<(bool, usize)>) {
     }
 }
 
+/// The atoms `p` mentions, each once, in increasing order.
+fn atoms_in(p: &Prop) -> Vec<usize> {
+    let mut lits = Vec::new();
+    written_literals(p, &mut lits);
+    let mut atoms: Vec<usize> = lits.into_iter().map(|l| l.1).collect();
+    atoms.sort_unstable();
+    atoms.dedup();
+    atoms
+}
+
 /// How each premise of `pool` links to the others, as a reader who drew the
 /// premises' graph would see it: how many others mention its least and its
 /// most mentioned atom, how many atoms of its "if" part are facts, how often
@@ -376,19 +386,11 @@ fn written_literals(p: &Prop, out: &mut Vec<(bool, usize)>) {
 /// premise writes (a verb form no other premise has). Capped, as a reader
 /// would bin them.
 fn link_profiles(pool: &[Prop]) -> Vec<[usize; 6]> {
-    let atoms_of = |p: &Prop| {
-        let mut lits = Vec::new();
-        written_literals(p, &mut lits);
-        let mut atoms: Vec<usize> = lits.iter().map(|l| l.1).collect();
-        atoms.sort_unstable();
-        atoms.dedup();
-        atoms
-    };
     let parts: Vec<(Vec<usize>, Vec<usize>)> = pool
         .iter()
         .map(|p| match p {
-            Prop::Implies(a, b) => (atoms_of(a), atoms_of(b)),
-            _ => (Vec::new(), atoms_of(p)),
+            Prop::Implies(a, b) => (atoms_in(a), atoms_in(b)),
+            _ => (Vec::new(), atoms_in(p)),
         })
         .collect();
     let mut mentions: BTreeMap<usize, usize> = BTreeMap::new();
@@ -405,7 +407,7 @@ fn link_profiles(pool: &[Prop]) -> Vec<[usize; 6]> {
         })
         .collect();
     for (k, p) in pool.iter().enumerate() {
-        for a in atoms_of(p) {
+        for a in atoms_in(p) {
             *mentions.entry(a).or_default() += 1;
         }
         for &a in &parts[k].0 {
@@ -421,7 +423,7 @@ fn link_profiles(pool: &[Prop]) -> Vec<[usize; 6]> {
             *writers.entry(l).or_default() += 1;
         }
         if p.is_literal() {
-            facts.extend(atoms_of(p));
+            facts.extend(atoms_in(p));
         }
     }
     fn count<K: Ord>(m: &BTreeMap<K, usize>, k: K) -> usize {
@@ -430,7 +432,7 @@ fn link_profiles(pool: &[Prop]) -> Vec<[usize; 6]> {
     pool.iter()
         .enumerate()
         .map(|(k, p)| {
-            let others: Vec<usize> = atoms_of(p)
+            let others: Vec<usize> = atoms_in(p)
                 .iter()
                 .map(|&a| count(&mentions, a) - 1)
                 .collect();
@@ -469,14 +471,7 @@ const DISTRACTOR_DRAWS: usize = 64;
 /// mentions a real atom (no sentence, and no cluster of premises, stands
 /// apart from the real ones).
 fn decoys_hold_together(props: &[Prop], first_decoy: usize) -> bool {
-    let atoms: Vec<Vec<usize>> = props
-        .iter()
-        .map(|p| {
-            let mut lits = Vec::new();
-            written_literals(p, &mut lits);
-            lits.into_iter().map(|l| l.1).collect()
-        })
-        .collect();
+    let atoms: Vec<Vec<usize>> = props.iter().map(atoms_in).collect();
     let mut decoys: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
     for (i, own) in atoms.iter().enumerate() {
         for &a in own.iter().filter(|&&a| a >= first_decoy) {
@@ -604,13 +599,8 @@ fn distractors<R: Rng>(b: &mut Builder<'_, R>, count: usize, literals: &[Prop]) 
     let real = b.pool.clone();
     let real_profiles = link_profiles(&real);
     let mut mentions: BTreeMap<usize, usize> = BTreeMap::new();
-    for p in &real {
-        let mut lits = Vec::new();
-        written_literals(p, &mut lits);
-        let atoms: BTreeSet<usize> = lits.into_iter().map(|l| l.1).collect();
-        for a in atoms {
-            *mentions.entry(a).or_default() += 1;
-        }
+    for a in real.iter().flat_map(atoms_in) {
+        *mentions.entry(a).or_default() += 1;
     }
     // Templates with a literal on their spine (all but rules such as
     // `X → G` with a compound `X`).
