@@ -686,10 +686,7 @@ fn distractors<R: Rng>(b: &mut Builder<'_, R>, count: usize, literals: &[Prop]) 
             let top = atoms_in(t).into_iter().map(others).max().unwrap_or(0);
             for (place, antecedent) in literal_places(t, false) {
                 let literal = literal_at(t, &place);
-                let mut lits = Vec::new();
-                written_literals(literal, &mut lits);
-                let atom = lits.first().map_or(0, |l| l.1);
-                let want = others(atom);
+                let want = others(atoms_in(literal)[0]);
                 let negated = matches!(literal, Prop::Not(..));
                 let polarity = (place == *safe).then_some(negated == *safe_antecedent);
                 if polarity.is_some() || (want < count && (want == top || b.rng.gen_bool(share))) {
@@ -753,17 +750,10 @@ fn distractors<R: Rng>(b: &mut Builder<'_, R>, count: usize, literals: &[Prop]) 
             let taken = |d: &Prop, lone: &[Prop]| real.contains(d) || lone.contains(d);
             let mut lone: Vec<Prop> = Vec::new();
             for _ in 0..count {
-                let mut d = b.distractor(&safe, literals);
-                for _ in 0..16 {
-                    if !taken(&d, &lone) {
-                        break;
-                    }
-                    d = b.distractor(&safe, literals);
-                }
-                if taken(&d, &lone) {
-                    d = b.distractor(&safe, &[]);
-                }
-                lone.push(d);
+                let found = (0..17)
+                    .map(|_| b.distractor(&safe, literals))
+                    .find(|d| !taken(d, &lone));
+                lone.push(found.unwrap_or_else(|| b.distractor(&safe, &[])));
             }
             lone
         }
