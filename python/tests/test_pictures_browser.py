@@ -12,11 +12,13 @@ installs Debian's)."""
 import base64
 import json
 import os
+import queue
 import shutil
 import socket
 import struct
 import subprocess
 import tempfile
+import threading
 import time
 from pathlib import Path
 from urllib.parse import urlparse
@@ -126,13 +128,25 @@ def browser():
          "--remote-debugging-port=0", f"--user-data-dir={profile}", "about:blank"],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
     )
+    # Chromium's stderr is read on a thread: a browser that neither prints
+    # its DevTools address nor exits must fail the test after 60 s, not
+    # block a readline (and the whole run) for ever.
+    lines = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(line) for line in proc.stderr],
+                     daemon=True).start()
     url = None
     deadline = time.monotonic() + 60
     while url is None and time.monotonic() < deadline:
-        line = proc.stderr.readline()
+        try:
+            line = lines.get(timeout=max(0.0, deadline - time.monotonic()))
+        except queue.Empty:
+            break
         if line.startswith("DevTools listening on "):
             url = line.split(" on ", 1)[1].strip()
-    assert url, "chromium did not start its DevTools server"
+    if url is None:
+        proc.kill()
+        proc.wait()
+    assert url, "chromium did not start its DevTools server within 60 s"
     try:
         yield DevTools(url)
     finally:

@@ -24,8 +24,12 @@ ANSWERS = [SHORT_RED, LONG, SHORT, "eastbound(T) :- has_car(T, _).", "eastbound(
 #: What the parent scores them (checked below against a fresh judge).
 SCORES = [1.0, 0.75, 0.5, 0.5, 0.0]
 
-# Judges made before any fork, one per engine, both used by the parent.
-JUDGES = {engine: entail.Judge(workers=2, engine=engine) for engine in ("auto", "scryer")}
+# Judges made before any fork, one per engine, both used by the parent. The
+# wall-clock cap (a scryer worker's backstop) is raised: the answers need
+# milliseconds, but forked children start their own workers on a machine
+# that may be busy.
+JUDGES = {engine: entail.Judge(workers=2, engine=engine, timeout=120.0)
+          for engine in ("auto", "scryer")}
 
 
 @pytest.fixture(scope="module")
