@@ -20,6 +20,10 @@ pub struct WorkerPool {
 struct PoolState {
     idle: Vec<Worker>,
     created: usize,
+    /// The process the count is for. A process forked from it inherits the
+    /// count, but not the workers other threads held at the fork: they
+    /// would never be checked in there.
+    owner: u32,
 }
 
 impl WorkerPool {
@@ -31,6 +35,7 @@ impl WorkerPool {
             state: Mutex::new(PoolState {
                 idle: Vec::new(),
                 created: 0,
+                owner: std::process::id(),
             }),
             available: Condvar::new(),
         }
@@ -38,6 +43,12 @@ impl WorkerPool {
 
     fn checkout(&self, key: u64) -> Worker {
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        if state.owner != std::process::id() {
+            // Forked: only the idle workers are here (each starts its own
+            // process on first use), so only they count.
+            state.owner = std::process::id();
+            state.created = state.idle.len();
+        }
         loop {
             if let Some(i) = state.idle.iter().position(|w| w.loaded_key() == Some(key)) {
                 return state.idle.swap_remove(i);
@@ -107,4 +118,35 @@ fn scryer_text(hypothesis: &[Term], background: &Background) -> Result<String, W
             line
         })
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A child forked while another thread holds every worker gets one of
+    /// its own (before, it waited for the held one for ever).
+    #[test]
+    fn a_child_forked_while_every_worker_is_out_gets_its_own() {
+        let pool = WorkerPool::new(WorkerConfig::default(), 1);
+        let held = pool.checkout(7);
+        // SAFETY: the child only checks a worker out and in (no process is
+        // started: workers start theirs on first use) and leaves by `_exit`;
+        // the alarm ends it if it waits.
+        let pid = unsafe { libc::fork() };
+        assert!(pid >= 0, "fork failed");
+        if pid == 0 {
+            unsafe { libc::alarm(60) };
+            let worker = pool.checkout(7);
+            pool.checkin(worker);
+            unsafe { libc::_exit(0) };
+        }
+        let mut status = 0;
+        assert_eq!(unsafe { libc::waitpid(pid, &mut status, 0) }, pid);
+        assert!(
+            libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+            "child status {status}"
+        );
+        pool.checkin(held);
+    }
 }
