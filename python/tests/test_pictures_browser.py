@@ -134,20 +134,17 @@ def browser():
     lines = queue.Queue()
     threading.Thread(target=lambda: [lines.put(line) for line in proc.stderr],
                      daemon=True).start()
-    url = None
-    deadline = time.monotonic() + 60
-    while url is None and time.monotonic() < deadline:
-        try:
-            line = lines.get(timeout=max(0.0, deadline - time.monotonic()))
-        except queue.Empty:
-            break
-        if line.startswith("DevTools listening on "):
-            url = line.split(" on ", 1)[1].strip()
-    if url is None:
-        proc.kill()
-        proc.wait()
-    assert url, "chromium did not start its DevTools server within 60 s"
     try:
+        url = None
+        deadline = time.monotonic() + 60
+        while url is None and time.monotonic() < deadline:
+            try:
+                line = lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                break
+            if line.startswith("DevTools listening on "):
+                url = line.split(" on ", 1)[1].strip()
+        assert url, "chromium did not start its DevTools server within 60 s"
         yield DevTools(url)
     finally:
         proc.kill()
