@@ -5,14 +5,29 @@ use super::Evaluator;
 use crate::prolog::{Background, Outcome, Worker, WorkerConfig, WorkerFailure};
 use crate::syntax::prolog::{Sentence, Term};
 use crate::syntax::Pos;
+use std::sync::atomic::{AtomicPtr, Ordering};
 use std::sync::{Condvar, Mutex};
 
 /// Up to `size` workers. A caller borrows an idle worker, preferring one
 /// that already holds the caller's background, so a task's facts are loaded
 /// once per worker rather than once per answer.
+///
+/// Fork-safe: a process forked from the one that made the pool gets a state
+/// of its own on first use. The inherited one may be locked for ever (by a
+/// thread that was inside `checkout` at the fork and does not exist in the
+/// child), and the workers other threads held at the fork never come back.
 pub struct WorkerPool {
     config: WorkerConfig,
     size: usize,
+    /// The current process's state: set once per process, never freed while
+    /// the pool lives (a forked child leaks the one it inherited).
+    shared: AtomicPtr<Shared>,
+}
+
+/// One process's workers.
+struct Shared {
+    /// The process this state belongs to.
+    owner: u32,
     state: Mutex<PoolState>,
     available: Condvar,
 }
@@ -20,10 +35,17 @@ pub struct WorkerPool {
 struct PoolState {
     idle: Vec<Worker>,
     created: usize,
-    /// The process the count is for. A process forked from it inherits the
-    /// count, but not the workers other threads held at the fork: they
-    /// would never be checked in there.
-    owner: u32,
+}
+
+impl Shared {
+    fn new(idle: Vec<Worker>) -> *mut Shared {
+        let created = idle.len();
+        Box::into_raw(Box::new(Shared {
+            owner: std::process::id(),
+            state: Mutex::new(PoolState { idle, created }),
+            available: Condvar::new(),
+        }))
+    }
 }
 
 impl WorkerPool {
@@ -32,23 +54,52 @@ impl WorkerPool {
         WorkerPool {
             config,
             size: size.max(1),
-            state: Mutex::new(PoolState {
-                idle: Vec::new(),
-                created: 0,
-                owner: std::process::id(),
-            }),
-            available: Condvar::new(),
+            shared: AtomicPtr::new(Shared::new(Vec::new())),
+        }
+    }
+
+    /// This process's state, made on first use after a fork. A forked
+    /// child takes the idle workers if the inherited lock is free (each
+    /// starts a process of its own on first use) and leaves the rest.
+    fn shared(&self) -> &Shared {
+        let current = self.shared.load(Ordering::Acquire);
+        // SAFETY: `shared` always points to a live `Shared`: each is freed
+        // only by `drop`, and one replaced after a fork is leaked.
+        let inherited = unsafe { &*current };
+        if inherited.owner == std::process::id() {
+            return inherited;
+        }
+        let idle = match inherited.state.try_lock() {
+            Ok(mut state) => std::mem::take(&mut state.idle),
+            Err(_) => Vec::new(),
+        };
+        let mine = Shared::new(idle);
+        match self
+            .shared
+            .compare_exchange(current, mine, Ordering::AcqRel, Ordering::Acquire)
+        {
+            // SAFETY: as above; `mine` was just made.
+            Ok(_) => unsafe { &*mine },
+            Err(other) => {
+                // Another thread of this process replaced it first.
+                // SAFETY: `mine` was never shared; `other` is live.
+                let mut lost = unsafe { Box::from_raw(mine) };
+                let idle = std::mem::take(
+                    &mut lost.state.get_mut().unwrap_or_else(|e| e.into_inner()).idle,
+                );
+                let other = unsafe { &*other };
+                let mut state = other.state.lock().unwrap_or_else(|e| e.into_inner());
+                state.created += idle.len();
+                state.idle.extend(idle);
+                drop(state);
+                other
+            }
         }
     }
 
     fn checkout(&self, key: u64) -> Worker {
-        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        if state.owner != std::process::id() {
-            // Forked: only the idle workers are here (each starts its own
-            // process on first use), so only they count.
-            state.owner = std::process::id();
-            state.created = state.idle.len();
-        }
+        let shared = self.shared();
+        let mut state = shared.state.lock().unwrap_or_else(|e| e.into_inner());
         loop {
             if let Some(i) = state.idle.iter().position(|w| w.loaded_key() == Some(key)) {
                 return state.idle.swap_remove(i);
@@ -60,7 +111,7 @@ impl WorkerPool {
             if let Some(worker) = state.idle.pop() {
                 return worker;
             }
-            state = self
+            state = shared
                 .available
                 .wait(state)
                 .unwrap_or_else(|e| e.into_inner());
@@ -68,9 +119,22 @@ impl WorkerPool {
     }
 
     fn checkin(&self, worker: Worker) {
-        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let shared = self.shared();
+        let mut state = shared.state.lock().unwrap_or_else(|e| e.into_inner());
         state.idle.push(worker);
-        self.available.notify_one();
+        shared.available.notify_one();
+    }
+}
+
+impl Drop for WorkerPool {
+    fn drop(&mut self) {
+        let current = *self.shared.get_mut();
+        // SAFETY: live, as in `shared`; freed here once. One inherited
+        // through a fork is left alone: its lock or its list may be in the
+        // middle of another thread's change.
+        if unsafe { &*current }.owner == std::process::id() {
+            drop(unsafe { Box::from_raw(current) });
+        }
     }
 }
 
@@ -148,5 +212,37 @@ mod tests {
             "child status {status}"
         );
         pool.checkin(held);
+    }
+
+    /// A child forked while another thread is inside the pool's lock gets a
+    /// worker (before, it waited for the lock for ever: the thread holding
+    /// it does not exist in the child).
+    #[test]
+    fn a_child_forked_while_the_lock_is_held_gets_a_worker() {
+        let pool = WorkerPool::new(WorkerConfig::default(), 2);
+        let idle = pool.checkout(7);
+        pool.checkin(idle);
+        let shared = pool.shared();
+        let guard = shared.state.lock().unwrap_or_else(|e| e.into_inner());
+        // SAFETY: as above.
+        let pid = unsafe { libc::fork() };
+        assert!(pid >= 0, "fork failed");
+        if pid == 0 {
+            unsafe { libc::alarm(60) };
+            let worker = pool.checkout(7);
+            pool.checkin(worker);
+            let again = pool.checkout(7);
+            pool.checkin(again);
+            unsafe { libc::_exit(0) };
+        }
+        drop(guard);
+        let mut status = 0;
+        assert_eq!(unsafe { libc::waitpid(pid, &mut status, 0) }, pid);
+        assert!(
+            libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+            "child status {status}"
+        );
+        // The parent's state is its own still: its idle worker is there.
+        assert_eq!(pool.shared().state.lock().unwrap().idle.len(), 1);
     }
 }
