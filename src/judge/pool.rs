@@ -2,32 +2,23 @@
 
 use super::sandbox::for_scryer;
 use super::Evaluator;
-use crate::prolog::{Background, Outcome, Worker, WorkerConfig, WorkerFailure};
+use crate::prolog::{Background, Outcome, PerProcess, Worker, WorkerConfig, WorkerFailure};
 use crate::syntax::prolog::{Sentence, Term};
 use crate::syntax::Pos;
-use std::sync::atomic::{AtomicPtr, Ordering};
 use std::sync::{Condvar, Mutex};
 
 /// Up to `size` workers. A caller borrows an idle worker, preferring one
 /// that already holds the caller's background, so a task's facts are loaded
 /// once per worker rather than once per answer.
-///
-/// Fork-safe: a process forked from the one that made the pool gets a state
-/// of its own on first use. The inherited one may be locked for ever (by a
-/// thread that was inside `checkout` at the fork and does not exist in the
-/// child), and the workers other threads held at the fork never come back.
 pub struct WorkerPool {
     config: WorkerConfig,
     size: usize,
-    /// The current process's state: set once per process, never freed while
-    /// the pool lives (a forked child leaks the one it inherited).
-    shared: AtomicPtr<Shared>,
+    /// Per process: a forked child would wait for ever on a lock another
+    /// thread held at the fork, or for the workers other threads held.
+    shared: PerProcess<Shared>,
 }
 
-/// One process's workers.
 struct Shared {
-    /// The process this state belongs to.
-    owner: u32,
     state: Mutex<PoolState>,
     available: Condvar,
 }
@@ -38,13 +29,14 @@ struct PoolState {
 }
 
 impl Shared {
-    fn new(idle: Vec<Worker>) -> *mut Shared {
-        let created = idle.len();
-        Box::into_raw(Box::new(Shared {
-            owner: std::process::id(),
-            state: Mutex::new(PoolState { idle, created }),
+    fn new(idle: Vec<Worker>) -> Shared {
+        Shared {
+            state: Mutex::new(PoolState {
+                created: idle.len(),
+                idle,
+            }),
             available: Condvar::new(),
-        }))
+        }
     }
 }
 
@@ -54,47 +46,20 @@ impl WorkerPool {
         WorkerPool {
             config,
             size: size.max(1),
-            shared: AtomicPtr::new(Shared::new(Vec::new())),
+            shared: PerProcess::new(Shared::new(Vec::new())),
         }
     }
 
-    /// This process's state, made on first use after a fork. A forked
-    /// child takes the idle workers if the inherited lock is free (each
-    /// starts a process of its own on first use) and leaves the rest.
+    /// This process's workers. A forked child takes the idle workers it
+    /// inherited if their lock is free (each starts a process of its own on
+    /// first use).
     fn shared(&self) -> &Shared {
-        let current = self.shared.load(Ordering::Acquire);
-        // SAFETY: `shared` always points to a live `Shared`: each is freed
-        // only by `drop`, and one replaced after a fork is leaked.
-        let inherited = unsafe { &*current };
-        if inherited.owner == std::process::id() {
-            return inherited;
-        }
-        let idle = match inherited.state.try_lock() {
-            Ok(mut state) => std::mem::take(&mut state.idle),
-            Err(_) => Vec::new(),
-        };
-        let mine = Shared::new(idle);
-        match self
-            .shared
-            .compare_exchange(current, mine, Ordering::AcqRel, Ordering::Acquire)
-        {
-            // SAFETY: as above; `mine` was just made.
-            Ok(_) => unsafe { &*mine },
-            Err(other) => {
-                // Another thread of this process replaced it first.
-                // SAFETY: `mine` was never shared; `other` is live.
-                let mut lost = unsafe { Box::from_raw(mine) };
-                let idle = std::mem::take(
-                    &mut lost.state.get_mut().unwrap_or_else(|e| e.into_inner()).idle,
-                );
-                let other = unsafe { &*other };
-                let mut state = other.state.lock().unwrap_or_else(|e| e.into_inner());
-                state.created += idle.len();
-                state.idle.extend(idle);
-                drop(state);
-                other
-            }
-        }
+        self.shared.get(|inherited| {
+            Shared::new(match inherited.state.try_lock() {
+                Ok(mut state) => std::mem::take(&mut state.idle),
+                Err(_) => Vec::new(),
+            })
+        })
     }
 
     fn checkout(&self, key: u64) -> Worker {
@@ -123,18 +88,6 @@ impl WorkerPool {
         let mut state = shared.state.lock().unwrap_or_else(|e| e.into_inner());
         state.idle.push(worker);
         shared.available.notify_one();
-    }
-}
-
-impl Drop for WorkerPool {
-    fn drop(&mut self) {
-        let current = *self.shared.get_mut();
-        // SAFETY: live, as in `shared`; freed here once. One inherited
-        // through a fork is left alone: its lock or its list may be in the
-        // middle of another thread's change.
-        if unsafe { &*current }.owner == std::process::id() {
-            drop(unsafe { Box::from_raw(current) });
-        }
     }
 }
 

@@ -12,10 +12,12 @@
 mod background;
 mod engine;
 pub mod native;
+mod per_process;
 mod worker;
 
 pub use background::{Arg, Background, Clause, Clauses, ClausesBuilder, Renaming};
 pub use engine::{print_term, MachineError, Outcome, ScryerMachine, STDLIB};
+pub(crate) use per_process::PerProcess;
 pub use worker::{
     serve_worker, with_cancel, Worker, WorkerCommand, WorkerConfig, WorkerFailure, WORKER_BINARY,
 };

@@ -74,7 +74,7 @@ mod machine;
 mod order;
 mod term;
 
-use crate::prolog::{Arg, Background, Clause, Outcome};
+use crate::prolog::{Arg, Background, Clause, Outcome, PerProcess};
 use crate::syntax::prolog::{parse_program, parse_term, Program, Sentence, Term};
 use compile::{compile_term, Db};
 use machine::{builtin_table, Builtin, Machine};
@@ -487,10 +487,12 @@ struct CacheEntry {
 /// a fallback evaluator `F` (the fuzz targets and tests compare the two).
 pub struct NativeEvaluator<F: ?Sized> {
     fallback: Option<Arc<F>>,
-    cache: Mutex<VecDeque<CacheEntry>>,
+    /// Per process, as the counts below: a forked child would wait for
+    /// ever on a lock another thread held at the fork.
+    cache: PerProcess<Mutex<VecDeque<CacheEntry>>>,
     native_answers: AtomicU64,
     fallbacks: AtomicU64,
-    kinds: Mutex<BTreeMap<String, u64>>,
+    kinds: PerProcess<Mutex<BTreeMap<String, u64>>>,
 }
 
 impl<F: ?Sized> NativeEvaluator<F> {
@@ -507,10 +509,10 @@ impl<F: ?Sized> NativeEvaluator<F> {
     pub fn native_only() -> NativeEvaluator<F> {
         NativeEvaluator {
             fallback: None,
-            cache: Mutex::new(VecDeque::new()),
+            cache: PerProcess::new(Mutex::new(VecDeque::new())),
             native_answers: AtomicU64::new(0),
             fallbacks: AtomicU64::new(0),
-            kinds: Mutex::new(BTreeMap::new()),
+            kinds: PerProcess::new(Mutex::new(BTreeMap::new())),
         }
     }
 
@@ -558,7 +560,7 @@ impl<F: ?Sized> NativeEvaluator<F> {
             }
             Err(fallback) => {
                 self.fallbacks.fetch_add(1, Ordering::Relaxed);
-                let mut kinds = self.kinds.lock().unwrap_or_else(|e| e.into_inner());
+                let mut kinds = self.kinds().lock().unwrap_or_else(|e| e.into_inner());
                 *kinds.entry(fallback.kind.to_string()).or_insert(0) += 1;
             }
         }
@@ -570,14 +572,32 @@ impl<F: ?Sized> NativeEvaluator<F> {
         NativeStats {
             native_answers: self.native_answers.load(Ordering::Relaxed),
             fallbacks: self.fallbacks.load(Ordering::Relaxed),
-            fallback_kinds: self.kinds.lock().unwrap_or_else(|e| e.into_inner()).clone(),
+            fallback_kinds: self
+                .kinds()
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .clone(),
         }
+    }
+
+    /// This process's counts of fallbacks by kind: a forked child's start
+    /// from what it inherited if that is not locked.
+    fn kinds(&self) -> &Mutex<BTreeMap<String, u64>> {
+        self.kinds.get(|inherited| {
+            Mutex::new(inherited.try_lock().map(|k| k.clone()).unwrap_or_default())
+        })
+    }
+
+    /// This process's cache of parsed backgrounds: a forked child's starts
+    /// empty.
+    fn cache(&self) -> &Mutex<VecDeque<CacheEntry>> {
+        self.cache.get(|_| Mutex::new(VecDeque::new()))
     }
 
     /// The parsed background, from the cache or parsed now.
     fn base(&self, background: &Background) -> Arc<Result<Base, Fallback>> {
         {
-            let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+            let mut cache = self.cache().lock().unwrap_or_else(|e| e.into_inner());
             // The key decides; comparing the clauses guards against a
             // caller whose keys collide.
             if let Some(i) = cache.iter().position(|e| e.background.same_as(background)) {
@@ -590,7 +610,7 @@ impl<F: ?Sized> NativeEvaluator<F> {
         }
         // Compiled outside the lock, so other threads keep evaluating.
         let base = Arc::new(Base::new(background));
-        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+        let mut cache = self.cache().lock().unwrap_or_else(|e| e.into_inner());
         cache.push_front(CacheEntry {
             background: background.clone(),
             base: base.clone(),
@@ -617,6 +637,46 @@ mod tests {
     fn run(background: &str, hypothesis: &str, goals: &[&str]) -> Result<Vec<bool>, Fallback> {
         let goals: Vec<String> = goals.iter().map(|g| g.to_string()).collect();
         verdicts(run_native(background, hypothesis, &goals, 5_000_000))
+    }
+
+    /// A child forked while another thread holds the evaluator's cache
+    /// lock evaluates (before, it waited for that lock for ever).
+    #[test]
+    fn a_child_forked_while_the_cache_is_locked_evaluates() {
+        let evaluator: NativeEvaluator<()> = NativeEvaluator::native_only();
+        let clauses = |text: &str| -> Vec<Term> {
+            parse_program(text)
+                .expect("parses")
+                .sentences
+                .into_iter()
+                .filter_map(|sentence| match sentence {
+                    Sentence::Clause { term, .. } => Some(term),
+                    Sentence::Directive { .. } => None,
+                })
+                .collect()
+        };
+        let background = Background::new(1, clauses("car(t1, c1).\n"));
+        let hypothesis = clauses("eastbound(T) :- car(T, _).\n");
+        let goals = vec![parse_term("eastbound(t1)").expect("parses")];
+        let run = || evaluator.evaluate_native(&background, &hypothesis, &goals, 10_000);
+        assert!(matches!(run(), Ok(Outcome::Verdicts(v)) if v == [true]));
+        let guard = evaluator.cache().lock().unwrap_or_else(|e| e.into_inner());
+        // SAFETY: the child only evaluates and leaves by `_exit`; the alarm
+        // ends it if it waits.
+        let pid = unsafe { libc::fork() };
+        assert!(pid >= 0, "fork failed");
+        if pid == 0 {
+            unsafe { libc::alarm(60) };
+            let ok = matches!(run(), Ok(Outcome::Verdicts(v)) if v == [true]);
+            unsafe { libc::_exit(if ok { 0 } else { 1 }) };
+        }
+        drop(guard);
+        let mut status = 0;
+        assert_eq!(unsafe { libc::waitpid(pid, &mut status, 0) }, pid);
+        assert!(
+            libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+            "child status {status}"
+        );
     }
 
     #[test]

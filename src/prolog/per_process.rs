@@ -1,0 +1,121 @@
+//! State that threads share and that a forked child must not inherit
+//! locked.
+//!
+//! `fork` copies only the calling thread. A lock another thread held at
+//! that moment stays locked in the child for ever, and what it guarded may
+//! be half changed. Python forks while other threads score (`os.fork`, a
+//! fork `multiprocessing` pool, a data loader), so shared state that takes
+//! a lock lives in a [`PerProcess`]: each process gets its own on first use.
+
+use std::marker::PhantomData;
+use std::sync::atomic::{AtomicPtr, Ordering};
+
+/// A value per process: the one made with [`PerProcess::new`] in the
+/// process that made it, and one made by the `fresh` function of
+/// [`PerProcess::get`] in each process forked from it.
+pub(crate) struct PerProcess<T> {
+    /// Never null; freed only by `drop`, and only by the process that made
+    /// it (an inherited one is leaked).
+    current: AtomicPtr<Owned<T>>,
+    /// Send and Sync only as `T` allows (below), not as `AtomicPtr` would.
+    _value: PhantomData<*const T>,
+}
+
+struct Owned<T> {
+    pid: u32,
+    value: T,
+}
+
+// SAFETY: `PerProcess<T>` owns its `T`s and hands out `&T` to any thread.
+unsafe impl<T: Send> Send for PerProcess<T> {}
+unsafe impl<T: Send + Sync> Sync for PerProcess<T> {}
+
+impl<T> PerProcess<T> {
+    pub(crate) fn new(value: T) -> PerProcess<T> {
+        PerProcess {
+            current: AtomicPtr::new(Self::owned(value)),
+            _value: PhantomData,
+        }
+    }
+
+    fn owned(value: T) -> *mut Owned<T> {
+        Box::into_raw(Box::new(Owned {
+            pid: std::process::id(),
+            value,
+        }))
+    }
+
+    /// This process's value. In a process forked since the value was made,
+    /// `fresh` makes this process's own from the inherited one, which it
+    /// may read only without waiting on a lock (`try_lock`).
+    pub(crate) fn get(&self, fresh: impl FnOnce(&T) -> T) -> &T {
+        let current = self.current.load(Ordering::Acquire);
+        // SAFETY: `current` is never null and lives as long as `self`.
+        let inherited = unsafe { &*current };
+        if inherited.pid == std::process::id() {
+            return &inherited.value;
+        }
+        let mine = Self::owned(fresh(&inherited.value));
+        match self
+            .current
+            .compare_exchange(current, mine, Ordering::AcqRel, Ordering::Acquire)
+        {
+            // SAFETY: `mine` is now `current`.
+            Ok(_) => unsafe { &(*mine).value },
+            Err(first) => {
+                // Another thread of this process made its own first.
+                // SAFETY: `mine` was never shared; `first` is `current`.
+                drop(unsafe { Box::from_raw(mine) });
+                unsafe { &(*first).value }
+            }
+        }
+    }
+}
+
+impl<T> Drop for PerProcess<T> {
+    fn drop(&mut self) {
+        let current = *self.current.get_mut();
+        // SAFETY: never null; freed here once. An inherited value is left
+        // alone: another thread may have been changing it at the fork.
+        if unsafe { &*current }.pid == std::process::id() {
+            drop(unsafe { Box::from_raw(current) });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Mutex;
+
+    /// A child forked while the parent holds the lock gets a value of its
+    /// own (from `fresh`); the parent keeps its own.
+    #[test]
+    fn a_child_forked_while_the_lock_is_held_gets_its_own() {
+        let shared = PerProcess::new(Mutex::new(vec![1]));
+        let guard = shared.get(|_| unreachable!()).lock().unwrap();
+        // SAFETY: the child only uses `shared` and leaves by `_exit`; the
+        // alarm ends it if it waits.
+        let pid = unsafe { libc::fork() };
+        assert!(pid >= 0, "fork failed");
+        if pid == 0 {
+            unsafe { libc::alarm(60) };
+            let fresh = |old: &Mutex<Vec<i32>>| {
+                Mutex::new(old.try_lock().map(|v| v.clone()).unwrap_or_default())
+            };
+            let mine = shared.get(fresh).lock().unwrap().clone();
+            shared.get(fresh).lock().unwrap().push(2);
+            let again = shared.get(fresh).lock().unwrap().clone();
+            let ok = mine.is_empty() && again == vec![2];
+            unsafe { libc::_exit(if ok { 0 } else { 1 }) };
+        }
+        drop(guard);
+        let mut status = 0;
+        assert_eq!(unsafe { libc::waitpid(pid, &mut status, 0) }, pid);
+        assert!(
+            libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+            "child status {status}"
+        );
+        assert_eq!(*shared.get(|_| unreachable!()).lock().unwrap(), vec![1]);
+    }
+}
