@@ -140,6 +140,7 @@ fn scryer_text(hypothesis: &[Term], background: &Background) -> Result<String, W
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::prolog::assert_in_forked_child;
 
     /// A child forked while another thread holds every worker gets one of
     /// its own (before, it waited for the held one for ever).
@@ -147,23 +148,12 @@ mod tests {
     fn a_child_forked_while_every_worker_is_out_gets_its_own() {
         let pool = WorkerPool::new(WorkerConfig::default(), 1);
         let held = pool.checkout(7);
-        // SAFETY: the child only checks a worker out and in (no process is
-        // started: workers start theirs on first use) and leaves by `_exit`;
-        // the alarm ends it if it waits.
-        let pid = unsafe { libc::fork() };
-        assert!(pid >= 0, "fork failed");
-        if pid == 0 {
-            unsafe { libc::alarm(60) };
+        // No process is started: workers start theirs on first use.
+        assert_in_forked_child(|| {
             let worker = pool.checkout(7);
             pool.checkin(worker);
-            unsafe { libc::_exit(0) };
-        }
-        let mut status = 0;
-        assert_eq!(unsafe { libc::waitpid(pid, &mut status, 0) }, pid);
-        assert!(
-            libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
-            "child status {status}"
-        );
+            true
+        });
         pool.checkin(held);
     }
 
@@ -177,24 +167,14 @@ mod tests {
         pool.checkin(idle);
         let shared = pool.shared();
         let guard = shared.state.lock().unwrap_or_else(|e| e.into_inner());
-        // SAFETY: as above.
-        let pid = unsafe { libc::fork() };
-        assert!(pid >= 0, "fork failed");
-        if pid == 0 {
-            unsafe { libc::alarm(60) };
+        assert_in_forked_child(|| {
             let worker = pool.checkout(7);
             pool.checkin(worker);
             let again = pool.checkout(7);
             pool.checkin(again);
-            unsafe { libc::_exit(0) };
-        }
+            true
+        });
         drop(guard);
-        let mut status = 0;
-        assert_eq!(unsafe { libc::waitpid(pid, &mut status, 0) }, pid);
-        assert!(
-            libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
-            "child status {status}"
-        );
         // The parent's state is its own still: its idle worker is there.
         assert_eq!(pool.shared().state.lock().unwrap().idle.len(), 1);
     }

@@ -17,6 +17,8 @@ mod worker;
 
 pub use background::{Arg, Background, Clause, Clauses, ClausesBuilder, Renaming};
 pub use engine::{print_term, MachineError, Outcome, ScryerMachine, STDLIB};
+#[cfg(test)]
+pub(crate) use per_process::assert_in_forked_child;
 pub(crate) use per_process::PerProcess;
 pub use worker::{
     serve_worker, with_cancel, Worker, WorkerCommand, WorkerConfig, WorkerFailure, WORKER_BINARY,

@@ -83,6 +83,28 @@ impl<T> Drop for PerProcess<T> {
     }
 }
 
+/// Runs `child` in a forked child process and asserts that it returned
+/// true, within 60 s (an alarm ends a child that waits for ever, with
+/// status 14). For tests of what a forked child inherits.
+#[cfg(test)]
+pub(crate) fn assert_in_forked_child(child: impl FnOnce() -> bool) {
+    // SAFETY: the child runs only `child`, which must not start threads,
+    // and leaves by `_exit`.
+    let pid = unsafe { libc::fork() };
+    assert!(pid >= 0, "fork failed");
+    if pid == 0 {
+        unsafe { libc::alarm(60) };
+        let ok = child();
+        unsafe { libc::_exit(if ok { 0 } else { 1 }) };
+    }
+    let mut status = 0;
+    assert_eq!(unsafe { libc::waitpid(pid, &mut status, 0) }, pid);
+    assert!(
+        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+        "child status {status}"
+    );
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -94,28 +116,16 @@ mod tests {
     fn a_child_forked_while_the_lock_is_held_gets_its_own() {
         let shared = PerProcess::new(Mutex::new(vec![1]));
         let guard = shared.get(|_| unreachable!()).lock().unwrap();
-        // SAFETY: the child only uses `shared` and leaves by `_exit`; the
-        // alarm ends it if it waits.
-        let pid = unsafe { libc::fork() };
-        assert!(pid >= 0, "fork failed");
-        if pid == 0 {
-            unsafe { libc::alarm(60) };
+        assert_in_forked_child(|| {
             let fresh = |old: &Mutex<Vec<i32>>| {
                 Mutex::new(old.try_lock().map(|v| v.clone()).unwrap_or_default())
             };
             let mine = shared.get(fresh).lock().unwrap().clone();
             shared.get(fresh).lock().unwrap().push(2);
             let again = shared.get(fresh).lock().unwrap().clone();
-            let ok = mine.is_empty() && again == vec![2];
-            unsafe { libc::_exit(if ok { 0 } else { 1 }) };
-        }
+            mine.is_empty() && again == vec![2]
+        });
         drop(guard);
-        let mut status = 0;
-        assert_eq!(unsafe { libc::waitpid(pid, &mut status, 0) }, pid);
-        assert!(
-            libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
-            "child status {status}"
-        );
         assert_eq!(*shared.get(|_| unreachable!()).lock().unwrap(), vec![1]);
     }
 }

@@ -623,6 +623,7 @@ impl<F: ?Sized> NativeEvaluator<F> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::prolog::assert_in_forked_child;
 
     /// Verdicts, or the decided error / timeout as a `Fallback` of kind
     /// `error` / `budget` (so one `Err` carries every non-verdict).
@@ -661,22 +662,8 @@ mod tests {
         let run = || evaluator.evaluate_native(&background, &hypothesis, &goals, 10_000);
         assert!(matches!(run(), Ok(Outcome::Verdicts(v)) if v == [true]));
         let guard = evaluator.cache().lock().unwrap_or_else(|e| e.into_inner());
-        // SAFETY: the child only evaluates and leaves by `_exit`; the alarm
-        // ends it if it waits.
-        let pid = unsafe { libc::fork() };
-        assert!(pid >= 0, "fork failed");
-        if pid == 0 {
-            unsafe { libc::alarm(60) };
-            let ok = matches!(run(), Ok(Outcome::Verdicts(v)) if v == [true]);
-            unsafe { libc::_exit(if ok { 0 } else { 1 }) };
-        }
+        assert_in_forked_child(|| matches!(run(), Ok(Outcome::Verdicts(v)) if v == [true]));
         drop(guard);
-        let mut status = 0;
-        assert_eq!(unsafe { libc::waitpid(pid, &mut status, 0) }, pid);
-        assert!(
-            libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
-            "child status {status}"
-        );
     }
 
     #[test]
