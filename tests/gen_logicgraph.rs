@@ -578,6 +578,23 @@ fn distractors_and_custom_ranges_keep_the_support_set_exact() {
                 problem.premises[start].id
             );
         }
+        // No two distractors share two decoys: real premises share two
+        // sentences only as a step's twins, and distractors that did were
+        // the tell a within-instance ranker read most.
+        for (n, &k) in distractors.iter().enumerate() {
+            for &j in &distractors[n + 1..] {
+                let shared = atoms_of[k]
+                    .intersection(&atoms_of[j])
+                    .filter(|a| decoys.contains(a))
+                    .count();
+                assert!(
+                    shared < 2,
+                    "distract/{i}: {} and {} share {shared} decoys",
+                    problem.premises[k].id,
+                    problem.premises[j].id
+                );
+            }
+        }
         for s in &problem.solutions {
             for st in &s.steps {
                 let rule = st.rule.as_deref().unwrap_or("");

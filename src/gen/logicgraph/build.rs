@@ -467,9 +467,11 @@ fn link_profiles(pool: &[Prop]) -> Vec<[usize; 6]> {
 const DISTRACTOR_DRAWS: usize = 64;
 
 /// Whether every decoy of `props` (atoms from `first_decoy`) is in two or
-/// more of them, and every group of distractors joined by shared decoys
-/// mentions a real atom (no sentence, and no cluster of premises, stands
-/// apart from the real ones).
+/// more of them, no two of them share two decoys (real premises share two
+/// sentences only as a step's twins, so a reader would pair them), and
+/// every group of distractors joined by shared decoys mentions a real atom
+/// (no sentence, and no cluster of premises, stands apart from the real
+/// ones).
 fn decoys_hold_together(props: &[Prop], first_decoy: usize) -> bool {
     let atoms: Vec<Vec<usize>> = props.iter().map(atoms_in).collect();
     let mut decoys: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
@@ -483,6 +485,16 @@ fn decoys_hold_together(props: &[Prop], first_decoy: usize) -> bool {
     }
     if decoys.values().any(|by| by.len() < 2) {
         return false;
+    }
+    let mut pairs = BTreeSet::new();
+    for by in decoys.values() {
+        for (n, &i) in by.iter().enumerate() {
+            for &j in &by[n + 1..] {
+                if !pairs.insert((i, j)) {
+                    return false;
+                }
+            }
+        }
     }
     // Union the distractors that share a decoy; each part needs a real atom.
     let mut part: Vec<usize> = (0..props.len()).collect();
