@@ -728,12 +728,7 @@ fn distractors<R: Rng>(b: &mut Builder<'_, R>, count: usize, literals: &[Prop]) 
                 props[*at] = replace_at(&props[*at], place, &decoy(g, &like));
             }
         }
-        // Distinct premises: a repeated sentence would mark its copies.
-        let repeated = props
-            .iter()
-            .enumerate()
-            .any(|(i, p)| real.contains(p) || props[..i].contains(p));
-        if repeated || !decoys_hold_together(&props, first_decoy) {
+        if repeats_a_premise(&props, &real) || !decoys_hold_together(&props, first_decoy) {
             continue;
         }
         let mut pool = real.clone();
@@ -778,6 +773,15 @@ fn distractors<R: Rng>(b: &mut Builder<'_, R>, count: usize, literals: &[Prop]) 
         out.push(b.pool.len() - 1);
     }
     out
+}
+
+/// Whether one of `props` is in `real` or twice in `props`: a repeated
+/// sentence would mark its copies.
+fn repeats_a_premise(props: &[Prop], real: &[Prop]) -> bool {
+    props
+        .iter()
+        .enumerate()
+        .any(|(i, p)| real.contains(p) || props[..i].contains(p))
 }
 
 /// Whether `props` can all be made true, whatever values the atoms below
@@ -924,11 +928,7 @@ fn copied_windows<R: Rng>(b: &mut Builder<'_, R>, count: usize) -> Vec<usize> {
                 let negated = Prop::neg(literal_at(&props[*k], place));
                 props[*k] = replace_at(&props[*k], place, &negated);
             }
-            let repeated = props
-                .iter()
-                .enumerate()
-                .any(|(i, p)| real.contains(p) || props[..i].contains(p));
-            if repeated || !harmless(&props, first_fresh) {
+            if repeats_a_premise(&props, &real) || !harmless(&props, first_fresh) {
                 continue;
             }
             let mut pool = real.clone();
