@@ -819,8 +819,8 @@ fn harmless(props: &[Prop], first_fresh: usize) -> bool {
 /// The most atoms [`harmless`] tabulates.
 const HARMLESS_ATOMS: usize = 14;
 
-/// How many windows [`copied_windows`] draws; the one whose copies link to
-/// the other premises most as their originals do is kept.
+/// How many windows [`copied_windows`] draws; the copy that links to the
+/// other premises most as its targets do is kept.
 const WINDOW_DRAWS: usize = 64;
 
 /// Appends `count` distractors copied from a window of the pool (whose
@@ -855,10 +855,10 @@ const WINDOW_DRAWS: usize = 64;
 /// distractor's "then" part was another's "if" part less often than a
 /// real premise's.
 fn copied_windows<R: Rng>(b: &mut Builder<'_, R>, count: usize) -> Vec<usize> {
-    if count < 2 {
+    let real = b.pool.clone();
+    if count < 2 || real.is_empty() {
         return Vec::new();
     }
-    let real = b.pool.clone();
     let mut by_atom: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
     for (i, p) in real.iter().enumerate() {
         for a in atoms_in(p) {
