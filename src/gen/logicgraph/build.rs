@@ -16,6 +16,7 @@
 
 use super::prop::Prop;
 use super::{Config, Form};
+use crate::truth::TruthTable;
 use rand::seq::SliceRandom;
 use rand::Rng;
 use std::collections::{BTreeMap, BTreeSet};
@@ -791,29 +792,20 @@ fn repeats_a_premise(props: &[Prop], real: &[Prop]) -> bool {
 /// false extends to one of `props` too. `false` past [`HARMLESS_ATOMS`]
 /// atoms, which a truth table would make slow.
 fn harmless(props: &[Prop], first_fresh: usize) -> bool {
-    /// Whether `p` holds where atom `k` has the value of bit `k`.
-    fn holds(p: &Prop, bits: u32) -> bool {
-        match p {
-            Prop::Atom(k) => bits >> k & 1 == 1,
-            Prop::Not(a) => !holds(a, bits),
-            Prop::Or(a, b) => holds(a, bits) || holds(b, bits),
-            Prop::Implies(a, b) => !holds(a, bits) || holds(b, bits),
-        }
-    }
     let atoms: BTreeSet<usize> = props.iter().flat_map(atoms_in).collect();
     if atoms.len() > HARMLESS_ATOMS {
         return false;
     }
-    // Atoms renumbered into bits, the shared ones first.
+    // Row `r` gives the `i`th atom bit `i`: the shared ones (the lowest
+    // numbers) are the low bits.
     let shared = atoms.iter().filter(|&&a| a < first_fresh).count();
-    let mut to = vec![0; atoms.last().map_or(0, |a| a + 1)];
-    for (bit, &a) in atoms.iter().enumerate() {
-        to[a] = bit;
-    }
-    let local: Vec<Prop> = props.iter().map(|p| p.renamed(&to)).collect();
+    let table = TruthTable::with_atoms(atoms.iter().map(|&a| Prop::atom_name(a)).collect());
+    let formulas: Vec<_> = props.iter().map(Prop::to_formula).collect();
+    let Ok(models) = table.and_then(|t| t.models_of_all(&formulas)) else {
+        return false;
+    };
     let fresh = atoms.len() - shared;
-    (0..1u32 << shared)
-        .all(|s| (0..1u32 << fresh).any(|f| local.iter().all(|p| holds(p, s | f << shared))))
+    (0..1usize << shared).all(|s| (0..1usize << fresh).any(|f| models.contains(s | f << shared)))
 }
 
 /// The most atoms [`harmless`] tabulates.
