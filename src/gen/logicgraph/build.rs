@@ -380,87 +380,101 @@ fn atoms_in(p: &Prop) -> Vec<usize> {
     atoms
 }
 
-/// How each premise of `pool` links to the others, as a reader who drew the
-/// premises' graph would see it: how many others mention its least and its
-/// most mentioned atom, how many atoms of its "if" part are facts, how often
-/// its "then" part's atoms are others' "if" parts, and how many of its
-/// literals are written with an atom's rarer polarity or with one no other
-/// premise writes (a verb form no other premise has). Capped, as a reader
-/// would bin them.
-fn link_profiles(pool: &[Prop]) -> Vec<[usize; 6]> {
-    let parts: Vec<(Vec<usize>, Vec<usize>)> = pool
-        .iter()
-        .map(|p| match p {
-            Prop::Implies(a, b) => (atoms_in(a), atoms_in(b)),
-            _ => (Vec::new(), atoms_in(p)),
-        })
-        .collect();
-    let mut mentions: BTreeMap<usize, usize> = BTreeMap::new();
-    let mut as_antecedent: BTreeMap<usize, usize> = BTreeMap::new();
-    let mut written: BTreeMap<(bool, usize), usize> = BTreeMap::new();
-    let mut writers: BTreeMap<(bool, usize), usize> = BTreeMap::new();
-    let mut facts = BTreeSet::new();
-    let literals: Vec<Vec<(bool, usize)>> = pool
-        .iter()
-        .map(|p| {
-            let mut lits = Vec::new();
-            written_literals(p, &mut lits);
-            lits
-        })
-        .collect();
-    for (k, p) in pool.iter().enumerate() {
+/// What a reader who drew the premises' graph would count over a pool:
+/// how many premises mention each atom and write each literal, how often an
+/// atom is an "if" part, and which atoms are facts. Kept apart from the
+/// profiles it gives so that candidate distractors are added to the real
+/// pool's counts instead of counting the pool again for each.
+#[derive(Clone, Default)]
+struct LinkCounts {
+    mentions: BTreeMap<usize, usize>,
+    as_antecedent: BTreeMap<usize, usize>,
+    written: BTreeMap<(bool, usize), usize>,
+    writers: BTreeMap<(bool, usize), usize>,
+    facts: BTreeSet<usize>,
+}
+
+/// A premise's "if" and "then" atoms; a premise that is not a conditional
+/// is all "then".
+fn if_then_atoms(p: &Prop) -> (Vec<usize>, Vec<usize>) {
+    match p {
+        Prop::Implies(a, b) => (atoms_in(a), atoms_in(b)),
+        _ => (Vec::new(), atoms_in(p)),
+    }
+}
+
+impl LinkCounts {
+    fn of(pool: &[Prop]) -> Self {
+        let mut counts = Self::default();
+        for p in pool {
+            counts.add(p);
+        }
+        counts
+    }
+
+    fn add(&mut self, p: &Prop) {
         for a in atoms_in(p) {
-            *mentions.entry(a).or_default() += 1;
+            *self.mentions.entry(a).or_default() += 1;
         }
-        for &a in &parts[k].0 {
-            *as_antecedent.entry(a).or_default() += 1;
+        for a in if_then_atoms(p).0 {
+            *self.as_antecedent.entry(a).or_default() += 1;
         }
-        let mut distinct = literals[k].clone();
-        for l in &literals[k] {
-            *written.entry(*l).or_default() += 1;
+        let mut literals = Vec::new();
+        written_literals(p, &mut literals);
+        for &l in &literals {
+            *self.written.entry(l).or_default() += 1;
         }
-        distinct.sort_unstable();
-        distinct.dedup();
-        for l in distinct {
-            *writers.entry(l).or_default() += 1;
+        literals.sort_unstable();
+        literals.dedup();
+        for l in literals {
+            *self.writers.entry(l).or_default() += 1;
         }
         if p.is_literal() {
-            facts.extend(atoms_in(p));
+            self.facts.extend(atoms_in(p));
         }
     }
-    fn count<K: Ord>(m: &BTreeMap<K, usize>, k: K) -> usize {
-        m.get(&k).copied().unwrap_or(0)
+
+    /// How `p`, one of the counted premises, links to the others: how many
+    /// others mention its least and its most mentioned atom, how many atoms
+    /// of its "if" part are facts, how often its "then" part's atoms are
+    /// others' "if" parts, and how many of its literals are written with an
+    /// atom's rarer polarity or with one no other premise writes (a verb
+    /// form no other premise has). Capped, as a reader would bin them.
+    fn profile(&self, p: &Prop) -> [usize; 6] {
+        fn count<K: Ord>(m: &BTreeMap<K, usize>, k: K) -> usize {
+            m.get(&k).copied().unwrap_or(0)
+        }
+        let others: Vec<usize> = atoms_in(p)
+            .iter()
+            .map(|&a| count(&self.mentions, a) - 1)
+            .collect();
+        let (ante, cons) = if_then_atoms(p);
+        let then_used: usize = cons
+            .iter()
+            .map(|&a| count(&self.as_antecedent, a) - usize::from(ante.contains(&a)))
+            .sum();
+        let mut literals = Vec::new();
+        written_literals(p, &mut literals);
+        let rarer = literals
+            .iter()
+            .filter(|&&(n, a)| count(&self.written, (n, a)) < count(&self.written, (!n, a)))
+            .count();
+        let lonely = literals
+            .iter()
+            .filter(|&&l| count(&self.writers, l) == 1)
+            .count();
+        [
+            others.iter().copied().min().unwrap_or(0).min(4),
+            others.iter().copied().max().unwrap_or(0).min(6),
+            ante.iter()
+                .filter(|a| self.facts.contains(*a))
+                .count()
+                .min(2),
+            then_used.min(3),
+            rarer.min(2),
+            lonely.min(2),
+        ]
     }
-    pool.iter()
-        .enumerate()
-        .map(|(k, p)| {
-            let others: Vec<usize> = atoms_in(p)
-                .iter()
-                .map(|&a| count(&mentions, a) - 1)
-                .collect();
-            let (ante, cons) = &parts[k];
-            let then_used: usize = cons
-                .iter()
-                .map(|&a| count(&as_antecedent, a) - usize::from(ante.contains(&a)))
-                .sum();
-            let rarer = literals[k]
-                .iter()
-                .filter(|&&(n, a)| count(&written, (n, a)) < count(&written, (!n, a)))
-                .count();
-            let lonely = literals[k]
-                .iter()
-                .filter(|&&l| count(&writers, l) == 1)
-                .count();
-            [
-                others.iter().copied().min().unwrap_or(0).min(4),
-                others.iter().copied().max().unwrap_or(0).min(6),
-                ante.iter().filter(|a| facts.contains(*a)).count().min(2),
-                then_used.min(3),
-                rarer.min(2),
-                lonely.min(2),
-            ]
-        })
-        .collect()
 }
 
 /// How many ways of building the distractors are drawn; the one whose
@@ -612,7 +626,7 @@ fn group_slots(slots: &[Slot]) -> Option<Vec<Vec<usize>>> {
 /// distractors joined by decoys mentions a real atom. Of
 /// [`DISTRACTOR_DRAWS`] draws of templates, places and decoys, the one
 /// whose distractors link to the others most as their targets do (see
-/// [`link_profiles`]) is kept, among those that repeat no premise.
+/// [`LinkCounts::profile`]) is kept, among those that repeat no premise.
 ///
 /// A real atom a distractor keeps gains it as a mention: with the
 /// template its own target, a distractor's most mentioned atom was in one
@@ -629,7 +643,7 @@ fn distractors<R: Rng>(b: &mut Builder<'_, R>, count: usize, literals: &[Prop]) 
         return Vec::new();
     }
     let real = b.pool.clone();
-    let real_profiles = link_profiles(&real);
+    let real_counts = LinkCounts::of(&real);
     let mut mentions: BTreeMap<usize, usize> = BTreeMap::new();
     for a in real.iter().flat_map(atoms_in) {
         *mentions.entry(a).or_default() += 1;
@@ -732,14 +746,18 @@ fn distractors<R: Rng>(b: &mut Builder<'_, R>, count: usize, literals: &[Prop]) 
         if repeats_a_premise(&props, &real) || !decoys_hold_together(&props, first_decoy) {
             continue;
         }
-        let mut pool = real.clone();
-        pool.extend(props.iter().cloned());
-        let profiles = link_profiles(&pool);
+        let mut counts = real_counts.clone();
+        for p in &props {
+            counts.add(p);
+        }
         let cost: usize = (0..count)
             .map(|i| {
-                let (got, want) = (&profiles[real.len() + i], &real_profiles[targets[i]]);
+                let (got, want) = (
+                    counts.profile(&props[i]),
+                    real_counts.profile(&real[targets[i]]),
+                );
                 got.iter()
-                    .zip(want)
+                    .zip(&want)
                     .map(|(x, y)| x.abs_diff(*y))
                     .sum::<usize>()
             })
@@ -830,7 +848,7 @@ const WINDOW_DRAWS: usize = 64;
 /// [`harmless`] is a candidate. No copy is then in a minimal support, and
 /// the prover checks every instance again. Of the candidates of
 /// [`WINDOW_DRAWS`] windows, the one whose copies link to the others (see
-/// [`link_profiles`]) and are as long as `count` premises drawn uniformly
+/// [`LinkCounts::profile`]) and are as long as `count` premises drawn uniformly
 /// (the targets), matched greedily, is kept: against the window's own
 /// originals, the kept copies held more compound premises (those make a
 /// window harmless more easily), and a premise with a sentence form no
@@ -867,6 +885,7 @@ fn copied_windows<R: Rng>(b: &mut Builder<'_, R>, count: usize) -> Vec<usize> {
             .collect()
     };
     let first_fresh = b.last_atom + 1;
+    let real_counts = LinkCounts::of(&real);
     // Premises drawn uniformly, which the copies should resemble: windows
     // that can be made harmless hold more compound premises.
     let targets: Vec<usize> = (0..count).map(|_| b.rng.gen_range(0..real.len())).collect();
@@ -923,17 +942,19 @@ fn copied_windows<R: Rng>(b: &mut Builder<'_, R>, count: usize) -> Vec<usize> {
             if repeats_a_premise(&props, &real) || !harmless(&props, first_fresh) {
                 continue;
             }
-            let mut pool = real.clone();
-            pool.extend(props.iter().cloned());
-            let profiles = link_profiles(&pool);
+            let mut counts = real_counts.clone();
+            for p in &props {
+                counts.add(p);
+            }
             // Each copy against the nearest target not yet matched.
             let mut open = targets.clone();
             let mut cost = 0;
-            for (k, copy) in props.iter().enumerate() {
+            for copy in &props {
                 let distance = |t: usize| {
-                    let links: usize = profiles[real.len() + k]
+                    let links: usize = counts
+                        .profile(copy)
                         .iter()
-                        .zip(&profiles[t])
+                        .zip(&counts.profile(&real[t]))
                         .map(|(x, y)| x.abs_diff(*y))
                         .sum();
                     links + copy.size().min(6).abs_diff(real[t].size().min(6))
