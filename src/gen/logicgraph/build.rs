@@ -644,10 +644,7 @@ fn distractors<R: Rng>(b: &mut Builder<'_, R>, count: usize, literals: &[Prop]) 
     }
     let real = b.pool.clone();
     let real_counts = LinkCounts::of(&real);
-    let mut mentions: BTreeMap<usize, usize> = BTreeMap::new();
-    for a in real.iter().flat_map(atoms_in) {
-        *mentions.entry(a).or_default() += 1;
-    }
+    let mentions = &real_counts.mentions;
     // Templates with a literal on their spine (all but rules such as
     // `X → G` with a compound `X`).
     let eligible: Vec<usize> = (0..real.len())
@@ -947,22 +944,21 @@ fn copied_windows<R: Rng>(b: &mut Builder<'_, R>, count: usize) -> Vec<usize> {
                 counts.add(p);
             }
             // Each copy against the nearest target not yet matched.
-            let mut open = targets.clone();
+            let mut open: Vec<(usize, [usize; 6])> = targets
+                .iter()
+                .map(|&t| (t, counts.profile(&real[t])))
+                .collect();
             let mut cost = 0;
             for copy in &props {
-                let distance = |t: usize| {
-                    let links: usize = counts
-                        .profile(copy)
-                        .iter()
-                        .zip(&counts.profile(&real[t]))
-                        .map(|(x, y)| x.abs_diff(*y))
-                        .sum();
+                let mine = counts.profile(copy);
+                let distance = |&(t, theirs): &(usize, [usize; 6])| {
+                    let links: usize = mine.iter().zip(&theirs).map(|(x, y)| x.abs_diff(*y)).sum();
                     links + copy.size().min(6).abs_diff(real[t].size().min(6))
                 };
                 let (at, d) = open
                     .iter()
                     .enumerate()
-                    .map(|(i, &t)| (i, distance(t)))
+                    .map(|(i, target)| (i, distance(target)))
                     .min_by_key(|&(_, d)| d)
                     .expect("as many targets as copies");
                 cost += d;
