@@ -57,8 +57,10 @@ pub struct Args {
     /// Distractor premises per instance (in no proof).
     ///
     /// Copies of a window of real premises, with new sentences where only the
-    /// window had them. A model of how premises link still tells them from
-    /// real ones about 9 points above chance (README, "Still open").
+    /// window had them, or paths built as real ones with one literal negated,
+    /// whichever links to the rest more as real premises do. A model of how
+    /// premises link still tells them from real ones 6 to 7 points above
+    /// chance (README, "Still open").
     #[arg(long, default_value_t = 0)]
     distractors: usize,
     /// Discard draws with more atoms than this (G included).
