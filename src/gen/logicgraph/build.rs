@@ -831,8 +831,8 @@ const HARMLESS_ATOMS: usize = 14;
 /// [`link_cost`] is kept.
 const WINDOW_DRAWS: usize = 64;
 
-/// `count` distractors copied from a window of the pool (whose paths are
-/// built, counted in `real_counts`), with their cost ([`link_cost`] against
+/// `count` distractors copied from a window of `real`, the pool whose paths
+/// are built (counted in `real_counts`), with their cost ([`link_cost`] against
 /// `targets`) and the number of fresh atoms they take; `None` when no
 /// window works (fewer than 2, or no connected `count` premises). Nothing
 /// is added to the pool.
@@ -864,11 +864,11 @@ const WINDOW_DRAWS: usize = 64;
 /// real premise's.
 fn copied_windows<R: Rng>(
     b: &mut Builder<'_, R>,
+    real: &[Prop],
     count: usize,
     real_counts: &LinkCounts,
     targets: &[usize],
 ) -> Option<(usize, Vec<Prop>, usize)> {
-    let real = b.pool.clone();
     if count < 2 || real.is_empty() {
         return None;
     }
@@ -1013,15 +1013,24 @@ fn matched_distractors<R: Rng>(
         return Vec::new();
     }
     let real_counts = LinkCounts::of(&real);
+    let real_atoms: Vec<usize> = real_counts
+        .mentions
+        .keys()
+        .copied()
+        .filter(|&a| a != 0)
+        .collect();
     let targets: Vec<usize> = (0..count).map(|_| b.rng.gen_range(0..real.len())).collect();
-    let mut best =
-        copied_windows(b, count, &real_counts, &targets).filter(|(_, _, fresh)| *fresh <= room);
+    let mut best = copied_windows(b, &real, count, &real_counts, &targets)
+        .filter(|(_, _, fresh)| *fresh <= room);
     for _ in 0..BROKEN_CANDIDATES {
-        let Some((props, fresh)) = broken_paths(b, count, cores, used, paths) else {
+        let Some((props, fresh)) = broken_paths(b, count, cores, used, paths, &real_atoms) else {
             continue;
         };
+        if fresh > room {
+            continue;
+        }
         let cost = link_cost(&real, &real_counts, &targets, &props);
-        if fresh <= room && best.as_ref().map_or(true, |(c, _, _)| cost < *c) {
+        if best.as_ref().map_or(true, |(c, _, _)| cost < *c) {
             best = Some((cost, props, fresh));
         }
     }
@@ -1078,7 +1087,8 @@ const BROKEN_DRAWS: usize = 64;
 /// `count` distractors built as proof paths are built, each path with one
 /// literal negated so that it proves nothing, with the number of fresh atoms
 /// they take; `None` when the paths drawn do not make up exactly `count`
-/// premises. Nothing is added to the pool.
+/// premises. Nothing is added to the pool. `real_atoms` are the atoms other
+/// than `G` that the real pool mentions, in increasing order.
 ///
 /// Each path is a core (concluding `G`) or a branch (re-deriving a core
 /// step's conclusion), in the shares of the instance's own `paths`, drawn
@@ -1098,16 +1108,9 @@ fn broken_paths<R: Rng>(
     cores: &[Vec<BuiltStep>],
     used: &BTreeMap<(usize, usize), Vec<Form>>,
     paths: usize,
+    real_atoms: &[usize],
 ) -> Option<(Vec<Prop>, usize)> {
     let (start, first_fresh) = (b.pool.len(), b.last_atom + 1);
-    let real_atoms: Vec<usize> = b
-        .pool
-        .iter()
-        .flat_map(atoms_in)
-        .filter(|&a| a != 0)
-        .collect::<BTreeSet<usize>>()
-        .into_iter()
-        .collect();
     let mut used = used.clone();
     for _ in 0..BROKEN_DRAWS {
         if b.pool.len() - start >= count {
@@ -1351,7 +1354,10 @@ mod tests {
             let cores: Vec<Vec<BuiltStep>> =
                 (0..2).filter_map(|_| b.derive(&a(0), 3, &[])).collect();
             let (real, first_fresh) = (b.pool.clone(), b.last_atom + 1);
-            let Some((props, fresh)) = broken_paths(&mut b, 4, &cores, &BTreeMap::new(), 3) else {
+            let real_atoms: Vec<usize> = (1..first_fresh).collect();
+            let Some((props, fresh)) =
+                broken_paths(&mut b, 4, &cores, &BTreeMap::new(), 3, &real_atoms)
+            else {
                 continue;
             };
             found += 1;
