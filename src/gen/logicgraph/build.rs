@@ -828,12 +828,11 @@ fn harmless(props: &[Prop], first_fresh: usize) -> bool {
 const HARMLESS_ATOMS: usize = 14;
 
 /// How many windows [`copied_windows`] draws; the copy of least
-/// [`link_cost`] is kept.
+/// [`Match::cost`] is kept.
 const WINDOW_DRAWS: usize = 64;
 
-/// `count` distractors copied from a window of `real`, the pool whose paths
-/// are built (counted in `real_counts`), with their cost ([`link_cost`] against
-/// `targets`) and the number of fresh atoms they take; `None` when no
+/// `count` distractors copied from a window of the real pool of `m`, with
+/// their [`Match::cost`] and the number of fresh atoms they take; `None` when no
 /// window works (fewer than 2, or no connected `count` premises). Nothing
 /// is added to the pool.
 ///
@@ -864,11 +863,10 @@ const WINDOW_DRAWS: usize = 64;
 /// real premise's.
 fn copied_windows<R: Rng>(
     b: &mut Builder<'_, R>,
-    real: &[Prop],
     count: usize,
-    real_counts: &LinkCounts,
-    targets: &[usize],
+    m: &Match<'_>,
 ) -> Option<(usize, Vec<Prop>, usize)> {
+    let real = m.real;
     if count < 2 || real.is_empty() {
         return None;
     }
@@ -938,10 +936,10 @@ fn copied_windows<R: Rng>(
                 let negated = Prop::neg(literal_at(&props[*k], place));
                 props[*k] = replace_at(&props[*k], place, &negated);
             }
-            if repeats_a_premise(&props, &real) || !harmless(&props, first_fresh) {
+            if repeats_a_premise(&props, real) || !harmless(&props, first_fresh) {
                 continue;
             }
-            let cost = link_cost(&real, real_counts, targets, &props);
+            let cost = m.cost(&props);
             if best.as_ref().map_or(true, |(c, _, _)| cost < *c) {
                 best = Some((cost, props, fresh));
             }
@@ -954,43 +952,74 @@ fn copied_windows<R: Rng>(
     best
 }
 
-/// How far `props`, added to the real pool, are from linking to the others
-/// as `targets` (premises of `real` drawn uniformly) do: each matched
-/// greedily to the nearest target not yet matched, by link profile (see
-/// [`LinkCounts::profile`]) and length.
-fn link_cost(real: &[Prop], real_counts: &LinkCounts, targets: &[usize], props: &[Prop]) -> usize {
-    let mut counts = real_counts.clone();
-    for p in props {
-        counts.add(p);
+/// What distractors are matched against: the real pool (whose paths are
+/// built), its [`LinkCounts`], the atoms other than `G` it mentions (in
+/// increasing order), and as many of its premises drawn uniformly as there
+/// are distractors.
+struct Match<'a> {
+    real: &'a [Prop],
+    counts: LinkCounts,
+    atoms: Vec<usize>,
+    targets: Vec<usize>,
+}
+
+impl<'a> Match<'a> {
+    fn new<R: Rng>(real: &'a [Prop], count: usize, rng: &mut R) -> Self {
+        let counts = LinkCounts::of(real);
+        let atoms = counts
+            .mentions
+            .keys()
+            .copied()
+            .filter(|&a| a != 0)
+            .collect();
+        let targets = (0..count).map(|_| rng.gen_range(0..real.len())).collect();
+        Match {
+            real,
+            counts,
+            atoms,
+            targets,
+        }
     }
-    let mut open: Vec<(usize, [usize; 6])> = targets
-        .iter()
-        .map(|&t| (t, counts.profile(&real[t])))
-        .collect();
-    let mut cost = 0;
-    for copy in props {
-        let mine = counts.profile(copy);
-        let distance = |&(t, theirs): &(usize, [usize; 6])| {
-            let links: usize = mine.iter().zip(&theirs).map(|(x, y)| x.abs_diff(*y)).sum();
-            links + copy.size().min(6).abs_diff(real[t].size().min(6))
-        };
-        let (at, d) = open
+
+    /// How far `props`, added to the real pool, are from linking to the
+    /// others as the targets do: each matched greedily to the nearest
+    /// target not yet matched, by link profile (see [`LinkCounts::profile`])
+    /// and length.
+    fn cost(&self, props: &[Prop]) -> usize {
+        let mut counts = self.counts.clone();
+        for p in props {
+            counts.add(p);
+        }
+        let mut open: Vec<(usize, [usize; 6])> = self
+            .targets
             .iter()
-            .enumerate()
-            .map(|(i, target)| (i, distance(target)))
-            .min_by_key(|&(_, d)| d)
-            .expect("as many targets as copies");
-        cost += d;
-        open.swap_remove(at);
+            .map(|&t| (t, counts.profile(&self.real[t])))
+            .collect();
+        let mut cost = 0;
+        for copy in props {
+            let mine = counts.profile(copy);
+            let distance = |&(t, theirs): &(usize, [usize; 6])| {
+                let links: usize = mine.iter().zip(&theirs).map(|(x, y)| x.abs_diff(*y)).sum();
+                links + copy.size().min(6).abs_diff(self.real[t].size().min(6))
+            };
+            let (at, d) = open
+                .iter()
+                .enumerate()
+                .map(|(i, target)| (i, distance(target)))
+                .min_by_key(|&(_, d)| d)
+                .expect("as many targets as copies");
+            cost += d;
+            open.swap_remove(at);
+        }
+        cost
     }
-    cost
 }
 
 /// Appends `count` distractors and returns their pool indices: of a copied
 /// window ([`copied_windows`]) and [`BROKEN_CANDIDATES`] draws of broken
 /// paths ([`broken_paths`]) that take at most `room` fresh atoms, the one
 /// whose premises link to the others most as `count` premises drawn
-/// uniformly do ([`link_cost`]). None when neither works.
+/// uniformly do ([`Match::cost`]). None when neither works.
 ///
 /// Windows alone held too few facts (13.5% of distractors against 19.3% of
 /// real premises, seed 9191, Small): a copied fact is harmless only with
@@ -1012,24 +1041,14 @@ fn matched_distractors<R: Rng>(
     if count == 0 || real.is_empty() {
         return Vec::new();
     }
-    let real_counts = LinkCounts::of(&real);
-    let real_atoms: Vec<usize> = real_counts
-        .mentions
-        .keys()
-        .copied()
-        .filter(|&a| a != 0)
-        .collect();
-    let targets: Vec<usize> = (0..count).map(|_| b.rng.gen_range(0..real.len())).collect();
-    let mut best = copied_windows(b, &real, count, &real_counts, &targets)
-        .filter(|(_, _, fresh)| *fresh <= room);
+    let m = Match::new(&real, count, b.rng);
+    let mut best = copied_windows(b, count, &m).filter(|(_, _, fresh)| *fresh <= room);
     for _ in 0..BROKEN_CANDIDATES {
-        let Some((props, fresh)) = broken_paths(b, count, cores, used, paths, &real_atoms) else {
+        let Some((props, fresh)) = broken_paths(b, count, cores, used, paths, &m.atoms, room)
+        else {
             continue;
         };
-        if fresh > room {
-            continue;
-        }
-        let cost = link_cost(&real, &real_counts, &targets, &props);
+        let cost = m.cost(&props);
         if best.as_ref().map_or(true, |(c, _, _)| cost < *c) {
             best = Some((cost, props, fresh));
         }
@@ -1087,8 +1106,9 @@ const BROKEN_DRAWS: usize = 64;
 /// `count` distractors built as proof paths are built, each path with one
 /// literal negated so that it proves nothing, with the number of fresh atoms
 /// they take; `None` when the paths drawn do not make up exactly `count`
-/// premises. Nothing is added to the pool. `real_atoms` are the atoms other
-/// than `G` that the real pool mentions, in increasing order.
+/// premises or take more than `room` fresh atoms (drawing stops once they
+/// do). Nothing is added to the pool. `real_atoms` are the atoms other than
+/// `G` that the real pool mentions, in increasing order.
 ///
 /// Each path is a core (concluding `G`) or a branch (re-deriving a core
 /// step's conclusion), in the shares of the instance's own `paths`, drawn
@@ -1109,11 +1129,19 @@ fn broken_paths<R: Rng>(
     used: &BTreeMap<(usize, usize), Vec<Form>>,
     paths: usize,
     real_atoms: &[usize],
+    room: usize,
 ) -> Option<(Vec<Prop>, usize)> {
     let (start, first_fresh) = (b.pool.len(), b.last_atom + 1);
+    let kept = |props: &[Prop]| -> BTreeSet<usize> {
+        props
+            .iter()
+            .flat_map(atoms_in)
+            .filter(|&a| a >= first_fresh)
+            .collect()
+    };
     let mut used = used.clone();
     for _ in 0..BROKEN_DRAWS {
-        if b.pool.len() - start >= count {
+        if b.pool.len() - start >= count || kept(&b.pool[start..]).len() > room {
             break;
         }
         let (mark, mark_atom) = (b.pool.len(), b.last_atom);
@@ -1155,16 +1183,12 @@ fn broken_paths<R: Rng>(
     }
     let props = b.pool.split_off(start);
     b.last_atom = first_fresh - 1;
-    if props.len() != count {
+    let kept = kept(&props);
+    if props.len() != count || kept.len() > room {
         return None;
     }
     // Number the fresh atoms the paths kept (a dropped fact's is gone) from
     // `first_fresh` on, without gaps.
-    let kept: BTreeSet<usize> = props
-        .iter()
-        .flat_map(atoms_in)
-        .filter(|&a| a >= first_fresh)
-        .collect();
     let top = props.iter().flat_map(atoms_in).max().unwrap_or(0);
     let mut to: Vec<usize> = (0..=top).collect();
     for (k, &a) in kept.iter().enumerate() {
@@ -1355,9 +1379,15 @@ mod tests {
                 (0..2).filter_map(|_| b.derive(&a(0), 3, &[])).collect();
             let (real, first_fresh) = (b.pool.clone(), b.last_atom + 1);
             let real_atoms: Vec<usize> = (1..first_fresh).collect();
-            let Some((props, fresh)) =
-                broken_paths(&mut b, 4, &cores, &BTreeMap::new(), 3, &real_atoms)
-            else {
+            let Some((props, fresh)) = broken_paths(
+                &mut b,
+                4,
+                &cores,
+                &BTreeMap::new(),
+                3,
+                &real_atoms,
+                usize::MAX,
+            ) else {
                 continue;
             };
             found += 1;
