@@ -12,8 +12,9 @@
 use super::native::FastMap;
 use crate::syntax::prolog::{Atomic, Sentence, Term};
 use crate::syntax::Pos;
+use once_cell::race::OnceBox;
 use std::collections::BTreeMap;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 /// A task background: trusted clauses, and a key that identifies them so an
 /// engine reloads only when the task changes. The native engine reads the
@@ -27,7 +28,7 @@ pub struct Background {
     key: u64,
     clauses: Arc<Clauses>,
     renaming: Option<Arc<Renaming>>,
-    text: Arc<OnceLock<String>>,
+    text: Arc<OnceBox<String>>,
 }
 
 /// New names for atoms, and a new order of the clauses.
@@ -244,7 +245,7 @@ impl Background {
             key,
             clauses: Arc::new(clauses),
             renaming: None,
-            text: Arc::new(OnceLock::new()),
+            text: Arc::new(OnceBox::new()),
         }
     }
 
@@ -256,7 +257,7 @@ impl Background {
             key,
             clauses: self.clauses.clone(),
             renaming: Some(Arc::new(renaming)),
-            text: Arc::new(OnceLock::new()),
+            text: Arc::new(OnceBox::new()),
         }
     }
 
@@ -334,7 +335,7 @@ impl Background {
                 text.push_str(&clause.to_string());
                 text.push('\n');
             }
-            text
+            Box::new(text)
         })
     }
 }

@@ -6,6 +6,9 @@
 //! be half changed. Python forks while other threads score (`os.fork`, a
 //! fork `multiprocessing` pool, a data loader), so shared state that takes
 //! a lock lives in a [`PerProcess`]: each process gets its own on first use.
+//! A value made once (a `static`, a lazily built index) lives in a
+//! `once_cell::race::OnceBox`, which takes no lock: threads that race to
+//! make it each make one and the first kept wins.
 
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicPtr, Ordering};
@@ -127,5 +130,28 @@ mod tests {
         });
         drop(guard);
         assert_eq!(*shared.get(|_| unreachable!()).lock().unwrap(), vec![1]);
+    }
+
+    /// A value made once lives in a `once_cell::race::OnceBox`: a child
+    /// forked while another thread makes it makes its own (a `OnceLock`
+    /// would keep it waiting for ever); one forked after keeps the
+    /// parent's.
+    #[test]
+    fn a_child_forked_while_a_once_box_is_filled_fills_its_own() {
+        static VALUE: once_cell::race::OnceBox<u32> = once_cell::race::OnceBox::new();
+        let (started, making) = std::sync::mpsc::channel();
+        let (finish, finished) = std::sync::mpsc::channel::<()>();
+        let maker = std::thread::spawn(move || {
+            *VALUE.get_or_init(|| {
+                started.send(()).unwrap();
+                finished.recv().unwrap();
+                Box::new(1)
+            })
+        });
+        making.recv().unwrap();
+        assert_in_forked_child(|| *VALUE.get_or_init(|| Box::new(2)) == 2);
+        finish.send(()).unwrap();
+        assert_eq!(maker.join().unwrap(), 1);
+        assert_in_forked_child(|| *VALUE.get_or_init(|| Box::new(3)) == 1);
     }
 }

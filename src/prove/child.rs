@@ -2,10 +2,11 @@
 //! deadline and stop flag. Every child is registered, so that a process
 //! about to exit (the CLI's hard stop) can kill them all first.
 
+use crate::prolog::PerProcess;
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Mutex, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
 /// How a child run ended.
@@ -28,11 +29,22 @@ struct Children {
     closed: bool,
 }
 
-static CHILDREN: Mutex<Children> = Mutex::new(Children {
-    pids: Vec::new(),
-    starting: 0,
-    closed: false,
-});
+/// This process's [`Children`]. A forked child starts with none: the ones
+/// it inherits the record of are its parent's, not its own to kill, and
+/// the lock may have been held by another thread at the fork.
+fn registry() -> &'static Mutex<Children> {
+    fn none() -> Mutex<Children> {
+        Mutex::new(Children {
+            pids: Vec::new(),
+            starting: 0,
+            closed: false,
+        })
+    }
+    static CHILDREN: OnceLock<PerProcess<Mutex<Children>>> = OnceLock::new();
+    CHILDREN
+        .get_or_init(|| PerProcess::new(none()))
+        .get(|_| none())
+}
 
 /// No child is started with less time than this left: it could hardly
 /// answer, and starting a process takes up to tens of milliseconds on a
@@ -45,11 +57,12 @@ const MAX_START_WAIT: Duration = Duration::from_millis(50);
 /// Whether an executable called `program` is on the PATH (looked up once per
 /// program for the life of the process).
 pub(crate) fn on_path(program: &'static str) -> bool {
-    static FOUND: OnceLock<Mutex<Vec<(&'static str, bool)>>> = OnceLock::new();
-    let found = FOUND.get_or_init(|| Mutex::new(Vec::new()));
-    let Ok(mut found) = found.lock() else {
-        return false;
-    };
+    type Found = Mutex<Vec<(&'static str, bool)>>;
+    static FOUND: OnceLock<PerProcess<Found>> = OnceLock::new();
+    let found = FOUND
+        .get_or_init(|| PerProcess::new(Mutex::new(Vec::new())))
+        .get(|inherited| Mutex::new(inherited.try_lock().map(|f| f.clone()).unwrap_or_default()));
+    let mut found = found.lock().unwrap_or_else(PoisonError::into_inner);
     if let Some(&(_, yes)) = found.iter().find(|(p, _)| *p == program) {
         return yes;
     }
@@ -65,7 +78,7 @@ pub(crate) fn on_path(program: &'static str) -> bool {
 pub fn kill_children() {
     let until = Instant::now() + MAX_START_WAIT;
     loop {
-        let Ok(mut children) = CHILDREN.lock() else {
+        let Ok(mut children) = registry().lock() else {
             return;
         };
         children.closed = true;
@@ -103,12 +116,12 @@ pub(crate) fn run(
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null());
-    match CHILDREN.lock() {
+    match registry().lock() {
         Ok(mut c) if !c.closed && !stop.load(Ordering::Relaxed) => c.starting += 1,
         _ => return Ended::Unknown("stopped".into()),
     }
     let spawned = command.spawn();
-    let Ok(mut children) = CHILDREN.lock() else {
+    let Ok(mut children) = registry().lock() else {
         return Ended::Unknown(format!("{program}: a lock was poisoned"));
     };
     children.starting -= 1;
@@ -176,7 +189,7 @@ pub(crate) fn run(
         let _ = child.kill();
     }
     let _ = child.wait();
-    if let Ok(mut c) = CHILDREN.lock() {
+    if let Ok(mut c) = registry().lock() {
         c.pids.retain(|&p| p != pid);
     }
     if let Some(why) = cut_short {
@@ -231,5 +244,20 @@ mod tests {
             run("sleep", &sleep, "", far(), &stopped),
             Ended::Unknown("stopped".into())
         );
+    }
+
+    /// A child forked while another thread holds the registry's lock runs
+    /// programs, under a registry of its own: the parent's is closed here,
+    /// and the child is not (before, it waited for the lock for ever).
+    #[test]
+    fn a_child_forked_while_the_registry_is_locked_runs_programs() {
+        let mut guard = registry().lock().unwrap_or_else(PoisonError::into_inner);
+        // Other threads wait for the lock, so they never see it closed.
+        let closed = std::mem::replace(&mut guard.closed, true);
+        crate::prolog::assert_in_forked_child(|| {
+            let ended = run("cat", &[], "echo", far(), &AtomicBool::new(false));
+            ended == Ended::Exited(Some(0), "echo".into())
+        });
+        guard.closed = closed;
     }
 }

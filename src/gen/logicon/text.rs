@@ -12,20 +12,20 @@
 //! statements unambiguous.
 
 use crate::gen::wordnet::{self, Lexicon, Words};
+use crate::prolog::PerProcess;
 use crate::syntax::prover9::{Formula, Term};
 use rand::Rng;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Mutex, OnceLock, PoisonError};
 
 /// The WordNet words in `dir` (else `$ENTAIL_WORDNET`, else the default; see
 /// [`wordnet::locate`]), read once per process and directory, since every
 /// sample draws from them. The error says what is missing.
 pub(crate) fn words(dir: Option<&Path>) -> Result<&'static Words<'static>, String> {
-    static OPENED: Mutex<BTreeMap<PathBuf, &'static Words<'static>>> = Mutex::new(BTreeMap::new());
     let path = wordnet::locate(dir);
-    let mut opened = OPENED.lock().unwrap_or_else(PoisonError::into_inner);
+    let mut opened = opened().lock().unwrap_or_else(PoisonError::into_inner);
     if let Some(words) = opened.get(&path) {
         return Ok(words);
     }
@@ -35,6 +35,18 @@ pub(crate) fn words(dir: Option<&Path>) -> Result<&'static Words<'static>, Strin
     let words: &'static Words<'static> = Box::leak(Box::new(Words::new(lex)?));
     opened.insert(path, words);
     Ok(words)
+}
+
+/// The words [`words`] has opened in this process, by directory. A forked
+/// child keeps those its parent had opened, unless another thread held the
+/// lock at the fork (opening one takes about a second); it then opens them
+/// again, since the lock stays held in the child for ever.
+fn opened() -> &'static Mutex<BTreeMap<PathBuf, &'static Words<'static>>> {
+    type Opened = Mutex<BTreeMap<PathBuf, &'static Words<'static>>>;
+    static OPENED: OnceLock<PerProcess<Opened>> = OnceLock::new();
+    OPENED
+        .get_or_init(|| PerProcess::new(Mutex::new(BTreeMap::new())))
+        .get(|inherited| Mutex::new(inherited.try_lock().map(|o| o.clone()).unwrap_or_default()))
 }
 
 /// How one atom reads, asserted and denied (lower-case, no final period).
@@ -268,6 +280,18 @@ mod tests {
                 None
             }
         }
+    }
+
+    /// A child forked while another thread opens the words opens its own
+    /// (before, it waited for the parent's lock for ever).
+    #[test]
+    fn a_child_forked_while_the_words_are_locked_opens_them() {
+        if installed("a_child_forked_while_the_words_are_locked_opens_them").is_none() {
+            return;
+        }
+        let guard = opened().lock().unwrap_or_else(PoisonError::into_inner);
+        crate::prolog::assert_in_forked_child(|| words(None).is_ok());
+        drop(guard);
     }
 
     #[test]

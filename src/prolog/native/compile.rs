@@ -4,8 +4,8 @@
 use super::term::{Cell, FastMap, IndexHashing, Intern, NIL, STRING, TRUE};
 use super::Fallback;
 use crate::syntax::prolog::{Sentence, Term};
+use once_cell::race::OnceBox;
 use std::collections::HashMap;
-use std::sync::OnceLock;
 
 /// The most decimal digits of an integer literal an answer may write.
 pub(crate) const MAX_LITERAL_DIGITS: usize = 20_000;
@@ -43,7 +43,7 @@ pub(crate) struct Pred {
     /// Built on the first call with a bound first argument: most of a
     /// task's facts are loaded for one answer and many predicates are
     /// never called that way.
-    index: OnceLock<Index>,
+    index: OnceBox<Index>,
 }
 
 /// Candidate lists: list 0 is `Pred::all`, list 1 the clauses whose first
@@ -66,78 +66,80 @@ impl Pred {
         self.all.push(self.clauses.len() as u32);
         self.clauses.push(clause);
         self.keys.push(key);
-        self.index = OnceLock::new();
+        self.index = OnceBox::new();
     }
 
     fn index(&self) -> &Index {
-        self.index.get_or_init(|| {
-            let mut index = Index::default();
-            // Each clause's key as a number: keys in order of appearance.
-            let mut keys: Vec<Key> = Vec::new();
-            let numbers: Vec<Option<u32>> = self
-                .keys
-                .iter()
-                .map(|key| {
-                    key.map(|key| {
-                        *index.by_key.entry(key).or_insert_with(|| {
-                            keys.push(key);
-                            keys.len() as u32 - 1
-                        })
+        self.index.get_or_init(|| Box::new(self.make_index()))
+    }
+
+    fn make_index(&self) -> Index {
+        let mut index = Index::default();
+        // Each clause's key as a number: keys in order of appearance.
+        let mut keys: Vec<Key> = Vec::new();
+        let numbers: Vec<Option<u32>> = self
+            .keys
+            .iter()
+            .map(|key| {
+                key.map(|key| {
+                    *index.by_key.entry(key).or_insert_with(|| {
+                        keys.push(key);
+                        keys.len() as u32 - 1
                     })
                 })
-                .collect();
-            let variables = self.variable_clauses();
-            // Each key's clauses, in program order, placed by counting:
-            // key k's are `grouped[bounds[k]..bounds[k + 1]]`.
-            let mut bounds = vec![0u32; keys.len() + 1];
-            for n in numbers.iter().flatten() {
-                bounds[*n as usize + 1] += 1;
+            })
+            .collect();
+        let variables = self.variable_clauses();
+        // Each key's clauses, in program order, placed by counting:
+        // key k's are `grouped[bounds[k]..bounds[k + 1]]`.
+        let mut bounds = vec![0u32; keys.len() + 1];
+        for n in numbers.iter().flatten() {
+            bounds[*n as usize + 1] += 1;
+        }
+        for k in 0..keys.len() {
+            bounds[k + 1] += bounds[k];
+        }
+        let mut next = bounds.clone();
+        let mut grouped = vec![0u32; bounds[keys.len()] as usize];
+        for (id, n) in numbers.iter().enumerate() {
+            if let Some(n) = n {
+                grouped[next[*n as usize] as usize] = id as u32;
+                next[*n as usize] += 1;
             }
-            for k in 0..keys.len() {
-                bounds[k + 1] += bounds[k];
-            }
-            let mut next = bounds.clone();
-            let mut grouped = vec![0u32; bounds[keys.len()] as usize];
-            for (id, n) in numbers.iter().enumerate() {
-                if let Some(n) = n {
-                    grouped[next[*n as usize] as usize] = id as u32;
-                    next[*n as usize] += 1;
+        }
+        // Every key's list repeats the clauses with a variable first:
+        // when that would be many times the clauses (10,000 keys and
+        // 10,000 such clauses made 100 M entries, 760 MB), a call
+        // tries every clause instead.
+        let repeated = keys.len().saturating_mul(variables.len());
+        if repeated > 4 * self.clauses.len() + 4096 {
+            index.by_key.clear();
+            index.unindexed = true;
+            return index;
+        }
+        index.starts.push(0);
+        index.ids.extend_from_slice(&variables);
+        index.starts.push(index.ids.len() as u32);
+        for k in 0..keys.len() {
+            let own = &grouped[bounds[k] as usize..bounds[k + 1] as usize];
+            // Both in program order: merged.
+            let (mut i, mut j) = (0, 0);
+            while i < own.len() || j < variables.len() {
+                if j == variables.len() || (i < own.len() && own[i] < variables[j]) {
+                    index.ids.push(own[i]);
+                    i += 1;
+                } else {
+                    index.ids.push(variables[j]);
+                    j += 1;
                 }
             }
-            // Every key's list repeats the clauses with a variable first:
-            // when that would be many times the clauses (10,000 keys and
-            // 10,000 such clauses made 100 M entries, 760 MB), a call
-            // tries every clause instead.
-            let repeated = keys.len().saturating_mul(variables.len());
-            if repeated > 4 * self.clauses.len() + 4096 {
-                index.by_key.clear();
-                index.unindexed = true;
-                return index;
-            }
-            index.starts.push(0);
-            index.ids.extend_from_slice(&variables);
             index.starts.push(index.ids.len() as u32);
-            for k in 0..keys.len() {
-                let own = &grouped[bounds[k] as usize..bounds[k + 1] as usize];
-                // Both in program order: merged.
-                let (mut i, mut j) = (0, 0);
-                while i < own.len() || j < variables.len() {
-                    if j == variables.len() || (i < own.len() && own[i] < variables[j]) {
-                        index.ids.push(own[i]);
-                        i += 1;
-                    } else {
-                        index.ids.push(variables[j]);
-                        j += 1;
-                    }
-                }
-                index.starts.push(index.ids.len() as u32);
-            }
-            // Key lists are numbered after list 0 (all) and 1 (variables).
-            for list in index.by_key.values_mut() {
-                *list += 2;
-            }
-            index
-        })
+        }
+        // Key lists are numbered after list 0 (all) and 1 (variables).
+        for list in index.by_key.values_mut() {
+            *list += 2;
+        }
+        index
     }
 
     /// The clauses whose first argument is a variable.

@@ -78,9 +78,10 @@ use crate::prolog::{Arg, Background, Clause, Outcome, PerProcess};
 use crate::syntax::prolog::{parse_program, parse_term, Program, Sentence, Term};
 use compile::{compile_term, Db};
 use machine::{builtin_table, Builtin, Machine};
+use once_cell::race::OnceBox;
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 use term::{AtomTable, Atoms, Cell, Intern};
 pub(crate) use term::{FastHasher, FastMap};
 
@@ -172,9 +173,9 @@ struct Library {
 }
 
 fn prelude() -> Result<&'static Program, Fallback> {
-    static PARSED: OnceLock<Result<Program, String>> = OnceLock::new();
+    static PARSED: OnceBox<Result<Program, String>> = OnceBox::new();
     PARSED
-        .get_or_init(|| parse_program(PRELUDE).map_err(|e| e.to_string()))
+        .get_or_init(|| Box::new(parse_program(PRELUDE).map_err(|e| e.to_string())))
         .as_ref()
         .map_err(|e| Fallback::new("internal", format!("prelude: {e}")))
 }
@@ -326,19 +327,20 @@ impl Base {
 
 impl Library {
     fn get() -> Result<&'static Library, Fallback> {
-        static LIBRARY: OnceLock<Result<Library, Fallback>> = OnceLock::new();
-        LIBRARY
-            .get_or_init(|| {
-                let mut atoms = AtomTable::new();
-                let builtins = builtin_table(&mut atoms);
-                let mut db = Db::default();
-                db.add_sentences(&prelude()?.sentences, &mut atoms)?;
-                Ok(Library {
-                    atoms,
-                    db,
-                    builtins,
-                })
+        static LIBRARY: OnceBox<Result<Library, Fallback>> = OnceBox::new();
+        let make = || {
+            let mut atoms = AtomTable::new();
+            let builtins = builtin_table(&mut atoms);
+            let mut db = Db::default();
+            db.add_sentences(&prelude()?.sentences, &mut atoms)?;
+            Ok(Library {
+                atoms,
+                db,
+                builtins,
             })
+        };
+        LIBRARY
+            .get_or_init(|| Box::new(make()))
             .as_ref()
             .map_err(Clone::clone)
     }

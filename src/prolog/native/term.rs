@@ -1037,10 +1037,10 @@ pub(crate) struct IndexHashing {
 
 impl Default for IndexHashing {
     fn default() -> IndexHashing {
-        static SEED: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+        static SEED: once_cell::race::OnceBox<u64> = once_cell::race::OnceBox::new();
         let seed = *SEED.get_or_init(|| {
             use std::hash::BuildHasher;
-            std::collections::hash_map::RandomState::new().hash_one(0x5eed_u64)
+            Box::new(std::collections::hash_map::RandomState::new().hash_one(0x5eed_u64))
         });
         IndexHashing { seed }
     }

@@ -134,7 +134,7 @@ fn shape_bit(name: &str) -> u64 {
 /// The definitions of each operator name, in table order. The reader asks
 /// for every name it reads, so this is a map rather than a scan.
 fn definitions(name: &str) -> &'static [&'static OpDef] {
-    static BY_NAME: std::sync::OnceLock<ByName> = std::sync::OnceLock::new();
+    static BY_NAME: once_cell::race::OnceBox<ByName> = once_cell::race::OnceBox::new();
     let by_name = BY_NAME.get_or_init(|| {
         let mut by_name = ByName {
             definitions: Default::default(),
@@ -144,7 +144,7 @@ fn definitions(name: &str) -> &'static [&'static OpDef] {
             by_name.definitions.entry(d.name).or_default().push(d);
             by_name.shapes[d.name.as_bytes()[0] as usize] |= shape_bit(d.name);
         }
-        by_name
+        Box::new(by_name)
     });
     match name.as_bytes().first() {
         Some(&first) if by_name.shapes[first as usize] & shape_bit(name) != 0 => {

@@ -490,8 +490,8 @@ fn write_item(syntax: &Syntax, item: &Item, out: &mut String) {
 /// Prover9's built-in operator table, built once: `Display` is called for
 /// every formula a generator prints.
 fn builtin_syntax() -> &'static Syntax {
-    static BUILTIN: std::sync::OnceLock<Syntax> = std::sync::OnceLock::new();
-    BUILTIN.get_or_init(|| Syntax::new(false))
+    static BUILTIN: once_cell::race::OnceBox<Syntax> = once_cell::race::OnceBox::new();
+    BUILTIN.get_or_init(|| Box::new(Syntax::new(false)))
 }
 
 /// Under Prover9's built-in declarations, e.g. `f(x,[a,b:c]) * y'`.
