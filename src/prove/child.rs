@@ -3,10 +3,11 @@
 //! about to exit (the CLI's hard stop) can kill them all first.
 
 use crate::prolog::PerProcess;
+use once_cell::race::OnceBox;
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, OnceLock, PoisonError};
+use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 /// How a child run ended.
@@ -40,9 +41,9 @@ fn registry() -> &'static Mutex<Children> {
             closed: false,
         })
     }
-    static CHILDREN: OnceLock<PerProcess<Mutex<Children>>> = OnceLock::new();
+    static CHILDREN: OnceBox<PerProcess<Mutex<Children>>> = OnceBox::new();
     CHILDREN
-        .get_or_init(|| PerProcess::new(none()))
+        .get_or_init(|| Box::new(PerProcess::new(none())))
         .get(|_| none())
 }
 
@@ -58,9 +59,9 @@ const MAX_START_WAIT: Duration = Duration::from_millis(50);
 /// program for the life of the process).
 pub(crate) fn on_path(program: &'static str) -> bool {
     type Found = Mutex<Vec<(&'static str, bool)>>;
-    static FOUND: OnceLock<PerProcess<Found>> = OnceLock::new();
+    static FOUND: OnceBox<PerProcess<Found>> = OnceBox::new();
     let found = FOUND
-        .get_or_init(|| PerProcess::new(Mutex::new(Vec::new())))
+        .get_or_init(|| Box::new(PerProcess::new(Mutex::new(Vec::new()))))
         .get(|inherited| Mutex::new(inherited.try_lock().map(|f| f.clone()).unwrap_or_default()));
     let mut found = found.lock().unwrap_or_else(PoisonError::into_inner);
     if let Some(&(_, yes)) = found.iter().find(|(p, _)| *p == program) {

@@ -14,11 +14,12 @@
 use crate::gen::wordnet::{self, Lexicon, Words};
 use crate::prolog::PerProcess;
 use crate::syntax::prover9::{Formula, Term};
+use once_cell::race::OnceBox;
 use rand::Rng;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, OnceLock, PoisonError};
+use std::sync::{Mutex, PoisonError};
 
 /// The WordNet words in `dir` (else `$ENTAIL_WORDNET`, else the default; see
 /// [`wordnet::locate`]), read once per process and directory, since every
@@ -43,9 +44,9 @@ pub(crate) fn words(dir: Option<&Path>) -> Result<&'static Words<'static>, Strin
 /// again, since the lock stays held in the child for ever.
 fn opened() -> &'static Mutex<BTreeMap<PathBuf, &'static Words<'static>>> {
     type Opened = Mutex<BTreeMap<PathBuf, &'static Words<'static>>>;
-    static OPENED: OnceLock<PerProcess<Opened>> = OnceLock::new();
+    static OPENED: OnceBox<PerProcess<Opened>> = OnceBox::new();
     OPENED
-        .get_or_init(|| PerProcess::new(Mutex::new(BTreeMap::new())))
+        .get_or_init(|| Box::new(PerProcess::new(Mutex::new(BTreeMap::new()))))
         .get(|inherited| Mutex::new(inherited.try_lock().map(|o| o.clone()).unwrap_or_default()))
 }
 
