@@ -12,6 +12,7 @@
 
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicPtr, Ordering};
+use std::sync::Mutex;
 
 /// A value per process: the one made with [`PerProcess::new`] in the
 /// process that made it, and one made by the `fresh` function of
@@ -75,6 +76,17 @@ impl<T> PerProcess<T> {
     }
 }
 
+impl<T: Clone + Default> PerProcess<Mutex<T>> {
+    /// This process's value. A forked child starts from a copy of what it
+    /// inherited, or from the default if another thread held the lock at
+    /// the fork.
+    pub(crate) fn get_or_copy(&self) -> &Mutex<T> {
+        self.get(|inherited| {
+            Mutex::new(inherited.try_lock().map(|v| v.clone()).unwrap_or_default())
+        })
+    }
+}
+
 impl<T> Drop for PerProcess<T> {
     fn drop(&mut self) {
         let current = *self.current.get_mut();
@@ -111,21 +123,17 @@ pub(crate) fn assert_in_forked_child(child: impl FnOnce() -> bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::Mutex;
 
     /// A child forked while the parent holds the lock gets a value of its
-    /// own (from `fresh`); the parent keeps its own.
+    /// own (the default, not a copy); the parent keeps its own.
     #[test]
     fn a_child_forked_while_the_lock_is_held_gets_its_own() {
         let shared = PerProcess::new(Mutex::new(vec![1]));
         let guard = shared.get(|_| unreachable!()).lock().unwrap();
         assert_in_forked_child(|| {
-            let fresh = |old: &Mutex<Vec<i32>>| {
-                Mutex::new(old.try_lock().map(|v| v.clone()).unwrap_or_default())
-            };
-            let mine = shared.get(fresh).lock().unwrap().clone();
-            shared.get(fresh).lock().unwrap().push(2);
-            let again = shared.get(fresh).lock().unwrap().clone();
+            let mine = shared.get_or_copy().lock().unwrap().clone();
+            shared.get_or_copy().lock().unwrap().push(2);
+            let again = shared.get_or_copy().lock().unwrap().clone();
             mine.is_empty() && again == vec![2]
         });
         drop(guard);

@@ -62,7 +62,7 @@ pub(crate) fn on_path(program: &'static str) -> bool {
     static FOUND: OnceBox<PerProcess<Found>> = OnceBox::new();
     let found = FOUND
         .get_or_init(|| Box::new(PerProcess::new(Mutex::new(Vec::new()))))
-        .get(|inherited| Mutex::new(inherited.try_lock().map(|f| f.clone()).unwrap_or_default()));
+        .get_or_copy();
     let mut found = found.lock().unwrap_or_else(PoisonError::into_inner);
     if let Some(&(_, yes)) = found.iter().find(|(p, _)| *p == program) {
         return yes;

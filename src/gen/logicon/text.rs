@@ -47,7 +47,7 @@ fn opened() -> &'static Mutex<BTreeMap<PathBuf, &'static Words<'static>>> {
     static OPENED: OnceBox<PerProcess<Opened>> = OnceBox::new();
     OPENED
         .get_or_init(|| Box::new(PerProcess::new(Mutex::new(BTreeMap::new()))))
-        .get(|inherited| Mutex::new(inherited.try_lock().map(|o| o.clone()).unwrap_or_default()))
+        .get_or_copy()
 }
 
 /// How one atom reads, asserted and denied (lower-case, no final period).

@@ -585,9 +585,7 @@ impl<F: ?Sized> NativeEvaluator<F> {
     /// This process's counts of fallbacks by kind: a forked child's start
     /// from what it inherited if that is not locked.
     fn kinds(&self) -> &Mutex<BTreeMap<String, u64>> {
-        self.kinds.get(|inherited| {
-            Mutex::new(inherited.try_lock().map(|k| k.clone()).unwrap_or_default())
-        })
+        self.kinds.get_or_copy()
     }
 
     /// This process's cache of parsed backgrounds: a forked child's starts
