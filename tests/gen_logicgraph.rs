@@ -1061,6 +1061,30 @@ fn cli_generates_and_prove_accepts_with_supports() {
     let _ = std::fs::remove_dir_all(&out);
 }
 
+#[test]
+fn the_summary_says_when_distractors_are_too_few_to_hide() {
+    if !wordnet("the_summary_says_when_distractors_are_too_few_to_hide") {
+        return;
+    }
+    let bin = env!("CARGO_BIN_EXE_entail");
+    for (distractors, noted) in [("0", false), ("1", true), ("2", true), ("3", false)] {
+        let out = temp_dir(&format!("few-{distractors}"));
+        let output = std::process::Command::new(bin)
+            .args(["gen", "logicgraph", "--count", "1", "--output"])
+            .arg(&out)
+            .args(["--distractors", distractors])
+            .output()
+            .expect("runs");
+        assert!(output.status.success(), "{output:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains("1 instances in"), "{stderr}");
+        let note = "note: with fewer than 3 distractors an instance's distractors are told apart";
+        let seen = stderr.contains(note);
+        assert_eq!(seen, noted, "--distractors {distractors}: {stderr}");
+        let _ = std::fs::remove_dir_all(&out);
+    }
+}
+
 /// A hand-made problem: premises `id: formula` (Prover9 syntax), goal G, and
 /// one solution per list of cited ids (a single step concluding G).
 fn hand_made(premises: &[(&str, &str)], cited: &[&[&str]]) -> StepProblem {

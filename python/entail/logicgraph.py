@@ -45,7 +45,9 @@ def generate(
     """LogicGraph instances (``entail gen logicgraph``), each checked by the
     prover. One dict per instance: ``id`` (``test_1`` …) and the parsed
     ``question``, ``complete``, ``solutions`` and ``verify_true`` files, and
-    with ``prompt=True`` the ``prompt`` text."""
+    with ``prompt=True`` the ``prompt`` text. Use 3 or more ``distractors``
+    if they are to be hidden: 1 or 2 are told apart by how their sentences
+    link to the other premises (see ``entail gen logicgraph --help``)."""
     if isinstance(forms, str):
         forms = [f.strip() for f in forms.split(",") if f.strip()]
     forms = list(forms)

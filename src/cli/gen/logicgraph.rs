@@ -59,8 +59,10 @@ pub struct Args {
     /// Copies of a window of real premises, with new sentences where only the
     /// window had them, or paths built as real ones with one literal negated,
     /// whichever links to the rest more as real premises do. A model of how
-    /// premises link still tells them from real ones 6 to 7 points above
-    /// chance (README, "Still open").
+    /// premises link still tells them from real ones 5 to 7 points above
+    /// chance with 3 or more, about 20 with 2, and every one with 1: a lone
+    /// distractor can mention no sentence that exactly one other premise
+    /// mentions, as most real premises do (README, "Still open").
     #[arg(long, default_value_t = 0)]
     distractors: usize,
     /// Discard draws with more atoms than this (G included).
@@ -108,6 +110,11 @@ impl Args {
     }
 }
 
+/// The fewest distractors per instance that a reader of how premises link
+/// does not name far above chance (`links-lr`: +50 points with 1, about +20
+/// with 2, +5 to +7 from 3 on).
+const FEWEST_HIDDEN_DISTRACTORS: usize = 3;
+
 /// Runs `entail gen logicgraph`.
 pub fn run(args: Args) -> Outcome {
     let config = args.config();
@@ -138,5 +145,13 @@ pub fn run(args: Args) -> Outcome {
             format!(" ({})", reasons.join(", "))
         }
     );
+    let text = if (1..FEWEST_HIDDEN_DISTRACTORS).contains(&config.distractors) {
+        format!(
+            "{text}; note: with fewer than {FEWEST_HIDDEN_DISTRACTORS} distractors an instance's \
+             distractors are told apart by how their sentences link (see --help)"
+        )
+    } else {
+        text
+    };
     super::summary("logicgraph", args.run.json, &stats, &text)
 }
