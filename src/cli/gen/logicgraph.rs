@@ -61,8 +61,8 @@ pub struct Args {
     /// whichever links to the rest more as real premises do. A model of how
     /// premises link still tells them from real ones 5 to 7 points above
     /// chance with 3 or more, about 20 with 2, and every one with 1: a lone
-    /// distractor can mention no sentence that exactly one other premise
-    /// mentions, as most real premises do (README, "Still open").
+    /// distractor can hardly mention a sentence that exactly one other
+    /// premise mentions, as most real premises do (README, "Still open").
     #[arg(long, default_value_t = 0)]
     distractors: usize,
     /// Discard draws with more atoms than this (G included).
