@@ -59,7 +59,7 @@ pub struct Args {
     /// Copies of a window of real premises, with new sentences where only the
     /// window had them, or paths built as real ones with one literal negated,
     /// whichever links to the rest more as real premises do. A model of how
-    /// premises link still tells them from real ones 5 to 7 points above
+    /// premises link still tells them from real ones 3 to 7 points above
     /// chance with 3 or more, about 20 with 2, and every one with 1: a lone
     /// distractor can hardly mention a sentence that exactly one other
     /// premise mentions, as most real premises do (README, "Still open").
@@ -112,7 +112,7 @@ impl Args {
 
 /// The fewest distractors per instance that a reader of how premises link
 /// does not name far above chance (`links-lr`: +50 points with 1, about +20
-/// with 2, +5 to +7 from 3 on).
+/// with 2, +3 to +7 from 3 on).
 const FEWEST_HIDDEN_DISTRACTORS: usize = 3;
 
 /// Runs `entail gen logicgraph`.
