@@ -1,7 +1,7 @@
 //! `entail gen logicgraph`.
 
 use super::super::{choice, Failure, Outcome};
-use entail::gen::logicgraph::{self, Config};
+use entail::gen::logicgraph::{self, Config, FEWEST_HIDDEN_DISTRACTORS};
 use std::path::PathBuf;
 
 /// Arguments of `entail gen logicgraph`.
@@ -110,11 +110,6 @@ impl Args {
     }
 }
 
-/// The fewest distractors per instance that a reader of how premises link
-/// does not name far above chance (`links-lr`: +50 points with 1, about +20
-/// with 2, +3 to +7 from 3 on).
-const FEWEST_HIDDEN_DISTRACTORS: usize = 3;
-
 /// Runs `entail gen logicgraph`.
 pub fn run(args: Args) -> Outcome {
     let config = args.config();
@@ -145,7 +140,7 @@ pub fn run(args: Args) -> Outcome {
             format!(" ({})", reasons.join(", "))
         }
     );
-    let text = if (1..FEWEST_HIDDEN_DISTRACTORS).contains(&config.distractors) {
+    let text = if config.distractors_stand_out() {
         format!(
             "{text}; note: with fewer than {FEWEST_HIDDEN_DISTRACTORS} distractors an instance's \
              distractors are told apart by how their sentences link (see --help)"

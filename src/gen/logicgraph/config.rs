@@ -96,6 +96,10 @@ pub struct Config {
     pub wordnet: Option<PathBuf>,
 }
 
+/// The fewest distractors per instance that a reader of how premises link
+/// does not name far above chance (see [`Config::distractors_stand_out`]).
+pub const FEWEST_HIDDEN_DISTRACTORS: usize = 3;
+
 impl Config {
     /// The defaults for a tier: all forms, depth 2–14, the tier's families,
     /// no distractors, one instance with seed 0 on one thread.
@@ -116,6 +120,13 @@ impl Config {
             threads: 1,
             wordnet: None,
         }
+    }
+
+    /// Whether the distractors are too few to hide: a reader of how premises
+    /// link names 1 of them every time and 2 some 20 points above chance,
+    /// against 3 to 7 points from 3 on (README, "Still open").
+    pub fn distractors_stand_out(&self) -> bool {
+        (1..FEWEST_HIDDEN_DISTRACTORS).contains(&self.distractors)
     }
 
     /// Rejects settings no instance can satisfy.

@@ -36,7 +36,7 @@ mod run;
 mod score;
 mod tree;
 
-pub use config::{Config, Error, Tier};
+pub use config::{Config, Error, Tier, FEWEST_HIDDEN_DISTRACTORS};
 pub use form::Form;
 pub use instance::{InstanceDir, Instances};
 pub use reward::{gold_answer, rewards, Reward};
