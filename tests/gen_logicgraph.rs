@@ -1067,7 +1067,13 @@ fn the_summary_says_when_distractors_are_too_few_to_hide() {
         return;
     }
     let bin = env!("CARGO_BIN_EXE_entail");
-    for (distractors, noted) in [("0", false), ("1", true), ("2", true), ("3", false)] {
+    for (distractors, noted) in [
+        ("0", false),
+        ("1", true),
+        ("2", true),
+        ("7", true),
+        ("8", false),
+    ] {
         let out = temp_dir(&format!("few-{distractors}"));
         let output = std::process::Command::new(bin)
             .args(["gen", "logicgraph", "--count", "1", "--output"])
@@ -1078,7 +1084,7 @@ fn the_summary_says_when_distractors_are_too_few_to_hide() {
         assert!(output.status.success(), "{output:?}");
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(stderr.contains("1 instances in"), "{stderr}");
-        let note = "note: with fewer than 3 distractors an instance's distractors are told apart";
+        let note = "note: with fewer than 8 distractors an instance's distractors are told apart";
         let seen = stderr.contains(note);
         assert_eq!(seen, noted, "--distractors {distractors}: {stderr}");
         let _ = std::fs::remove_dir_all(&out);

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+import warnings
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
@@ -45,9 +46,10 @@ def generate(
     """LogicGraph instances (``entail gen logicgraph``), each checked by the
     prover. One dict per instance: ``id`` (``test_1`` …) and the parsed
     ``question``, ``complete``, ``solutions`` and ``verify_true`` files, and
-    with ``prompt=True`` the ``prompt`` text. Use 3 or more ``distractors``
-    if they are to be hidden: 1 or 2 are told apart by how their sentences
-    link to the other premises (see ``entail gen logicgraph --help``)."""
+    with ``prompt=True`` the ``prompt`` text. Use 8 or more ``distractors``
+    if they are to be hidden: fewer are told apart by how their sentences
+    link to the other premises, and a ``UserWarning`` says so (see
+    ``entail gen logicgraph --help``)."""
     if isinstance(forms, str):
         forms = [f.strip() for f in forms.split(",") if f.strip()]
     forms = list(forms)
@@ -55,7 +57,7 @@ def generate(
         raise ValueError("forms must name at least one of MP, MT, HS, DS, CD, RAA, DE")
     count = _count("count", count)
     with tempfile.TemporaryDirectory(prefix="entail-logicgraph-") as out:
-        _native.gen_logicgraph(
+        note = _native.gen_logicgraph(
             out,
             tier,
             None if paths is None else _range("paths", paths),
@@ -69,6 +71,8 @@ def generate(
             _threads(threads),
             _shard(shard),
         )
+        if note:
+            warnings.warn(note, stacklevel=2)
         instances = []
         # The shard's directories, by their global number.
         directories = sorted(Path(out).glob("test_*"), key=lambda d: int(d.name[len("test_") :]))

@@ -267,7 +267,8 @@ fn gen_divlogic(
     .map_err(PyValueError::new_err)
 }
 
-/// `entail gen logicgraph` into `output` (the same tree the CLI writes).
+/// `entail gen logicgraph` into `output` (the same tree the CLI writes);
+/// returns the run's note on distractors too few to hide, if any.
 #[pyfunction]
 #[pyo3(signature = (output, tier, paths, depth, forms, distractors, max_atoms, count, seed, prompt, threads, shard))]
 #[allow(clippy::too_many_arguments)]
@@ -285,7 +286,7 @@ fn gen_logicgraph(
     prompt: bool,
     threads: usize,
     shard: (u64, u64),
-) -> PyResult<()> {
+) -> PyResult<Option<String>> {
     use entail::gen::logicgraph::{self, Config, Form, Tier};
     let bad = |m: String| PyValueError::new_err(m);
     let tier = Tier::parse(tier).ok_or_else(|| bad(format!("unknown tier {tier:?}")))?;
@@ -313,12 +314,14 @@ fn gen_logicgraph(
     config.threads = threads.max(1);
     config.shard = shard_of(shard)?;
     config.validate().map_err(|e| bad(e.to_string()))?;
+    let note = config.distractor_note();
     py.detach(move || {
         logicgraph::generate(&config, std::path::Path::new(&output), &|_| {})
             .map(|_| ())
             .map_err(|e| e.to_string())
     })
-    .map_err(bad)
+    .map_err(bad)?;
+    Ok(note)
 }
 
 /// The extension module.

@@ -2,6 +2,7 @@
 arguments and seed, whatever the thread count."""
 
 import json
+import warnings
 from pathlib import Path
 
 import pytest
@@ -77,6 +78,19 @@ def test_logicgraph_equals_cli_files(entail_bin, tmp_path):
         for name in ("question", "complete", "solutions", "verify_true"):
             assert instance[name] == json.loads((d / f"{name}.json").read_text())
         assert instance["prompt"] == (d / "prompt.txt").read_text()
+
+
+def test_logicgraph_warns_when_distractors_are_too_few_to_hide():
+    with pytest.warns(UserWarning, match="fewer than 8 distractors .* about 4 to 7 points"):
+        few = entail.gen.logicgraph(count=1, seed=2, distractors=4, threads=1)
+    assert len(few) == 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        enough = entail.gen.logicgraph(count=1, seed=2, distractors=8, threads=1)
+    kb = enough[0]["complete"]["knowledge_base"]
+    cited = {p["id"] for s in enough[0]["solutions"]["solutions"]
+             for step in s["steps"] for p in step["premises_used"]}
+    assert len([p for p in kb["rules"] + kb["facts"] if p["id"] not in cited]) == 8
 
 
 def test_shards_in_order_are_the_whole_run():

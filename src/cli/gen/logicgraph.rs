@@ -1,7 +1,7 @@
 //! `entail gen logicgraph`.
 
 use super::super::{choice, Failure, Outcome};
-use entail::gen::logicgraph::{self, Config, FEWEST_HIDDEN_DISTRACTORS};
+use entail::gen::logicgraph::{self, Config};
 use std::path::PathBuf;
 
 /// Arguments of `entail gen logicgraph`.
@@ -30,7 +30,7 @@ scripts/install-deps installs). The statistics name the WordNet version used.
 
 Examples:
   entail gen logicgraph --tier small --count 100 --seed 1 --output out/small
-  entail gen logicgraph --tier large --count 10 --distractors 4 --prompt --output out/large
+  entail gen logicgraph --tier large --count 10 --distractors 8 --prompt --output out/large
   entail gen logicgraph --paths 3-3 --depth 4-8 --forms MP,MT,DS --count 5 -o out/mix
   entail prove out/small/test_1 --supports
   entail gen logicgraph --count 1000 --seed 1 --shard 0/4 --output out/small
@@ -58,11 +58,12 @@ pub struct Args {
     ///
     /// Copies of a window of real premises, with new sentences where only the
     /// window had them, or paths built as real ones with one literal negated,
-    /// whichever links to the rest more as real premises do. A model of how
-    /// premises link still tells them from real ones 3 to 7 points above
-    /// chance with 3 or more, about 20 with 2, and every one with 1: a lone
-    /// distractor can hardly mention a sentence that exactly one other
-    /// premise mentions, as most real premises do (README, "Still open").
+    /// whichever links to the rest more as real premises do. Use 8 or more:
+    /// a model of how premises link tells them from real ones 3.5 to 5.5
+    /// points above chance with 8, about 4 to 7 with 3 to 7, about 20 with 2,
+    /// and every one with 1 (a lone distractor can hardly mention a sentence
+    /// that exactly one other premise mentions, as most real premises do);
+    /// the summary says so when asked for fewer (README, "Still open").
     #[arg(long, default_value_t = 0)]
     distractors: usize,
     /// Discard draws with more atoms than this (G included).
@@ -140,13 +141,9 @@ pub fn run(args: Args) -> Outcome {
             format!(" ({})", reasons.join(", "))
         }
     );
-    let text = if config.distractors_stand_out() {
-        format!(
-            "{text}; note: with fewer than {FEWEST_HIDDEN_DISTRACTORS} distractors an instance's \
-             distractors are told apart by how their sentences link (see --help)"
-        )
-    } else {
-        text
+    let text = match config.distractor_note() {
+        Some(note) => format!("{text}; note: {note} (see --help)"),
+        None => text,
     };
     super::summary("logicgraph", args.run.json, &stats, &text)
 }
