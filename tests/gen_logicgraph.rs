@@ -625,7 +625,7 @@ fn distractors_and_custom_ranges_keep_the_support_set_exact() {
     // `G` (none did when a template that mentioned `G` gave `G -> w` or
     // `-w -> -G`), though fewer do than real premises (2.9% against 4.3%
     // over 200 instances of this configuration, seed 11; the README names
-    // it; with 4 distractors, 1.5%), and the least
+    // it; with 4 distractors, 1.4%), and the least
     // mentioned atom of some is in two or more other premises (it was
     // always in exactly one, a decoy shared by two distractors).
     let rate = |d: bool| concluding[&d].1 as f64 / concluding[&d].0 as f64;

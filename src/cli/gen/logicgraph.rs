@@ -59,11 +59,11 @@ pub struct Args {
     /// Copies of a window of real premises, with new sentences where only the
     /// window had them, or paths built as real ones with one literal negated,
     /// whichever links to the rest more as real premises do. Use 8 or more:
-    /// a model of how premises link tells them from real ones 3.5 to 5.5
+    /// a model of how premises link tells them from real ones about 3 to 5
     /// points above chance with 8, about 4 to 7 with 3 to 7, about 20 with 2,
     /// and every one with 1 (a lone distractor can hardly mention a sentence
     /// that exactly one other premise mentions, as most real premises do);
-    /// the summary says so when asked for fewer (README, "Still open").
+    /// the summary says so when asked for fewer (README, "No longer open").
     #[arg(long, default_value_t = 0)]
     distractors: usize,
     /// Discard draws with more atoms than this (G included).
