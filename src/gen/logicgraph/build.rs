@@ -1090,17 +1090,19 @@ fn matched_distractors<R: Rng>(
     }
     // Mixed: a window of all but `j` and `j` premises of broken paths, whose
     // fresh atoms follow the window's. Each part is harmless over the atoms
-    // below its own fresh ones, so together they are.
-    for _ in 0..MIXED_CANDIDATES {
-        // Not below the fewest distractors called hidden: a mixture is then
-        // mostly a window of two and one step of two premises, and with
-        // them 4 distractors read +5.6 / +7.7 / +8.8 (`links-lr`, seed
-        // 90210, Small / Medium / Large) against +5.1 / +6.1 / +6.6
-        // without. Each part needs two premises: a window is joined by a
-        // shared sentence, and a path's step cites two or more.
-        if count < FEWEST_HIDDEN_DISTRACTORS {
-            break;
-        }
+    // below its own fresh ones, so together they are. Not below the fewest
+    // distractors called hidden: a mixture is then mostly a window of two
+    // and one step of two premises, and with them 4 distractors read +5.6
+    // / +7.7 / +8.8 (`links-lr`, seed 90210, Small / Medium / Large)
+    // against +5.1 / +6.1 / +6.6 without. Each part needs two premises: a
+    // window is joined by a shared sentence, and a path's step cites two or
+    // more.
+    let mixtures = if count >= FEWEST_HIDDEN_DISTRACTORS {
+        MIXED_CANDIDATES
+    } else {
+        0
+    };
+    for _ in 0..mixtures {
         let j = b.rng.gen_range(2..=count - 2);
         let Some((_, mut props, fresh)) =
             copied_windows(b, count - j, &m).filter(|(_, _, fresh)| *fresh <= room)
