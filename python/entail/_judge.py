@@ -56,7 +56,7 @@ class Judge:
     0 with ``syntax_valid`` False and ``error_kind`` ``"no_rule"``. Where that rule is a clause of the code
     around it (the fence, ``[RULE]`` block or whole answer) and that code
     reads, the code is loaded with its helpers; else the rule alone is, as
-    the reference loads it. See "Finding the rule" in the README.
+    the reference loads it. See "Finding the rule" in docs/judge.md.
     """
 
     def __init__(
