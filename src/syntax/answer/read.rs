@@ -513,7 +513,6 @@ const HEDGES: &[&[&str]] = &[
     &["uncertain"],
     &["either"],
     &["neither"],
-    &["none"],
     &["maybe"],
     &["perhaps"],
     &["possibly"],
@@ -527,9 +526,6 @@ const HEDGES: &[&[&str]] = &[
     &["insufficient"],
     &["n", "/", "a"],
     &["?"],
-    &["all", "of"],
-    &["both"],
-    &["any", "of"],
     &["i", "think"],
     &["i", "believe"],
     &["guess"],
@@ -548,10 +544,10 @@ fn negation(t: &str) -> bool {
     matches!(t, "not" | "never" | "no" | "cannot" | "nor") || t.ends_with("n't")
 }
 
-/// The lower-case tokens of a span's first clause after its last `but`
-/// (`however`, `actually`, `instead`): cut at a sentence end, `;`, `,`,
-/// `(`, or `because`/`since`/`as`.
-fn clause(span: &str) -> Vec<String> {
+/// The lower-case tokens of a span after its last `but` (`however`,
+/// `actually`, `instead`), in clauses: cut at a sentence end, `;`, `,`,
+/// `(`, or `because`/`since`/`as`/`so`.
+fn clauses(span: &str) -> Vec<Vec<String>> {
     let mut all: Vec<String> = tokens(&clean(span))
         .into_iter()
         .map(|t| t.to_lowercase())
@@ -562,22 +558,38 @@ fn clause(span: &str) -> Vec<String> {
         .rposition(|t| matches!(t.as_str(), "but" | "however" | "actually" | "instead"))
     {
         all.drain(..=at);
-        while all.first().is_some_and(|t| matches!(t.as_str(), "," | ":")) {
-            all.remove(0);
+    }
+    let mut out = vec![Vec::new()];
+    for t in all {
+        let cut = matches!(
+            t.as_str(),
+            ";" | "," | "(" | "." | "!" | ":" | "because" | "since" | "as" | "so" | "—" | "given"
+        );
+        if cut {
+            if out.last().is_some_and(|c| !c.is_empty()) {
+                out.push(Vec::new());
+            }
+        } else if let Some(c) = out.last_mut() {
+            c.push(t);
         }
     }
-    let cut = all
-        .iter()
-        .enumerate()
-        .position(|(i, t)| {
-            i > 0
-                && (matches!(
-                    t.as_str(),
-                    ";" | "," | "(" | "because" | "since" | "as" | "—" | "given"
-                ) || (matches!(t.as_str(), "." | "!") && i + 1 < all.len()))
-        })
-        .unwrap_or(all.len());
-    all[..cut].to_vec()
+    out.retain(|c| !c.is_empty());
+    out
+}
+
+/// The first clause of `span` that `read` finds a label or a hedge in (a
+/// hedge in an earlier clause counts too).
+fn first_clause<T>(span: &str, read: impl Fn(&[String]) -> Reading<T>) -> Reading<T> {
+    for words in clauses(span) {
+        if hedged(&words) {
+            return Reading::Hedge;
+        }
+        match read(&words) {
+            Reading::Nothing => {}
+            other => return other,
+        }
+    }
+    Reading::Nothing
 }
 
 /// Words that may stand before an option letter.
@@ -604,6 +616,7 @@ const LEAD: &[&str] = &[
     "thus",
     "hence",
     "one",
+    ",",
 ];
 
 /// Words joining several labels.
@@ -657,7 +670,8 @@ fn read_option(span: &str, options: usize) -> Reading<usize> {
         .and_then(|t| letter(t))
         .filter(|_| !pronoun);
     let Some(index) = index else {
-        if lower.get(start).is_some_and(|t| negation(t)) || hedged(&lower) {
+        let many = |t: &String| matches!(t.as_str(), "none" | "neither" | "all" | "both" | "any");
+        if lower.get(start).is_some_and(|t| negation(t) || many(t)) || hedged(&lower) {
             return Reading::Hedge;
         }
         let found = bracketed(&all);
@@ -703,41 +717,39 @@ pub fn option(text: &str, options: usize) -> Option<usize> {
 
 /// A short answer read as a consistency verdict (`true` for consistent).
 fn read_verdict(span: &str) -> Reading<bool> {
-    let words = clause(span);
-    if hedged(&words) {
-        return Reading::Hedge;
-    }
-    let mut seen = BTreeSet::new();
-    for (i, w) in words.iter().enumerate() {
-        let negated = words[i.saturating_sub(2)..i].iter().any(|p| negation(p));
-        match w.as_str() {
-            "inconsistent" | "unsatisfiable" | "contradictory" => {
-                seen.insert(negated);
-            }
-            "consistent" | "satisfiable" => {
-                seen.insert(!negated);
-            }
-            _ => {}
-        }
-    }
-    match seen.len() {
-        1 => seen
-            .first()
-            .map_or(Reading::Nothing, |&v| Reading::Label(v)),
-        0 => {
-            let bare: Vec<&str> = words
-                .iter()
-                .map(String::as_str)
-                .filter(|w| !matches!(*w, "." | "!" | ")" | "(" | "'" | ":" | "[" | "]"))
-                .collect();
-            match bare.as_slice() {
-                ["yes" | "true"] => Reading::Label(true),
-                ["no" | "false"] => Reading::Label(false),
-                _ => Reading::Nothing,
+    first_clause(span, |words| {
+        let mut seen = BTreeSet::new();
+        for (i, w) in words.iter().enumerate() {
+            let negated = words[i.saturating_sub(2)..i].iter().any(|p| negation(p));
+            match w.as_str() {
+                "inconsistent" | "unsatisfiable" | "contradictory" => {
+                    seen.insert(negated);
+                }
+                "consistent" | "satisfiable" => {
+                    seen.insert(!negated);
+                }
+                _ => {}
             }
         }
-        _ => Reading::Hedge,
-    }
+        match seen.len() {
+            1 => seen
+                .first()
+                .map_or(Reading::Nothing, |&v| Reading::Label(v)),
+            0 => {
+                let bare: Vec<&str> = words
+                    .iter()
+                    .map(String::as_str)
+                    .filter(|w| !matches!(*w, ")" | "'" | "[" | "]" | "-" | "="))
+                    .collect();
+                match bare.as_slice() {
+                    ["yes" | "true"] => Reading::Label(true),
+                    ["no" | "false"] => Reading::Label(false),
+                    _ => Reading::Nothing,
+                }
+            }
+            _ => Reading::Hedge,
+        }
+    })
 }
 
 /// The consistency verdict of a completion: `Some(true)` for consistent,
@@ -749,31 +761,29 @@ pub fn verdict(text: &str) -> Option<bool> {
 
 /// A short answer read as one T/F label.
 fn read_label(span: &str) -> Reading<Truth> {
-    let words = clause(span);
-    if hedged(&words) {
-        return Reading::Hedge;
-    }
-    let mut seen = BTreeSet::new();
-    for (i, w) in words.iter().enumerate() {
-        if let Some(t) = truth::word(w) {
-            if words[i.saturating_sub(2)..i].iter().any(|p| negation(p)) {
-                return Reading::Hedge;
-            }
-            seen.insert(t);
-        } else if JOINS.contains(&w.as_str()) && !seen.is_empty() {
-            // `T or F`, `T/F`: a second label after a join is a hedge.
-            if words[i + 1..].iter().any(|w| truth::word(w).is_some()) {
-                return Reading::Hedge;
+    first_clause(span, |words| {
+        let mut seen = BTreeSet::new();
+        for (i, w) in words.iter().enumerate() {
+            if let Some(t) = truth::word(w) {
+                if words[i.saturating_sub(2)..i].iter().any(|p| negation(p)) {
+                    return Reading::Hedge;
+                }
+                seen.insert(t);
+            } else if JOINS.contains(&w.as_str()) && !seen.is_empty() {
+                // `T or F`, `T/F`: a second label after a join is a hedge.
+                if words[i + 1..].iter().any(|w| truth::word(w).is_some()) {
+                    return Reading::Hedge;
+                }
             }
         }
-    }
-    match seen.len() {
-        1 => seen
-            .first()
-            .map_or(Reading::Nothing, |&t| Reading::Label(t)),
-        0 => Reading::Nothing,
-        _ => Reading::Hedge,
-    }
+        match seen.len() {
+            1 => seen
+                .first()
+                .map_or(Reading::Nothing, |&t| Reading::Label(t)),
+            0 => Reading::Nothing,
+            _ => Reading::Hedge,
+        }
+    })
 }
 
 /// The T/F label a completion names (`T`, `F`, `true`, `false`), or `None`
@@ -877,5 +887,16 @@ mod tests {
             Some(Truth::T)
         );
         assert_eq!(label("T/F"), None);
+        assert_eq!(
+            verdict("The statements cannot all hold, so the list is inconsistent."),
+            Some(false)
+        );
+        assert_eq!(
+            verdict("Both can hold together, so the list is consistent."),
+            Some(true)
+        );
+        assert_eq!(verdict("No, it is not consistent."), Some(false));
+        assert_eq!(option("Answer: None of the above", 4), None);
+        assert_eq!(option("Therefore, B.", 4), Some(1));
     }
 }
