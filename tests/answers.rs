@@ -159,6 +159,28 @@ fn wrap(shape: &Shape, markers: &[&str], answer: &str, other: &str) -> String {
     out
 }
 
+/// A completion whose only answer, `answer`, is inside its reasoning
+/// (closed, unclosed, or before a lone `</think>`), followed by prose and
+/// end tokens.
+fn think_only(shape: &Shape, answer: &str) -> String {
+    let thought = format!("The answer is {answer}.\nAnswer: {answer}\n");
+    let mut out = String::from(HEADERS[shape.header]);
+    match shape.think % 5 {
+        0 => out.push_str(&format!("<think>\n{thought}</think>\n\n")),
+        1 => out = format!("{thought}</think>\n\n"),
+        2 => out.push_str(&format!("<think>\n{thought}")),
+        3 => out.push_str(&format!("<thinking>{thought}</thinking>\n")),
+        _ => out.push_str(&format!("<|channel|>analysis<|message|>{thought}<|end|>")),
+    }
+    if shape.think % 5 != 2 {
+        out.push_str(BEFORE[shape.before]);
+    }
+    for &e in &shape.ends {
+        out.push_str(ENDS[e]);
+    }
+    out
+}
+
 /// How a letter is written: `D`, `d`, `(D)`, `**D**`, with option text.
 fn letter_text(index: usize, style: usize) -> String {
     let l = (b'A' + index as u8) as char;
@@ -435,6 +457,8 @@ proptest! {
         prop_assert_eq!(read::option(&text, 4), Some(wrong), "wrong {:?}", text);
         let text = wrap(&s, MARKERS, &letter_hedge(hedge, as_letter(gold), as_letter(wrong)), &as_letter(gold).to_string());
         prop_assert_eq!(read::option(&text, 4), None, "non-committal {:?}", text);
+        let text = think_only(&s, &letter_text(gold, style));
+        prop_assert_eq!(read::option(&text, 4), None, "reasoning only {:?}", text);
     }
 
     #[test]
@@ -451,6 +475,8 @@ proptest! {
         prop_assert_eq!(read::verdict(&text), Some(!gold), "wrong {:?}", text);
         let text = wrap(&s, MARKERS, &verdict_hedge(hedge), &verdict_text(gold, 0));
         prop_assert_eq!(read::verdict(&text), None, "non-committal {:?}", text);
+        let text = think_only(&s, &verdict_text(gold, style));
+        prop_assert_eq!(read::verdict(&text), None, "reasoning only {:?}", text);
     }
 
     #[test]
@@ -467,6 +493,8 @@ proptest! {
         prop_assert_eq!(read::label(&text), Some(wrong), "wrong {:?}", text);
         let text = wrap(&s, MARKERS, &label_hedge(hedge), &label_text(gold, 0));
         prop_assert_eq!(read::label(&text), None, "non-committal {:?}", text);
+        let text = think_only(&s, &label_text(gold, style));
+        prop_assert_eq!(read::label(&text), None, "reasoning only {:?}", text);
     }
 
     #[test]
@@ -483,6 +511,8 @@ proptest! {
         // A non-committal final answer names no list, whatever came before.
         let text = wrap(&s, BLOCK_MARKERS, "I don't know.", &lists_text(&gold, 0));
         prop_assert_eq!(read::lists(&text, k), None, "non-committal {:?}", text);
+        let text = think_only(&s, &lists_text(&gold, style));
+        prop_assert_eq!(read::lists(&text, k), None, "reasoning only {:?}", text);
     }
 
     #[test]
@@ -497,7 +527,9 @@ proptest! {
         }];
         let draft_text: String = draft.iter().map(PathAnswer::to_string).collect();
         let text = wrap(&s, BLOCK_MARKERS, &steps_text(&gold, style), &draft_text);
-        prop_assert_eq!(steps::read(&text), gold, "gold {:?}", text);
+        prop_assert_eq!(steps::read(&text), gold.clone(), "gold {:?}", text);
+        let text = think_only(&s, &steps_text(&gold, style));
+        prop_assert_eq!(steps::read(&text), Vec::new(), "reasoning only {:?}", text);
     }
 
     #[test]
