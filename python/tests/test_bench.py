@@ -84,11 +84,11 @@ def test_slr_score_equals_cli(entail_bin, tmp_path, items):
 def test_divlogic_score_equals_cli(entail_bin, tmp_path, items):
     questions = items["divlogic"]
     answers = [{"id": q["id"], "answer": (q["answer"] + (i % 3 == 0)) % 4} for i, q in enumerate(questions)]
-    answers.append({"id": "x", "answer": "Z"})  # bad: not a letter A-D
+    answers.append({"id": "x", "answer": [1]})  # bad: neither an index nor a text
     qp, ap = write_jsonl(tmp_path / "q.jsonl", questions), write_jsonl(tmp_path / "a.jsonl", answers)
     cli = cli_score(entail_bin, "divlogic", "--questions", str(qp), "--answers", str(ap),
                     "--alpha", "0.25", "--alpha", "0.75")
-    with pytest.warns(UserWarning, match="letter"):
+    with pytest.warns(UserWarning, match="neither an index nor a text"):
         ours = entail.divlogic.score(questions, answers, alpha=[0.25, 0.75])
     assert ours == cli and cli["bad_lines"] == 1 and cli["rotation_groups"] == 3
     assert 0 < cli["partial_circular"] < 1
@@ -238,3 +238,60 @@ def test_gen_names_are_the_modules_generators():
     assert entail.gen.logicgraph is entail.logicgraph.generate
     assert entail.gen.logicon is entail.logicon.generate
     assert entail.gen.divlogic is entail.divlogic.generate
+
+
+# --- one answer reader: rewards and `entail score` read wrapped answers alike ---
+
+WRAPPINGS = [
+    "{}",
+    "<think>\nAnswer: {other}\n</think>\n{}</s>",
+    "Answer: {other}\nWait, no.\n**Answer:** {}<|im_end|>",
+    "The answer is {}.<|eot_id|>",
+    "\\boxed{{}}",
+    "<answer>{}</answer><|endoftext|>",
+    "Let me think. Answer: {other}\n</think>\n\nFinal answer: {}<end_of_turn>",
+]
+
+
+def wrapped(i, answer, other):
+    return WRAPPINGS[i % len(WRAPPINGS)].replace("{other}", other).replace("{}", answer)
+
+
+def test_divlogic_rewards_and_cli_read_wrapped_answers_alike(entail_bin, tmp_path):
+    questions = entail.divlogic.generate(count=21, seed=7)
+    texts, expected = [], []
+    for i, q in enumerate(questions):
+        gold, wrong = "ABCD"[q["answer"]], "ABCD"[(q["answer"] + 1) % 4]
+        kind = (i // len(WRAPPINGS)) % 3
+        answer = [gold, wrong, "A B C D"][kind]
+        texts.append(wrapped(i, answer, wrong if kind == 0 else gold))
+        expected.append([1.0, 0.0, None][kind])
+    rewards = entail.divlogic.rewards(texts, questions)
+    assert [r["score"] for r in rewards] == [e or 0.0 for e in expected]
+    assert [r["picked"] is None for r in rewards] == [e is None for e in expected]
+    answers = [{"id": q["id"], "answer": t} for q, t in zip(questions, texts)]
+    qp, ap = write_jsonl(tmp_path / "q.jsonl", questions), write_jsonl(tmp_path / "a.jsonl", answers)
+    cli = cli_score(entail_bin, "divlogic", "--questions", str(qp), "--answers", str(ap))
+    assert cli["answered"] == sum(e is not None for e in expected)
+    assert cli["accuracy"] == pytest.approx(sum(r["score"] for r in rewards) / len(questions))
+
+
+def test_logicon_rewards_and_cli_read_wrapped_answers_alike(entail_bin, tmp_path):
+    samples = entail.logicon.generate(variant="hard", count=21, seed=7)
+    texts, expected = [], []
+    for i, s in enumerate(samples):
+        gold = s["query"]["answer"]
+        wrong = {"consistent": "inconsistent", "inconsistent": "consistent"}[gold]
+        kind = (i // len(WRAPPINGS)) % 3
+        answer = [gold, wrong, "I can't tell"][kind]
+        texts.append(wrapped(i, answer, wrong if kind == 0 else gold))
+        expected.append(kind)
+    rewards = entail.logicon.rewards(texts, samples)
+    assert [r["score"] for r in rewards] == [1.0 if k == 0 else 0.0 for k in expected]
+    assert [r["parsed"] for r in rewards] == [k != 2 for k in expected]
+    answers = [{"id": s["id"], "answer": t, "labels": s["query"]["labels"]} for s, t in zip(samples, texts)]
+    sp, ap = write_jsonl(tmp_path / "s.jsonl", samples), write_jsonl(tmp_path / "a.jsonl", answers)
+    cli = cli_score(entail_bin, "logicon", "--task", "1", "--samples", str(sp), "--answers", str(ap))
+    every = cli["all"]
+    assert every["consistent"]["correct"] + every["inconsistent"]["correct"] == expected.count(0)
+    assert cli["unparsed"] == expected.count(2)

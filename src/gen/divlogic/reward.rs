@@ -12,7 +12,7 @@
 
 use super::score::{base_id, partial_circular};
 use super::{Question, OPTIONS};
-use crate::syntax::answer::option;
+use crate::syntax::answer::{option, read};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -31,19 +31,13 @@ pub struct Reward {
     pub partial_circular: Option<f64>,
 }
 
-/// The option a completion picks: the letter after its last `Answer:`
-/// (case-insensitive), else the whole text as one letter. Bold marks,
-/// brackets and a final period around the letter are allowed; anything
-/// else is no pick.
+/// The option a completion picks, as the one answer reader reads it
+/// ([`read::option`]): reasoning in think blocks and special tokens
+/// dropped, the last answer marker (`Answer: D`, `**Answer:** D`, `The
+/// answer is D.`, `\boxed{D}`, `<answer>D</answer>`) wins, and a hedge or
+/// several letters is no pick.
 pub fn picked(completion: &str) -> Option<usize> {
-    let lower = completion.to_ascii_lowercase();
-    let focus = match lower.rfind("answer:") {
-        Some(at) => &completion[at + "answer:".len()..],
-        None => completion,
-    };
-    let token = focus.split_whitespace().next()?;
-    let token = token.trim_matches(|c: char| matches!(c, '*' | '(' | ')' | '[' | ']' | '.' | ':'));
-    option::parse(token, OPTIONS)
+    read::option(completion, OPTIONS)
 }
 
 /// The rewards of `completions[i]` answering `questions[i]`, rotation
@@ -111,7 +105,9 @@ mod tests {
         assert_eq!(picked("I think A.\nAnswer: **(d)**."), Some(3));
         assert_eq!(picked(" c "), Some(2));
         assert_eq!(picked("Answer: E"), None);
-        assert_eq!(picked("The answer is B"), None);
+        assert_eq!(picked("The answer is B"), Some(1));
+        assert_eq!(picked("Answer: D</s>"), Some(3));
+        assert_eq!(picked("Answer: A B C D"), None);
         assert_eq!(picked(""), None);
     }
 }

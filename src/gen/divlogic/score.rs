@@ -14,7 +14,7 @@
 
 use super::{Question, OPTIONS};
 use crate::gen::Progress;
-use crate::syntax::answer::option;
+use crate::syntax::answer::read;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -43,8 +43,10 @@ pub(crate) fn partial_circular(correct: usize, rotations: usize, picks: &[usize]
 }
 
 /// A model's answer to one question, one JSONL line: `{"id": …, "answer":
-/// …}`, where the answer is an option index `0`..`3`, a letter `"A"`..`"D"`,
-/// or `null` (or absent) for no answer.
+/// …}`, where the answer is an option index `0`..`3`, `null` (or absent)
+/// for no answer, or the model's text (`"D"`, `"Answer: D"`, …), read by
+/// the one answer reader ([`read::option`]; a text naming no single
+/// option is no answer).
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 pub struct Answer {
     /// The question's id, with its rotation suffix.
@@ -54,7 +56,7 @@ pub struct Answer {
     pub answer: Option<usize>,
 }
 
-/// Reads an answer as an index or a letter, refusing anything else.
+/// Reads an answer as an index or a text, refusing anything else.
 fn option_index<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<usize>, D::Error> {
     use serde::de::Error;
     Ok(match serde_json::Value::deserialize(d)? {
@@ -68,18 +70,12 @@ fn option_index<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<usize>,
                 )))
             }
         },
-        serde_json::Value::String(s) => match option::parse(&s, OPTIONS) {
-            Some(k) => Some(k),
-            None => {
-                let other = s.trim().to_ascii_uppercase();
-                return Err(D::Error::custom(format!(
-                    "answer {other:?} is not a letter A-D"
-                )));
-            }
-        },
+        // Text is read as a completion: `D`, `Answer: D`, `\boxed{D}`, …; a
+        // text naming no single option is no answer.
+        serde_json::Value::String(s) => read::option(&s, OPTIONS),
         other => {
             return Err(D::Error::custom(format!(
-                "answer {other} is neither an index nor a letter"
+                "answer {other} is neither an index nor a text"
             )))
         }
     })

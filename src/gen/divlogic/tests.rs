@@ -1302,9 +1302,22 @@ fn answers_accept_indexes_letters_and_null_and_reject_the_rest() {
     assert_eq!(read(r#"{"id":"z"}"#), Ok(answer("z", None)));
     let refused = |line: &str| read(line).expect_err(line);
     assert!(refused(r#"{"id":"y","answer":7}"#).starts_with("answer 7 is not an option index 0..3"));
-    assert!(refused(r#"{"id":"y","answer":"E"}"#).starts_with("answer \"E\" is not a letter A-D"));
+    // Text is read as a completion; naming no single option is no answer.
+    assert_eq!(read(r#"{"id":"y","answer":"E"}"#), Ok(answer("y", None)));
+    assert_eq!(
+        read(r#"{"id":"y","answer":"Answer: D"}"#),
+        Ok(answer("y", Some(3)))
+    );
+    assert_eq!(
+        read(r#"{"id":"y","answer":"**Answer:** C</s>"}"#),
+        Ok(answer("y", Some(2)))
+    );
+    assert_eq!(
+        read(r#"{"id":"y","answer":"Answer: A B C D"}"#),
+        Ok(answer("y", None))
+    );
     assert!(refused(r#"{"id":"y","answer":[1]}"#)
-        .starts_with("answer [1] is neither an index nor a letter"));
+        .starts_with("answer [1] is neither an index nor a text"));
     assert!(refused(r#"{"answer":1}"#).starts_with("missing field `id`"));
 }
 

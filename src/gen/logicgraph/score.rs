@@ -33,6 +33,7 @@ use crate::gen::Progress;
 use crate::prove::{
     ProveError, ProveOptions, Prover, Solution, SolutionReport, Step, StepProblem, StepStatus,
 };
+use crate::syntax::answer::read;
 use crate::syntax::answer::steps::{self, Cite, PathAnswer};
 use crate::syntax::prover9::{self, Attribute, Entry, Input, Item, ListKind, Term};
 use serde::{Deserialize, Serialize};
@@ -183,7 +184,7 @@ pub(crate) enum AnswerSource {
 /// An answer text: the prompt's path format when it has a step line, else a
 /// step file.
 fn text_answer(text: &str) -> AnswerSource {
-    let paths = steps::parse(text);
+    let paths = steps::read(text);
     if paths.is_empty() {
         AnswerSource::Steps(text.to_string())
     } else {
@@ -200,6 +201,14 @@ pub(crate) fn parse_answer_text(text: &str) -> Result<AnswerSource, ProveError> 
             .map(AnswerSource::Json)
             .map_err(|e| ProveError::invalid_json(&e))
     } else {
+        // JSON after reasoning or with special tokens around it.
+        let visible = read::visible(text);
+        let trimmed = visible.trim();
+        if trimmed.starts_with('{') || trimmed.starts_with('[') {
+            if let Ok(value) = serde_json::from_str(trimmed) {
+                return Ok(AnswerSource::Json(value));
+            }
+        }
         Ok(text_answer(text))
     }
 }

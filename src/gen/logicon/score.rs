@@ -2,8 +2,10 @@
 //!
 //! Answers are JSONL records `{"id": …, "answer": …}` plus, for Task 1
 //! plain and hard items, the list the model was asked about (`labels`). The
-//! `answer` is the model's raw text (or a JSON value, read as its text);
-//! parsing tolerates code fences, an `Answer:` marker and surrounding prose.
+//! `answer` is the model's raw text (or a JSON value, read as its text),
+//! read by the one answer reader ([`read`]): reasoning in think blocks and
+//! special tokens are dropped, the last answer marker wins, and a
+//! non-committal answer is no answer.
 //!
 //! Gold labels of Tasks 1 and 2 come from the samples, whose labels the
 //! generator decided exactly; Task 3 answers are checked against their
@@ -11,7 +13,7 @@
 
 use super::{Error, GroupSample, Sample, Truth, Variant};
 use crate::gen::Progress;
-use crate::syntax::answer::truth;
+use crate::syntax::answer::read;
 use crate::syntax::prover9::{parse_formula, Formula, ParseOptions};
 use crate::truth::{atoms, TruthTable};
 use serde::{Deserialize, Serialize};
@@ -298,66 +300,22 @@ impl GroupsReport {
     }
 }
 
-/// Removes code-fence lines and keeps what follows the last `Answer:`
-/// (case-insensitive), where models put their final answer.
-pub(crate) fn answer_focus(text: &str) -> String {
-    let unfenced: Vec<&str> = text
-        .lines()
-        .filter(|l| !l.trim_start().starts_with("```"))
-        .collect();
-    let joined = unfenced.join("\n");
-    let lower = joined.to_ascii_lowercase();
-    match lower.rfind("answer:") {
-        Some(at) => joined[at + "answer:".len()..].to_string(),
-        None => joined,
-    }
-}
-
-fn words(text: &str) -> Vec<String> {
-    text.split(|c: char| !c.is_ascii_alphabetic())
-        .filter(|w| !w.is_empty())
-        .map(|w| w.to_ascii_lowercase())
-        .collect()
-}
-
-/// The last consistency verdict in an answer: `Some(true)` for consistent.
-/// Reads "consistent", "inconsistent", "not consistent", "(un)satisfiable";
-/// a bare yes/no/true/false only when that is the whole answer.
+/// The consistency verdict of an answer, `Some(true)` for consistent, as
+/// the answer reader reads it ([`read::verdict`]).
 pub(crate) fn parse_verdict(text: &str) -> Option<bool> {
-    let focus = answer_focus(text);
-    let tokens = words(&focus);
-    let mut verdict = None;
-    for (i, w) in tokens.iter().enumerate() {
-        let negated = i > 0 && matches!(tokens[i - 1].as_str(), "not" | "isn" | "never");
-        match w.as_str() {
-            "inconsistent" | "unsatisfiable" => verdict = Some(negated),
-            "consistent" | "satisfiable" => verdict = Some(!negated),
-            _ => {}
-        }
-    }
-    if verdict.is_none() && tokens.len() == 1 {
-        verdict = match tokens[0].as_str() {
-            "yes" | "true" => Some(true),
-            "no" | "false" => Some(false),
-            _ => None,
-        };
-    }
-    verdict
+    read::verdict(text)
 }
 
-/// The last T/F (or true/false) word in an answer: the hidden label.
+/// The hidden label an answer names ([`read::label`]).
 pub(crate) fn parse_label(text: &str) -> Option<Truth> {
-    words(&answer_focus(text))
-        .iter()
-        .rev()
-        .find_map(|w| truth::word(w))
+    read::label(text)
 }
 
-/// The T/F lists in an answer's focus (see [`truth::parse`]): `None` if no
-/// group of labels is found (a lone `[]` is the empty set) or one has the
-/// wrong length.
+/// The T/F lists of an answer ([`read::lists`]): `None` if no group of
+/// labels is found (a lone `[]` is the empty set) or one has the wrong
+/// length.
 pub(crate) fn parse_lists(text: &str, k: usize) -> Option<BTreeSet<Vec<Truth>>> {
-    truth::parse(&answer_focus(text), k)
+    read::lists(text, k)
 }
 
 pub(crate) fn answer_text(value: &serde_json::Value) -> String {
@@ -549,16 +507,28 @@ fn group_label(line: &str) -> Option<(usize, &str)> {
 }
 
 /// The answer's statements, group by group: `None` unless there are
-/// exactly `n`. In text, `Group N:` lines when there are any (each `N` of
-/// `1..=n` once; other lines are prose), else every non-empty line; a JSON
-/// array gives them in order.
+/// exactly `n`. In text (its [`read::region`]: reasoning and special
+/// tokens dropped, after the last answer marker), `Group N:` lines when
+/// there are any (each `N` of `1..=n`, the last line of a group counting;
+/// other lines are prose), else every non-empty line; a JSON array gives
+/// them in order.
 fn group_statements(value: &serde_json::Value, n: usize) -> Option<Vec<String>> {
     let lines: Vec<String> = match value {
         serde_json::Value::Array(items) => items.iter().map(answer_text).collect(),
-        other => answer_focus(&answer_text(other))
-            .lines()
-            .map(str::to_string)
-            .collect(),
+        other => {
+            let text = answer_text(other);
+            let labelled = |r: &str| r.lines().any(|l| group_label(l).is_some());
+            let region = if labelled(&read::visible(&text)) {
+                read::region(&text, labelled)
+            } else {
+                read::region(&text, |r| !r.trim().is_empty())
+            };
+            region
+                .lines()
+                .filter(|l| !l.trim_start().starts_with("```"))
+                .map(str::to_string)
+                .collect()
+        }
     };
     let labelled: Vec<(usize, &str)> = lines.iter().filter_map(|l| group_label(l)).collect();
     let statements: Vec<String> =
@@ -572,10 +542,8 @@ fn group_statements(value: &serde_json::Value, n: usize) -> Option<Vec<String>> 
         } else {
             let mut slots: Vec<Option<String>> = vec![None; n];
             for (number, statement) in labelled {
+                // A group answered again is a correction: the last one counts.
                 let slot = slots.get_mut(number.checked_sub(1)?)?;
-                if slot.is_some() {
-                    return None;
-                }
                 *slot = Some(clean_statement(statement).to_string());
             }
             slots.into_iter().collect::<Option<Vec<_>>>()?

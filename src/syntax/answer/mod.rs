@@ -4,5 +4,6 @@
 //! a value or `None`, never a panic) and reads back what its printer writes.
 
 pub mod option;
+pub mod read;
 pub mod steps;
 pub mod truth;

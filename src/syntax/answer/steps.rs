@@ -15,7 +15,10 @@
 //! conclusion is the rest of the line, without a final `(Used: …)` (which
 //! repeats the citations) and without brackets around it. Lines that are
 //! neither a header nor a step (prose, fences, blank lines) are skipped;
-//! steps before any header form path 1.
+//! steps before any header form path 1. Markdown around a line (bullets,
+//! list numbers, `**Step 1:**`, `### Solution 1`) is ignored. Completions
+//! are read through [`super::read::region`] first (reasoning and special
+//! tokens dropped, after the last answer marker): see [`read`].
 
 use nom::branch::alt;
 use nom::bytes::complete::{tag, tag_no_case, take_while, take_while1};
@@ -72,7 +75,7 @@ fn path_header(line: &str) -> IResult<&str, u32> {
                 number,
             )),
         ),
-        tuple((space0, char(':'), marks())),
+        tuple((space0, opt(char(':')), marks(), opt(char(':')), space0)),
     )(line)
 }
 
@@ -85,9 +88,36 @@ fn conclusion_text(rest: &str) -> &str {
             text = text[..at].trim_end();
         }
     }
+    let text = text
+        .trim_end_matches(|c: char| matches!(c, '*' | '`' | '$') || c.is_whitespace())
+        .trim_start_matches(|c: char| matches!(c, '*' | '`' | '$') || c.is_whitespace());
     text.strip_prefix('[')
         .and_then(|t| t.strip_suffix(']'))
         .map_or(text, str::trim)
+}
+
+/// A line without the markdown a model puts before a step or header:
+/// bullets (`-`, `*`, `+`, `•`, `>`), a list number (`1.`, `2)`), emphasis
+/// and inline-code marks.
+fn unmarked(line: &str) -> &str {
+    let mut line = line.trim();
+    loop {
+        let before = line;
+        line = line
+            .trim_start_matches(|c: char| matches!(c, '-' | '*' | '+' | '•' | '>' | '`' | '_'))
+            .trim_start();
+        let digits = line.chars().take_while(char::is_ascii_digit).count();
+        if digits > 0 {
+            if let Some(rest) = line[digits..].strip_prefix(['.', ')']) {
+                if rest.starts_with(' ') {
+                    line = rest.trim_start();
+                }
+            }
+        }
+        if line == before {
+            return line;
+        }
+    }
 }
 
 fn cite(text: &str) -> IResult<&str, Cite> {
@@ -113,14 +143,21 @@ fn step_line(line: &str) -> IResult<&str, StepLine> {
         delimited(
             pair(tag_no_case("step"), space0),
             number,
-            pair(space0, char(':')),
+            tuple((
+                take_while(|c| c == '*' || c == ' '),
+                char(':'),
+                take_while(|c| c == '*' || c == '_'),
+            )),
         ),
         alt((
             delimited(pair(space0, char('[')), cites(), pair(space0, char(']'))),
             preceded(space0, cites()),
         )),
     )(line)?;
-    let (conclusion, _) = terminated(preceded(space0, tag("=>")), opt(space1))(rest)?;
+    let (conclusion, _) = terminated(
+        preceded(space0, alt((tag("=>"), tag("⇒"), tag("⟹")))),
+        opt(space1),
+    )(rest)?;
     let conclusion = conclusion_text(conclusion);
     if conclusion.is_empty() {
         return Err(nom::Err::Error(nom::error::Error::new(
@@ -140,9 +177,22 @@ fn step_line(line: &str) -> IResult<&str, StepLine> {
 
 /// The paths of an answer; empty when no line is a step.
 pub fn parse(text: &str) -> Vec<PathAnswer> {
+    parse_lines(text)
+}
+
+/// The paths of a model's completion: [`parse`] of its
+/// [`super::read::region`], the visible text after the last answer marker
+/// followed by a step line.
+pub fn read(completion: &str) -> Vec<PathAnswer> {
+    parse_lines(&super::read::region(completion, |r| {
+        !parse_lines(r).is_empty()
+    }))
+}
+
+fn parse_lines(text: &str) -> Vec<PathAnswer> {
     let mut paths: Vec<PathAnswer> = Vec::new();
     for line in text.lines() {
-        let line = line.trim();
+        let line = unmarked(line);
         if let Ok((_, n)) = all_consuming(path_header)(line) {
             paths.push(PathAnswer {
                 number: n,

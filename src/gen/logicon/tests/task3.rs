@@ -308,6 +308,11 @@ fn task3_scores_by_hand() {
         ),
         answer("two", serde_json::json!(["-q & p", "r <-> s"])),
         text("two", "1. -q\n2. s"),
+        // A group written again is a correction: the last one counts.
+        text(
+            "two",
+            "Group 1: q\nGroup 2: s\nWait, q is false.\nGroup 1: -q",
+        ),
     ];
     let bad = [
         // Executed, but q is false under ℓ: no combination stays consistent.
@@ -319,7 +324,6 @@ fn task3_scores_by_hand() {
         text("two", "Group 1: -q & r\nGroup 2: s"), // r is not an atom of group 1
         text("two", "Group 1: p | q\nGroup 2: s"),  // a copy of a group-1 fact
         text("two", "Group 1: p &&\nGroup 2: s"),   // no formula
-        text("two", "Group 1: -q\nGroup 1: p\nGroup 2: s"), // group 1 twice
         text("two", "Group 1: -q\nGroup 3: s"),     // no group 3
         text("two", "I would rather not."),
         answer("two", serde_json::json!(["-q"])),
@@ -337,16 +341,17 @@ fn task3_scores_by_hand() {
         .chain(others)
         .collect();
     let report = score_task3(&samples, &answers);
-    // 16 answers scored: 8 executed (4 good, 2 bad, tampered, three) with
-    // shares 1, 1, 1, 1, 0, 0, 3/6, 1 of 6, 6, 6, 6, 6, 6, 6 and 1 combinations.
+    // 16 answers scored: 9 executed (5 good, 2 bad, tampered, three) with
+    // shares 1, 1, 1, 1, 1, 0, 0, 3/6, 1 of 6, 6, 6, 6, 6, 6, 6, 6 and 1
+    // combinations.
     let expected = serde_json::json!({
-        "all": cell(16, 8, 5.5, (43, 28)),
-        "by_groups": {"2": cell(15, 7, 4.5, (42, 27)), "3": cell(1, 1, 1.0, (1, 1))},
+        "all": cell(16, 9, 6.5, (49, 34)),
+        "by_groups": {"2": cell(15, 8, 5.5, (48, 33)), "3": cell(1, 1, 1.0, (1, 1))},
         "rejected": {"unknown_id": 1, "malformed": 0},
     });
     assert_eq!(serde_json::to_value(&report).expect("json"), expected);
-    assert_eq!(report.all.execution_rate, 0.5);
-    assert_eq!(report.all.consistency, 5.5 / 16.0);
+    assert_eq!(report.all.execution_rate, 9.0 / 16.0);
+    assert_eq!(report.all.consistency, 6.5 / 16.0);
 
     // A sample whose fact does not parse rejects its answers, not the batch.
     let broken = vec![hand_sample(
