@@ -2,7 +2,7 @@
 //! 0 (never 1.0, never a crash), and the legitimate answer after it in the
 //! same batch must still be scored correctly.
 
-use entail::judge::{run_batch, ErrorKind, Judge, JudgeConfig, JudgeResult};
+use entail::judge::{run_batch, ErrorKind, Judge, JudgeConfig, JudgeResult, Rules};
 
 const PROGRAM: &str = "eastbound(train0).\nhas_car(train0, car0_1).\ncar_color(car0_1, red).\nwestbound(train1).\nhas_car(train1, car1_1).\ncar_color(car1_1, blue).\neastbound(train2).\nhas_car(train2, car2_1).\ncar_color(car2_1, red).\nhas_car(train2, car2_2).\ncar_color(car2_2, blue).\n";
 const LEGIT: &str = "eastbound(T) :- has_car(T, C), car_color(C, red).";
@@ -57,14 +57,17 @@ fn adversarial() -> Vec<(&'static str, String)> {
 const DOUBLE: &str =
     "d(0, A, A) :- !.\nd(N, A0, A) :- atom_concat(A0, A0, A1), N1 is N - 1, d(N1, A1, A).\n";
 
-#[test]
-fn adversarial_answers_never_pass_and_never_break_the_batch() {
+/// Runs every adversarial answer, each followed by the legitimate one, in
+/// one batch under `rules`: none passes, every legitimate answer after one
+/// scores 1.0. The judge and each adversarial answer's result.
+fn batch(rules: Rules) -> (Judge, Vec<(&'static str, JudgeResult)>) {
     let mut config = JudgeConfig::default();
     config.worker.command = Some(entail::prolog::WorkerCommand::new(env!(
         "CARGO_BIN_EXE_entail-worker"
     )));
     config.worker.memory_limit_bytes = 1 << 30;
     config.inference_limit = 2_000_000;
+    config.rules = rules;
     let judge = Judge::new(config);
     let items = adversarial();
     let mut input = String::new();
@@ -104,14 +107,52 @@ fn adversarial_answers_never_pass_and_never_break_the_batch() {
             "after {name}: {good:?}"
         );
     }
+    let bad = items
+        .iter()
+        .zip(results.into_iter().step_by(2))
+        .map(|((name, _), result)| (*name, result))
+        .collect();
+    (judge, bad)
+}
+
+/// The result of the adversarial answer `name`.
+fn result<'a>(results: &'a [(&str, JudgeResult)], name: &str) -> &'a JudgeResult {
+    &results
+        .iter()
+        .find(|(n, _)| *n == name)
+        .expect("item exists")
+        .1
+}
+
+/// By default only the rules the reference finds are loaded: helpers and
+/// facts never are, so a bomb in a helper is an undefined call (a runtime
+/// error, 0), and a restated background fact changes nothing.
+#[test]
+fn adversarial_answers_never_pass_with_the_reference_rules() {
+    let (_, results) = batch(Rules::All);
+    let kind = |name: &str| result(&results, name).error_kind;
+    assert_eq!(kind("pos leak"), Some(ErrorKind::Unsafe));
+    assert_eq!(kind("shell"), Some(ErrorKind::Unsafe));
+    assert_eq!(kind("call-built shell"), Some(ErrorKind::Unsafe));
+    assert_eq!(kind("univ-built goal"), Some(ErrorKind::Unsafe));
+    assert_eq!(kind("univ in the rule"), Some(ErrorKind::Syntax));
+    assert_eq!(kind("infinite recursion"), Some(ErrorKind::Timeout));
+    assert_eq!(kind("long-atom walk"), Some(ErrorKind::Runtime));
+    // The fact `has_car(train1, foo)` is never loaded: the rule alone.
+    let restated = result(&results, "redefines background");
+    assert_eq!(
+        (restated.error_kind, restated.partial_score),
+        (None, 2.0 / 3.0)
+    );
+    assert_eq!(kind("loop after a big integer"), Some(ErrorKind::Timeout));
+}
+
+#[test]
+fn adversarial_answers_never_pass_and_never_break_the_batch() {
+    // The program around the rule, helpers kept: the bombs run.
+    let (judge, results) = batch(Rules::Program);
     // Spot-check the kinds the sandbox is expected to give.
-    let kind = |name: &str| {
-        let i = items
-            .iter()
-            .position(|(n, _)| *n == name)
-            .expect("item exists");
-        results[2 * i].error_kind
-    };
+    let kind = |name: &str| result(&results, name).error_kind;
     assert_eq!(kind("pos leak"), Some(ErrorKind::Unsafe));
     assert_eq!(kind("shell"), Some(ErrorKind::Unsafe));
     assert_eq!(kind("call-built shell"), Some(ErrorKind::Unsafe));

@@ -494,7 +494,17 @@ fn answers_in_swi_syntax_score_as_swi_scores_them() {
         })
         .collect();
     let mut output = Vec::new();
-    run_batch(&judge(), &joined(&lines)[..], &mut output, &|| {}).unwrap();
+    // The answers' own helpers are loaded with their rules, as
+    // `baseline::score` loads them (the reference drops them).
+    let mut config = JudgeConfig::default();
+    config.rules = entail::judge::Rules::Program;
+    run_batch(
+        &Judge::new(config),
+        &joined(&lines)[..],
+        &mut output,
+        &|| {},
+    )
+    .unwrap();
     check(&parse_output(&output), &lines);
     for (answer, rule, score) in cases {
         let rule = if rule.is_empty() { answer } else { rule };

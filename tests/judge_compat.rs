@@ -49,6 +49,9 @@ fn judge() -> Judge {
     config.worker.command = Some(entail::prolog::WorkerCommand::new(env!(
         "CARGO_BIN_EXE_entail-worker"
     )));
+    // Directives, helpers and module qualification around the rule are
+    // loaded (`--rules program`), as `baseline::score` loads them.
+    config.rules = entail::judge::Rules::Program;
     Judge::new(config)
 }
 

@@ -43,7 +43,7 @@ fn batch_output_matches_golden() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
         stderr.contains(
-            "14 answers, 1 bad line: accuracy 0.2857, partial score 0.4226, syntax score 0.7143"
+            "14 answers, 1 bad line: accuracy 0.2143, partial score 0.3512, syntax score 0.7143"
         ),
         "{stderr}"
     );

@@ -1,20 +1,23 @@
 //! Answer shapes as RL frameworks hand them over (special tokens, prose,
-//! fences, `[RULE]` blocks, reasoning): the judge finds the rule where the
-//! SLR reference judge finds it, misses it where it misses, and gives the
-//! score the reference method gives through SWI-Prolog.
+//! fences, `[RULE]` blocks, reasoning): the judge finds the rules where the
+//! SLR reference judge finds them, misses them where it misses, and gives
+//! the score the reference method gives through SWI-Prolog.
 //!
-//! Each shape is listed with the clause the reference extracts from it
-//! (recorded by reading its extraction: the last `eastbound(args) :- body.`
-//! in the answer with `%` comments deleted and lines joined, `args` without
-//! parentheses, the body up to the first `.`), or `None` where it finds no
-//! rule and scores 0 with `syntax_valid` false. The oracle
-//! (`reference/slr_baseline.rs`) extracts the clause on its own too, and
-//! its score is that clause run by `swipl` with the reference method.
+//! Each shape is listed with the last clause the reference extracts from
+//! it (recorded by reading its extraction: `%` comments deleted and lines
+//! joined, every `eastbound(args) :- body.` with `args` without
+//! parentheses and the body up to the first `.`), or `None` where it finds
+//! no rule and scores 0 with `syntax_valid` false. The reference loads all
+//! the clauses it finds, together; the oracle (`reference/slr_baseline.rs`)
+//! extracts them on its own too, and its score is those clauses run by
+//! `swipl` with the reference method.
 
 #[path = "reference/slr_baseline.rs"]
 mod baseline;
 
-use entail::judge::{extract_rule, ErrorKind, Judge, JudgeConfig, TaskRecord};
+use entail::judge::{
+    extract_rule, reference_rules, ErrorKind, Judge, JudgeConfig, Rules, TaskRecord,
+};
 
 const TASK: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/corpora/slr/task_l1.json");
 /// The task's hidden rule: 1.0.
@@ -65,7 +68,7 @@ fn shapes() -> Vec<(&'static str, String, Option<String>)> {
             gold.clone(),
         ),
         (
-            "the last rule wins",
+            "a guess then the final rule",
             format!("First guess: {GOLD} Final answer: {LONG}"),
             Some(LONG.to_string()),
         ),
@@ -120,7 +123,48 @@ fn the_rule_is_found_where_the_reference_finds_it() {
         // The oracle's own extraction finds the same text.
         let reference = baseline::reference_clause(&answer, "eastbound");
         assert_eq!(reference, clause, "oracle, {shape}: {answer:?}");
+        // And all the rules alike, the last one last.
+        let all = reference_rules(&answer, "eastbound");
+        assert_eq!(
+            (!all.is_empty()).then(|| all.program().trim_end().to_string()),
+            baseline::reference_rules(&answer, "eastbound"),
+            "{shape}: {answer:?}"
+        );
+        let squeeze = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert_eq!(
+            (!all.is_empty()).then(|| squeeze(all.last())),
+            clause.as_deref().map(squeeze),
+            "{shape}"
+        );
     }
+}
+
+/// Every shape scored by the judge under `rules` and by `scorer` through
+/// swipl: the same score, and `no_rule` where the reference finds none.
+fn shapes_score_alike(rules: Rules, scorer: baseline::Scorer) -> usize {
+    let (record, program) = task_record();
+    let mut config = JudgeConfig::default();
+    config.rules = rules;
+    let judge = Judge::new(config);
+    let task = judge.task(&record).unwrap();
+    let (mut ours, mut theirs) = (0, 0);
+    for (shape, answer, clause) in shapes() {
+        let result = task.score(&answer);
+        let reference = scorer(&program, &answer, "eastbound", "westbound").unwrap();
+        let (score, syntax_valid) = (reference.partial_score, clause.is_some());
+        assert_eq!(
+            (result.partial_score, result.syntax_valid),
+            (score, syntax_valid),
+            "{rules:?}, {shape}: {answer:?} → {result:?}"
+        );
+        if clause.is_none() {
+            assert_eq!(result.error_kind, Some(ErrorKind::NoRule), "{shape}");
+        }
+        ours += result.is_correct as usize;
+        theirs += (score == 1.0) as usize;
+    }
+    assert_eq!(ours, theirs);
+    ours
 }
 
 #[test]
@@ -129,40 +173,34 @@ fn every_shape_scores_as_the_reference_does_through_swi() {
         println!("SKIP: swipl not installed");
         return;
     }
-    let (record, program) = task_record();
-    let judge = Judge::new(JudgeConfig::default());
-    let task = judge.task(&record).unwrap();
-    let (mut ours, mut theirs) = (0.0, 0.0);
-    for (shape, answer, clause) in shapes() {
-        let result = task.score(&answer);
-        // The reference to the letter: its clause alone.
-        let reference =
-            baseline::score_reference(&program, &answer, "eastbound", "westbound").unwrap();
-        let (score, syntax_valid) = (reference.partial_score, clause.is_some());
-        assert_eq!(
-            (result.partial_score, result.syntax_valid),
-            (score, syntax_valid),
-            "{shape}: {answer:?} → {result:?}"
-        );
-        if clause.is_none() {
-            assert_eq!(result.error_kind, Some(ErrorKind::NoRule), "{shape}");
-        }
-        ours += result.is_correct as u32 as f64;
-        theirs += (score == 1.0) as u32 as f64;
-    }
-    assert_eq!(ours, theirs);
-    assert!(ours >= 12.0, "{ours}");
+    // The reference to the letter: all its rules together.
+    let all = shapes_score_alike(Rules::All, baseline::score_reference);
+    // With its switch off: the last rule alone.
+    let last = shapes_score_alike(Rules::Last, baseline::score_reference_last);
+    // Drafts count with the final rule: fewer shapes are fully correct.
+    assert!(all >= 10 && last > all, "{all} {last}");
 }
 
-/// Where the rule stands in a block that reads as a program, its helpers
-/// and its other clauses are loaded with it (the reference drops them);
-/// where the block does not read, the clause alone is, as the reference
-/// loads it.
+/// A rule that calls a helper of its own scores 0, as in the reference
+/// (the helper is never loaded: calling it raises). With `--rules
+/// program`, where the rule stands in a block that reads as a program,
+/// its helpers and its other clauses are loaded with it; where the block
+/// does not read, the clause alone is, as the reference loads it.
 #[test]
-fn helpers_are_kept() {
+fn helpers_are_kept_with_rules_program() {
     let (record, _) = task_record();
-    let judge = Judge::new(JudgeConfig::default());
+    let default = Judge::new(JudgeConfig::default());
+    let mut config = JudgeConfig::default();
+    config.rules = Rules::Program;
+    let judge = Judge::new(config);
     let task = judge.task(&record).unwrap();
+    let helper = "eastbound(T) :- has_car(T, C), red(C).\nred(C) :- car_color(C, red).";
+    let result = default.task(&record).unwrap().score(helper);
+    assert_eq!(
+        (result.partial_score, result.error_kind),
+        (0.0, Some(ErrorKind::Runtime)),
+        "{result:?}"
+    );
     let helper = "eastbound(T) :- has_car(T, C), red(C).\nred(C) :- car_color(C, red).";
     for answer in [
         helper.to_string(),
@@ -213,6 +251,10 @@ fn the_judge_and_the_oracle_extract_alike() {
         "\t",
         "eastbound(T) :- a(T).",
         "westbound(T) :- b(T).",
+        "/* ",
+        " */",
+        "\r\n",
+        "\n% x\n ",
     ];
     let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
     let mut next = |n: usize| {
@@ -230,6 +272,18 @@ fn the_judge_and_the_oracle_extract_alike() {
         let ours = extract_rule(&answer, "eastbound").map(|e| squeeze(&e.clause));
         let theirs = baseline::reference_clause(&answer, "eastbound").map(|c| squeeze(&c));
         assert_eq!(ours, theirs, "{answer:?}");
+        // All the rules, byte for byte as the reference writes them.
+        let all = reference_rules(&answer, "eastbound");
+        assert_eq!(
+            (!all.is_empty()).then(|| all.program().trim_end().to_string()),
+            baseline::reference_rules(&answer, "eastbound"),
+            "{answer:?}"
+        );
+        // Every offset maps back to the same character of the answer.
+        for rule in &all.rules {
+            let at = all.answer_offset(&answer, rule.start);
+            assert!(answer[at..].starts_with("eastbound("), "{answer:?}");
+        }
         found += ours.is_some() as usize;
     }
     assert!(found > 2_000, "{found}");

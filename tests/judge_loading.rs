@@ -101,7 +101,10 @@ fn rules_naming_constants_fail_unless_names_are_kept() {
 #[test]
 fn floats_and_helpers_survive() {
     let program = "eastbound(train0).\nhas_car(train0, car0_1).\nlen(car0_1, 1).\nwestbound(train1).\nhas_car(train1, car1_1).\nlen(car1_1, 2).\n";
-    let judge = judge(Isomorphic::Renamed);
+    // Helpers are loaded with `--rules program` only.
+    let mut config = JudgeConfig::default();
+    config.rules = entail::judge::Rules::Program;
+    let judge = Judge::new(config);
     let task = judge
         .task(&TaskRecord {
             validation_program: program.into(),

@@ -7,7 +7,7 @@ mod baseline;
 #[path = "reference/slr_gen.rs"]
 mod slr_gen;
 
-use entail::judge::{Engine, Judge, JudgeConfig, JudgeResult, TaskRecord};
+use entail::judge::{Engine, Judge, JudgeConfig, JudgeResult, Rules, TaskRecord};
 use entail::prolog::native::run_native;
 use entail::prolog::Outcome;
 use rand::seq::SliceRandom;
@@ -25,6 +25,10 @@ fn judge(engine: Engine) -> Judge {
         "CARGO_BIN_EXE_entail-worker"
     )));
     config.engine = engine;
+    // The random corpora hold helpers, directives and several clauses: the
+    // engine is compared with SWI on all of them, loaded as
+    // `baseline::score` loads them.
+    config.rules = Rules::Program;
     Judge::new(config)
 }
 

@@ -10,7 +10,7 @@ mod slr_gen;
 #[path = "reference/slr_rules.rs"]
 mod slr_rules;
 
-use entail::judge::{Engine, ErrorKind, Judge, JudgeConfig, TaskRecord};
+use entail::judge::{Engine, ErrorKind, Judge, JudgeConfig, Rules, TaskRecord};
 
 fn scryer_judge() -> Judge {
     let mut config = JudgeConfig::default();
@@ -18,6 +18,8 @@ fn scryer_judge() -> Judge {
         "CARGO_BIN_EXE_entail-worker"
     )));
     config.engine = Engine::Scryer;
+    // Compared with `baseline::score`: the program around the rule.
+    config.rules = Rules::Program;
     Judge::new(config)
 }
 
@@ -202,6 +204,7 @@ fn scryer_agrees_on_random_rules(pairs: &[(String, String)]) {
         "CARGO_BIN_EXE_entail-worker"
     )));
     config.engine = Engine::Scryer;
+    config.rules = Rules::Program;
     config.workers = 2;
     let judge = Judge::new(config);
     let start = std::time::Instant::now();

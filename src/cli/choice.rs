@@ -41,6 +41,28 @@ impl From<Engine> for judge::Engine {
     }
 }
 
+/// `judge --rules`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum Rules {
+    /// Every rule the reference's pattern finds, loaded together (as the
+    /// SLR reference metric loads them).
+    All,
+    /// The last rule the pattern finds, alone.
+    Last,
+    /// The last rule with the program around it (its helpers kept).
+    Program,
+}
+
+impl From<Rules> for judge::Rules {
+    fn from(choice: Rules) -> judge::Rules {
+        match choice {
+            Rules::All => judge::Rules::All,
+            Rules::Last => judge::Rules::Last,
+            Rules::Program => judge::Rules::Program,
+        }
+    }
+}
+
 /// `gen slr --split`.
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum Split {

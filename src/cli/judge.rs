@@ -2,8 +2,8 @@
 
 use super::{choice, Exit, Failure, Outcome};
 use entail::judge::{
-    extract_rule, message, run_batch, BatchSummary, ErrorKind, Judge, JudgeConfig, JudgeResult,
-    TaskRecord,
+    extract_rule, message, reference_rules, run_batch, BatchSummary, ErrorKind, Judge, JudgeConfig,
+    JudgeResult, Rules, TaskRecord,
 };
 use entail::syntax::prolog::parse_program;
 use entail::syntax::SyntaxError;
@@ -22,6 +22,14 @@ Examples:
   entail judge --batch corpora/slr/predictions.jsonl --format parquet --output results.parquet
   entail judge --task corpora/slr/task_l1.json --hypothesis 'eastbound(T) :- has_car(T, C), car_color(C, red).' --isomorphic both --renamings 8
   entail judge --task corpora/slr/task_holdout.json --hypothesis 'eastbound(T) :- has_car(T, C), car_color(C, red), car_len(C, short).'
+
+The rules are found as the SLR reference metric finds them: with % comments deleted and
+lines joined, every eastbound(args) :- body. in the answer (args without parentheses, the
+body up to its first full stop), wherever it stands: reasoning, prose, fences, [RULE]
+blocks, /* */ comments. All of them are loaded together, as the reference loads them;
+restated facts, directives, helper predicates and prose are never loaded. --rules last
+loads only the last rule; --rules program loads the last rule with the program around it
+(its fence, [RULE] block or the answer), helpers kept, an extension of the reference.
 
 Task constants (train<N>, car<N>_<M>) get opaque names drawn from --seed and the task,
 and the trains' fact blocks a random order, so no label can be read from a name or from
@@ -86,6 +94,11 @@ pub struct Args {
     /// Seed of the renamings (the same seed gives the same names).
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// Which rules of the answer are loaded: `all` (default) every rule
+    /// the reference finds, together, as the reference does; `last` the
+    /// last one alone; `program` the last one with the program around it.
+    #[arg(long, value_enum, default_value_t = choice::Rules::All)]
+    rules: choice::Rules,
     /// `auto` (default) runs hypotheses natively, never handing them to
     /// another engine; `scryer` uses scryer workers only.
     #[arg(long, value_enum, default_value_t = choice::Engine::Auto)]
@@ -101,6 +114,7 @@ pub fn run(args: Args) -> Outcome {
         renamings: args.renamings as usize,
         seed: args.seed,
         engine: args.engine.into(),
+        rules: args.rules.into(),
         ..JudgeConfig::default()
     };
     config.worker.eval_timeout = Duration::from_secs_f64(args.timeout.max(0.001));
@@ -148,7 +162,8 @@ fn run_single(judge: &Judge, task_path: &Path, args: &Args) -> Outcome {
             None if args.hypothesis.is_some() => "<hypothesis>".to_string(),
             None => "<stdin>".to_string(),
         };
-        if let Some(error) = answer_syntax_error(&answer, &task.program().positive) {
+        let rules = args.rules.into();
+        if let Some(error) = answer_syntax_error(&answer, &task.program().positive, rules) {
             result.error = Some(error.in_file(source).to_string());
         }
     }
@@ -160,11 +175,25 @@ fn run_single(judge: &Judge, task_path: &Path, args: &Args) -> Outcome {
     Ok(Exit::Done)
 }
 
-/// The reader's error on the rule in `answer`, placed in the whole answer
-/// (the rule may sit inside reasoning and a `[RULE]` block): the error on
-/// the reference's clause, which the judge loads alone when it does not
-/// read.
-fn answer_syntax_error(answer: &str, positive: &str) -> Option<SyntaxError> {
+/// The reader's error on the rules in `answer`, placed in the whole answer
+/// (a rule may sit inside reasoning and a `[RULE]` block): the error on
+/// the first rule loaded that does not read, or with `--rules program` on
+/// the reference's last clause, which the judge loads alone when it does
+/// not read.
+fn answer_syntax_error(answer: &str, positive: &str, rules: Rules) -> Option<SyntaxError> {
+    if rules != Rules::Program {
+        let found = reference_rules(answer, positive);
+        let first = if rules == Rules::Last {
+            found.rules.len().checked_sub(1)?
+        } else {
+            0
+        };
+        return (first..found.rules.len()).find_map(|i| {
+            let error = parse_program(found.rule(i)).err()?;
+            let at = found.answer_offset(answer, found.rules[i].start + error.pos.offset);
+            Some(SyntaxError::at(answer, at, error.message))
+        });
+    }
     let found = extract_rule(answer, positive)?;
     let error = parse_program(&found.clause).err()?;
     Some(SyntaxError::at(

@@ -1,27 +1,35 @@
-//! Finding the rule in a model's answer, where the SLR reference judge finds it.
+//! Finding the rules in a model's answer, where the SLR reference judge finds them.
 //!
 //! RL frameworks hand over raw decoded text: reasoning, prose, code fences,
 //! `[RULE]` blocks, special tokens such as `</s>` or `<|im_end|>`. The
-//! reference judge (the SLR metric) finds the rule with one pattern: after
+//! reference judge (the SLR metric) finds the rules with one pattern: after
 //! deleting every `%` comment (to the end of its line) and joining the
-//! lines, the rule is the **last** text of the form
-//! `P(args) :- body.` where `P` is the positive label predicate, `args`
-//! holds no parenthesis, and `body` runs to the first `.` after `:-`. Text
-//! anywhere in the answer counts: inside `</think>` reasoning, prose, a
-//! fence, inline backticks. An answer with no such text (say only the fact
-//! `eastbound(train0).`) has no rule: 0, `syntax_valid` false.
+//! lines (a line break and the white space after it become one space), a
+//! rule is text of the form `P(args) :- body.` where `P` is the positive
+//! label predicate, `args` holds no parenthesis, and `body` runs to the
+//! first `.` after `:-`. Matches are taken left to right without overlap.
+//! The reference calls this extraction with its multiple-rules switch
+//! always on (its configuration flag is read, then not used), so **every**
+//! match is loaded, one per line, together with the validation program.
+//! Text anywhere in the answer counts: inside `</think>` reasoning, prose,
+//! a fence, inline backticks, a `/* */` block. Everything else (facts,
+//! directives, helper predicates, prose) is never loaded. An answer with no
+//! such text (say only the fact `eastbound(train0).`) has no rule: 0,
+//! `syntax_valid` false.
 //!
-//! [`extract_rule`] finds that same clause, so an answer gets a rule exactly
-//! when the reference finds one. What is then loaded is the Prolog text the
-//! clause stands in: the innermost inline code span, code fence or
-//! `[RULE]…[/RULE]` block around it, else the whole answer (after the last
-//! `</think>` that precedes the clause, trailing special tokens removed).
-//! That text keeps the answer's helper predicates and its other clauses
-//! for the positive predicate, which the reference drops (it loads the
-//! clause alone, so a rule that calls its own helper raises there and
-//! scores 0). When that text is not a loadable program (prose around the
-//! rule, `The rule is: …`, a query block, `</s>`), the judge loads the
-//! clause alone, as the reference does.
+//! [`reference_rules`] finds those rules, as the reference writes them
+//! (the judge's default, [`super::Rules::All`]); their last one alone is
+//! [`super::Rules::Last`] (the reference with its switch off).
+//!
+//! [`extract_rule`] finds the last of them in the answer as it stands (its
+//! offsets point into the answer) and the Prolog text it stands in, for
+//! [`super::Rules::Program`]: the innermost inline code span, code fence
+//! or `[RULE]…[/RULE]` block around it, else the whole answer (after the
+//! last `</think>` that precedes the clause, trailing special tokens
+//! removed). That text keeps the answer's helper predicates and its other
+//! clauses, which the reference drops. When that text is not a loadable
+//! program (prose around the rule, `The rule is: …`, a query block,
+//! `</s>`), the clause alone is loaded, as the reference loads it.
 
 use std::borrow::Cow;
 use std::ops::Range;
@@ -53,6 +61,113 @@ pub fn extract_rule<'a>(answer: &'a str, positive: &str) -> Option<Extracted<'a>
     })
 }
 
+/// The rules the reference loads from an answer: the answer as the
+/// reference reads it (comments deleted, lines joined) and where each rule
+/// stands in it, in order.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ReferenceRules {
+    /// The answer with every `%` comment deleted and each line break, with
+    /// the white space after it, made one space.
+    pub joined: String,
+    /// Each rule's byte range in [`ReferenceRules::joined`], left to right.
+    pub rules: Vec<Range<usize>>,
+}
+
+impl ReferenceRules {
+    /// Whether the reference finds no rule.
+    pub fn is_empty(&self) -> bool {
+        self.rules.is_empty()
+    }
+
+    /// The text of rule `i`.
+    pub fn rule(&self, i: usize) -> &str {
+        &self.joined[self.rules[i].clone()]
+    }
+
+    /// Every rule, one per line: the program the reference appends to the
+    /// validation program.
+    pub fn program(&self) -> String {
+        let mut text = String::with_capacity(self.rules.iter().map(|r| r.len() + 1).sum());
+        for rule in &self.rules {
+            text.push_str(&self.joined[rule.clone()]);
+            text.push('\n');
+        }
+        text
+    }
+
+    /// The last rule alone (the reference with its multiple-rules switch
+    /// off), or the empty text.
+    pub fn last(&self) -> &str {
+        self.rules.last().map_or("", |r| &self.joined[r.clone()])
+    }
+
+    /// Where byte `at` of [`ReferenceRules::joined`] stands in `answer`,
+    /// the text these rules were read from (one pass over it).
+    pub fn answer_offset(&self, answer: &str, at: usize) -> usize {
+        let mut joined = 0;
+        let mut found = answer.len();
+        join_lines(answer, &mut |from, piece| {
+            if found == answer.len() && at < joined + piece.len() {
+                found = from + (at - joined);
+            }
+            joined += piece.len();
+        });
+        found
+    }
+}
+
+/// The rules for `positive` in `answer`, found as the reference finds them
+/// (see the module documentation): none where the reference finds none.
+pub fn reference_rules(answer: &str, positive: &str) -> ReferenceRules {
+    let mut joined = String::with_capacity(answer.len());
+    join_lines(answer, &mut |_, piece| joined.push_str(piece));
+    let rules = reference_clauses(&joined, positive);
+    ReferenceRules { joined, rules }
+}
+
+/// Calls `out` with the pieces of `answer` as the reference reads it, in
+/// order, each with its byte offset in `answer` (a joined line break is the
+/// piece `" "`, at the break): every `%` and the rest of its line deleted,
+/// then each line break and the white space after it made one space.
+fn join_lines(answer: &str, out: &mut dyn FnMut(usize, &str)) {
+    let bytes = answer.as_bytes();
+    let mut at = 0;
+    // Whether white space after a line break is being skipped.
+    let mut skipping = false;
+    while at < answer.len() {
+        if skipping {
+            let rest = &answer[at..];
+            let code = rest.trim_start_matches(is_python_space);
+            at += rest.len() - code.len();
+            if code.starts_with('%') {
+                // A comment inside the white space: deleted, and the line
+                // break after it is white space too.
+                at += code.find('\n').unwrap_or(code.len());
+                continue;
+            }
+            skipping = false;
+            continue;
+        }
+        // Code up to the next `%` or line break.
+        let end = memchr::memchr2(b'%', b'\n', &bytes[at..]).map_or(answer.len(), |i| at + i);
+        if end > at {
+            out(at, &answer[at..end]);
+        }
+        at = end;
+        if at >= answer.len() {
+            break;
+        }
+        if bytes[at] == b'%' {
+            at += memchr::memchr(b'\n', &bytes[at..]).unwrap_or(answer.len() - at);
+            continue;
+        }
+        // A line break.
+        out(at, " ");
+        at += 1;
+        skipping = true;
+    }
+}
+
 /// `text` with every `%` and the rest of its line replaced by spaces (the
 /// reference deletes them; spaces keep the byte offsets). Like the
 /// reference, a `%` inside a quoted atom starts a comment too.
@@ -82,22 +197,30 @@ fn is_python_space(c: char) -> bool {
     c.is_whitespace() || ('\x1c'..='\x1f').contains(&c)
 }
 
-/// The byte range of the last `P(args) :- body.` in `text`, matched as the
+/// The byte range of the last `P(args) :- body.` in `text` (see
+/// [`reference_clauses`]).
+fn last_reference_clause(text: &str, positive: &str) -> Option<Range<usize>> {
+    reference_clauses(text, positive).pop()
+}
+
+/// The byte ranges of every `P(args) :- body.` in `text`, matched as the
 /// reference's pattern matches in its joined text: non-overlapping, left
 /// to right; `args` without `(` or `)`; any whitespace before `:-`; the
 /// body up to the first `.`.
-fn last_reference_clause(text: &str, positive: &str) -> Option<Range<usize>> {
+fn reference_clauses(text: &str, positive: &str) -> Vec<Range<usize>> {
     let opening = format!("{positive}(");
     let finder = memchr::memmem::Finder::new(&opening);
-    let last_dot = text.rfind('.')?;
-    let mut last = None;
+    let mut found_all = Vec::new();
+    let Some(last_dot) = text.rfind('.') else {
+        return found_all;
+    };
     let mut from = 0;
     while let Some(found) = finder.find(&text.as_bytes()[from..]) {
         let start = from + found;
         let args = start + opening.len();
         match match_clause_from(text, args, last_dot) {
             Some(end) => {
-                last = Some(start..end);
+                found_all.push(start..end);
                 from = end;
             }
             None => from = start + 1,
@@ -109,7 +232,7 @@ fn last_reference_clause(text: &str, positive: &str) -> Option<Range<usize>> {
             from += 1;
         }
     }
-    last
+    found_all
 }
 
 /// The end (after the `.`) of a clause whose head's arguments start at

@@ -66,7 +66,7 @@ mod sandbox;
 mod task;
 
 pub use batch::{run_batch, BatchSummary};
-pub use extract::{extract_rule, Extracted};
+pub use extract::{extract_rule, reference_rules, Extracted, ReferenceRules};
 pub use pool::WorkerPool;
 pub use rename::{is_task_constant, Naming};
 pub use sandbox::{consult, sanitize, Consulted, Rejection, Unread, MAX_READ_TOKENS};
@@ -75,6 +75,7 @@ pub use task::{Example, Label, TaskProgram};
 use crate::prolog::native::{NativeEvaluator, NativeStats};
 use crate::prolog::{Background, Outcome, WorkerConfig, WorkerFailure};
 use crate::syntax::prolog::{Sentence, Term};
+use std::borrow::Cow;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -138,6 +139,28 @@ pub enum Isomorphic {
     Both,
 }
 
+/// Which of an answer's rules the judge loads (`--rules`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Rules {
+    /// Every `P(args) :- body.` the reference's pattern finds in the
+    /// answer, loaded together, and nothing else: the SLR reference metric
+    /// to the letter (it always loads all of them). Restated facts,
+    /// directives, helper predicates and prose are never loaded.
+    #[default]
+    All,
+    /// The last rule the pattern finds, alone: the reference with its
+    /// multiple-rules switch off, for answers whose drafts should not count.
+    Last,
+    /// The last rule and the Prolog text around it (its code span, fence,
+    /// `[RULE]` block or the whole answer) when that text reads as a
+    /// program, with its helper predicates and other clauses; else the
+    /// last rule alone. An extension the reference does not have: a rule
+    /// that calls its own helper scores there 0 (the helper is never
+    /// loaded), and a directive or restated fact in the text makes the
+    /// answer `unsafe`.
+    Program,
+}
+
 /// How the judge runs.
 #[derive(Debug, Clone)]
 pub struct JudgeConfig {
@@ -157,6 +180,8 @@ pub struct JudgeConfig {
     pub renamings: usize,
     /// Which engine runs the hypotheses.
     pub engine: Engine,
+    /// Which of an answer's rules are loaded.
+    pub rules: Rules,
 }
 
 impl Default for JudgeConfig {
@@ -171,6 +196,7 @@ impl Default for JudgeConfig {
             seed: 0,
             renamings: 1,
             engine: Engine::Auto,
+            rules: Rules::All,
         }
     }
 }
@@ -522,12 +548,52 @@ impl Task<'_> {
     }
 
     /// The answer's hypothesis, checked: the clauses to load, or the
-    /// result of an answer that never reaches the engine. The text around
-    /// the reference's clause is read as SWI consults a file (a malformed
-    /// clause skipped, the rest kept) and checked when it holds that
-    /// clause; else the clause alone is, as the reference loads it (see
-    /// `extract`).
+    /// result of an answer that never reaches the engine (see [`Rules`]).
     fn hypothesis(&self, answer: &str) -> Result<Vec<Term>, JudgeResult> {
+        match self.judge.config.rules {
+            Rules::All | Rules::Last => self.reference_hypothesis(answer),
+            Rules::Program => self.program_hypothesis(answer),
+        }
+    }
+
+    /// The rules the reference loads ([`reference_rules`]: all of them, or
+    /// the last one with [`Rules::Last`]), one per line, read as SWI
+    /// consults a file (a malformed clause skipped, the rest kept) and
+    /// checked. Where none reads, the answer has a syntax error.
+    fn reference_hypothesis(&self, answer: &str) -> Result<Vec<Term>, JudgeResult> {
+        let failed = |(kind, syntax_valid, message)| {
+            JudgeResult::failed(self.id.clone(), syntax_valid, kind, message)
+        };
+        let positive = self.program.positive.as_str();
+        let found = reference_rules(answer, positive);
+        if found.is_empty() {
+            let message =
+                format!("no rule for {positive}: the answer has no clause {positive}(…) :- … .");
+            return Err(failed((ErrorKind::NoRule, false, message)));
+        }
+        let text = match self.judge.config.rules {
+            Rules::Last => Cow::Borrowed(found.last()),
+            _ => Cow::Owned(found.program()),
+        };
+        let read = consult(&text, positive).map_err(|r| failed(rejected(r)))?;
+        let any_clause = read
+            .program
+            .sentences
+            .iter()
+            .any(|s| matches!(s, Sentence::Clause { .. }));
+        match read.errors.first() {
+            Some(error) if !any_clause => {
+                Err(failed((ErrorKind::Syntax, false, error.to_string())))
+            }
+            _ => self.check(&read).map_err(failed),
+        }
+    }
+
+    /// The text around the reference's last clause, read as SWI consults
+    /// a file (a malformed clause skipped, the rest kept) and checked when
+    /// it holds that clause; else the clause alone is, as the reference
+    /// loads it ([`Rules::Program`], see `extract`).
+    fn program_hypothesis(&self, answer: &str) -> Result<Vec<Term>, JudgeResult> {
         let failed = |(kind, syntax_valid, message)| {
             JudgeResult::failed(self.id.clone(), syntax_valid, kind, message)
         };

@@ -677,6 +677,10 @@ const HARMLESS_DIRECTIVES: &[(&str, usize)] = &[
     // Only in a module file's first line; elsewhere SWI reports it and
     // goes on with the file.
     ("module", 2),
+    // Goals that do nothing (a failing directive is only a warning).
+    ("true", 0),
+    ("fail", 0),
+    ("false", 0),
 ];
 
 /// Prolog flags a directive may set: ones that change nothing a rule's
@@ -790,7 +794,12 @@ pub fn sanitize(
                 "defines reserved predicate {name}/{arity}"
             )));
         }
-        if name == task.positive || name == task.negative || name == "pos" || name == "neg" {
+        // The positive predicate of another arity is only a helper: the
+        // label facts are never loaded (the reference renames them).
+        let other_arity = name == task.positive && arity != task.arity;
+        if !other_arity
+            && (name == task.positive || name == task.negative || name == "pos" || name == "neg")
+        {
             return Err(Rejection::Unsafe(format!(
                 "defines label predicate {name}/{arity}"
             )));

@@ -2,24 +2,27 @@
 //! run through `swipl`, one process per prediction. Tests use it as the
 //! oracle for scores; the benchmark uses it as the speed baseline.
 //!
-//! Method: find the rule in the answer ([`reference_clause`]: `%` comments
-//! deleted, lines joined, the last `eastbound(args) :- body.` with `args`
-//! free of parentheses and the body up to the first `.`; no such text
-//! scores 0); rename the label predicates to `pos`/`neg` and the constants
-//! `train<d>`/`car<d>_<d>` to `mytrain…`/`mycar…` by whole-word replacement in
-//! the validation program text; count the examples as occurrences of `pos(`
-//! and `neg(`; sort the program's lines; append a checker counting the
-//! distinct examples E with `pos(E), eastbound(E)` or `neg(E), \+
-//! eastbound(E)` (setof, 0 if none); append the rule; run `swipl`
-//! with a 5 s timeout and read the count.
-//! Any failure to print a count (error, timeout) scores 0.
+//! Method: find the rules in the answer ([`reference_rules`]: `%` comments
+//! deleted, lines joined, then **every** `eastbound(args) :- body.` with
+//! `args` free of parentheses and the body up to the first `.`, found left
+//! to right without overlap; the reference calls its extraction with its
+//! multiple-rules switch always on, so all of them are loaded together, one
+//! per line; no such text scores 0); rename the label predicates to
+//! `pos`/`neg` and the constants `train<d>`/`car<d>_<d>` to
+//! `mytrain…`/`mycar…` by whole-word replacement in the validation program
+//! text; count the examples as occurrences of `pos(` and `neg(`; sort the
+//! program's lines; append a checker counting the distinct examples E with
+//! `pos(E), eastbound(E)` or `neg(E), \+ eastbound(E)` (setof, 0 if none);
+//! append the rules; run `swipl` with a 5 s timeout and read the count.
+//! Any failure to print a count (error, timeout) scores 0. Everything else
+//! in the answer (facts, directives, helper predicates, prose) is never
+//! loaded.
 //!
-//! The judge differs from the reference in one documented way: where the
-//! answer is a program that holds the reference's clause, it loads the
-//! whole program (helpers, further clauses), not the clause alone.
-//! [`loaded`] models that for answers written as Prolog text, and
-//! [`score`] scores what it gives; [`score_reference`] is the reference
-//! to the letter (the clause alone).
+//! [`score_reference`] is the reference to the letter (all its rules);
+//! [`score_reference_last`] is the reference with the switch off (the last
+//! rule alone, the judge's `--rules last`); [`score`] scores what the
+//! judge's `--rules program` loads ([`loaded`]: the program around the last
+//! rule, helpers kept), for answers written as Prolog text.
 
 #![allow(dead_code)]
 
@@ -152,12 +155,18 @@ fn is_python_space(c: char) -> bool {
     c.is_whitespace() || ('\x1c'..='\x1f').contains(&c)
 }
 
-/// The reference's rule text for `answer`, or `None` where it finds none:
-/// every `%` and the rest of its line deleted; each line break with the
-/// white space after it made one space; then, scanning left to right
-/// without overlap, the matches of `P\([^()]*\)\s*:-.*?\.` (`P` the
-/// positive label predicate): the last one, trimmed.
+/// The last rule the reference's pattern finds in `answer` (what it would
+/// load with its multiple-rules switch off), or `None` where it finds none.
 pub fn reference_clause(answer: &str, positive: &str) -> Option<String> {
+    reference_matches(answer, positive).pop()
+}
+
+/// The rules the reference's pattern finds in `answer`, in order: every
+/// `%` and the rest of its line deleted; each line break with the white
+/// space after it made one space; then, scanning left to right without
+/// overlap, the matches of `P\([^()]*\)\s*:-.*?\.` (`P` the positive label
+/// predicate), each trimmed.
+pub fn reference_matches(answer: &str, positive: &str) -> Vec<String> {
     let uncommented: Vec<&str> = answer
         .split('\n')
         .map(|line| line.split_once('%').map_or(line, |(code, _)| code))
@@ -176,7 +185,7 @@ pub fn reference_clause(answer: &str, positive: &str) -> Option<String> {
         }
     }
     let opening = format!("{positive}(");
-    let mut last = None;
+    let mut found = Vec::new();
     let mut at = 0;
     while at < joined.len() {
         let rest = &joined[at..];
@@ -191,13 +200,22 @@ pub fn reference_clause(answer: &str, positive: &str) -> Option<String> {
         });
         match matched {
             Some(end) => {
-                last = Some(joined[at..end].trim().to_string());
+                found.push(joined[at..end].trim().to_string());
                 at = end;
             }
             None => at += rest.chars().next().map_or(1, char::len_utf8),
         }
     }
-    last
+    found
+}
+
+/// The reference's program text for `answer` (what it appends to the
+/// validation program), or `None` where it finds no rule: every match of
+/// its pattern in the text [`reference_clause`] reads, one per line, in
+/// order.
+pub fn reference_rules(answer: &str, positive: &str) -> Option<String> {
+    let rules = reference_matches(answer, positive);
+    (!rules.is_empty()).then(|| rules.join("\n"))
 }
 
 /// What the judge loads of an answer.
@@ -299,9 +317,27 @@ pub fn score(
     }
 }
 
-/// Scores `answer` exactly as the reference does: its clause alone
-/// ([`reference_clause`]), or 0 where it finds none.
+/// Scores `answer` exactly as the reference does: all its rules together
+/// ([`reference_rules`]), or 0 where it finds none.
 pub fn score_reference(
+    validation_program: &str,
+    answer: &str,
+    positive: &str,
+    negative: &str,
+) -> Option<BaselineScore> {
+    match reference_rules(answer, positive) {
+        Some(rules) => score_text(validation_program, &rules, None, positive, negative),
+        None => Some(BaselineScore {
+            partial_score: 0.0,
+            is_correct: false,
+        }),
+    }
+}
+
+/// Scores `answer` as the reference would with its multiple-rules switch
+/// off: its last rule alone ([`reference_clause`]), or 0 where it finds
+/// none.
+pub fn score_reference_last(
     validation_program: &str,
     answer: &str,
     positive: &str,
@@ -378,10 +414,20 @@ pub fn swipl_available() -> bool {
 /// A timeout long enough for any baseline run.
 pub const BASELINE_TIMEOUT: Duration = Duration::from_secs(5);
 
-/// Scores every (validation program, hypothesis) pair with `score`, two
-/// swipl processes at a time, in order. Panics if swipl cannot start (tests
-/// only).
+/// A way to score one answer: [`score`], [`score_reference`] or
+/// [`score_reference_last`].
+pub type Scorer = fn(&str, &str, &str, &str) -> Option<BaselineScore>;
+
+/// Scores every (validation program, hypothesis) pair with [`score`] (what
+/// the judge's `--rules program` loads), two swipl processes at a time, in
+/// order. Panics if swipl cannot start (tests only).
 pub fn score_all(pairs: &[(String, String)]) -> Vec<BaselineScore> {
+    score_all_by(pairs, score)
+}
+
+/// Scores every pair with `scorer`, two swipl processes at a time, in
+/// order. Panics if swipl cannot start (tests only).
+pub fn score_all_by(pairs: &[(String, String)], scorer: Scorer) -> Vec<BaselineScore> {
     let next = std::sync::atomic::AtomicUsize::new(0);
     let scores = std::sync::Mutex::new(vec![None; pairs.len()]);
     std::thread::scope(|s| {
@@ -391,7 +437,7 @@ pub fn score_all(pairs: &[(String, String)]) -> Vec<BaselineScore> {
                 let Some((program, h)) = pairs.get(i) else {
                     break;
                 };
-                let score = score(program, h, "eastbound", "westbound").expect("swipl runs");
+                let score = scorer(program, h, "eastbound", "westbound").expect("swipl runs");
                 scores.lock().expect("no panic while held")[i] = Some(score);
             });
         }
