@@ -100,7 +100,14 @@ const OFFENSIVE_REGISTERS: [&str; 11] = [
 ];
 
 /// Other phrases by which a gloss says its word is offensive.
-const OFFENSIVE_PHRASES: [&str; 12] = [
+const OFFENSIVE_PHRASES: [&str; 16] = [
+    // Profanity: the senses WordNet glosses as expletives ("expletives
+    // used informally as intensifiers": damn, goddamned, blasted; "used as
+    // expletives"; "(British informal expletive)").
+    "expletives used",
+    "used as expletives",
+    "used as an expletive",
+    "informal expletive",
     "ethnic slur",
     "racial slur",
     "considered offensive",
@@ -368,6 +375,7 @@ fn gloss_marks_offensive(gloss: &str) -> bool {
     // Most glosses hold none of the words: skip them without allocating.
     let cue = definition.contains("slur")
         || definition.contains("abuse")
+        || definition.contains("expletive")
         || OFFENSIVE_REGISTERS
             .iter()
             .any(|r| definition.contains(&r[1..]));
@@ -806,6 +814,13 @@ mod tests {
             "hillbilly",
             "whore",
             "negro",
+            // Profanity: glossed as expletives by WordNet (`infernal`,
+            // `jiggered`), or on our list (`damn`, `goddamned`, `testicle`).
+            "infernal",
+            "jiggered",
+            "damn",
+            "goddamned",
+            "testicle",
         ] {
             assert!(offensive.contains(word), "{word} is not left out");
         }
@@ -844,6 +859,9 @@ mod tests {
             "a United States term for Blacks that is now considered offensive",
             "vulgar slang for anus",
             "insulting terms of address for people who are stupid",
+            "expletives used informally as intensifiers; \"he's a blasted idiot\"",
+            "used as expletives; \"oh, damn (or goddamn)!\"",
+            "(British informal expletive) surprised; \"Well I'm jiggered!\"",
         ] {
             assert!(gloss_marks_offensive(gloss), "{gloss}");
         }

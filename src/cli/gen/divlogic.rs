@@ -7,11 +7,16 @@ use std::path::PathBuf;
 /// Arguments of `entail gen divlogic`.
 #[derive(clap::Args)]
 #[command(after_help = "\
-Each question's content is 2 to n+1 premises over A..H shaped like the antecedents of
-A->B, -(A&B)->C and (A|B)->C, drawn by the paper's Algorithm 1 (Eq. 3 weights). Truth
-tables split the candidate answers (literals and implications between literals) into
-entailed and not entailed; entailed answers that follow from a single premise are
-dropped. The four options of a question share one form (connectives and negations).
+Each question's content is 3 to n+1 premises (4 to n+1 for 3e1c; a missing-premise
+question's removed one counted; the number drawn uniformly per question; the paper
+draws 2 to n+1, but no content of two premises allows a question of any type, nor of
+three a 3e1c question whose options are alike as below) over A..H, shaped like the
+antecedents of A->B, -(A&B)->C and (A|B)->C, drawn by the paper's Algorithm 1 (Eq. 3
+weights). Truth tables split the candidate answers (literals and implications between
+literals) into entailed and not entailed; entailed answers that follow from a single
+premise are dropped. The four options of a question share one form (connectives and
+negations), and which premises mention their sentences together is the same for all
+four, so it says nothing of the answer.
 The solver's verdict for every option is written in the `verdicts` field.
 
 Words: each variable stands for a sentence built from WordNet words (a person or an
@@ -42,7 +47,7 @@ pub struct Args {
     /// Emit the four circular rotations of every question (ids QID-r0..QID-r3).
     #[arg(long)]
     rotations: bool,
-    /// The paper's n (Algorithm 1): each content has 2 to n+1 premises, and no
+    /// The paper's n (Algorithm 1): each content has 3 (3e1c: 4) to n+1 premises, and no
     /// variable occurs in more than n of them (2 to 11).
     #[arg(long, default_value_t = 4)]
     n: usize,

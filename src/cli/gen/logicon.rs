@@ -33,8 +33,8 @@ inconsistent_lists ([\"T\",\"F\",...]), labels (exact or paper), disagreements (
 inconsistent in truth but consistent by the paper's rule), path ([{from, relation,
 to}] in the order the paper's walk crosses them; relation is ->, <-, <-> or x),
 graph_depth, seed; hard and completion samples add query {labels, hidden, answer}: the
-list Task 1 asks about (hard items alternate between the pair's consistent and
-inconsistent list) or, for completion, the list with its hidden position null and the
+list Task 1 asks about (a hard item asks about the pair's consistent or inconsistent
+list by a fair coin of its own) or, for completion, the list with its hidden position null and the
 label that makes it consistent.
 
 Variants:

@@ -66,8 +66,8 @@ impl QuestionType {
     ];
 
     /// The fewest premises a content of this type can have (the removed
-    /// premise of a missing-premise question counted): 3 for every type,
-    /// where Algorithm 1 draws 2 to `n + 1`. A 3e1c question needs three
+    /// premise of a missing-premise question counted): 3 for 3c1e and
+    /// missing premises, 4 for 3e1c, where Algorithm 1 draws 2 to `n + 1`. A 3e1c question needs three
     /// entailed options that each need two premises, of one shape, whose
     /// variables the content mentions as often as the answer's; a
     /// missing-premise question needs three premises of the removed one's
@@ -78,9 +78,15 @@ impl QuestionType {
     /// options that need both chain through their shared sentence and no
     /// option of their shape and roles fails to. No content of two premises
     /// allows any of the three (a test runs all 810 of them, up to
-    /// renaming).
+    /// renaming). A 3e1c question needs 4: its answer must also be
+    /// mentioned together by as many premises as each entailed option (see
+    /// [`cooccurrence`]), and with three premises none was found (50,000
+    /// contents tried for each of several items and seeds).
     pub fn min_premises(self) -> usize {
-        3
+        match self {
+            QuestionType::OneNotEntailed => 4,
+            _ => 3,
+        }
     }
 
     /// The name used on the command line and in the JSON `type` field.
@@ -123,7 +129,8 @@ pub struct Config {
     pub seed: u64,
     /// Emit the four circular rotations of each question instead of one.
     pub rotations: bool,
-    /// The paper's `n` (Algorithm 1): a content has 2 to `n + 1` premises,
+    /// The paper's `n` (Algorithm 1): a content has 3 (3e1c: 4) to `n + 1` premises
+    /// (Algorithm 1 draws 2 to `n + 1`: see [`QuestionType::min_premises`]),
     /// and no variable occurs in more than `n` of them. 2 to 11.
     pub n: usize,
     /// The WordNet directory the sentences' words come from; `None` for
@@ -345,6 +352,14 @@ fn question(config: &Config, words: &Words<'_>, index: u64) -> Result<Question, 
     let mut rng = item_rng(config.seed, index);
     let analysis = Analysis::new()?;
     let fewest = kind.min_premises();
+    if config.n + 1 < fewest {
+        return Err(Error::Config(format!(
+            "n is {}; {} questions need n of at least {}",
+            config.n,
+            kind.name(),
+            fewest - 1
+        )));
+    }
     let l = fewest + pick(&mut rng, config.n + 2 - fewest);
     for _ in 0..MAX_ATTEMPTS {
         let Some((premises, uses)) = sample_premises(&mut rng, config.n, l) else {
@@ -462,11 +477,18 @@ impl Analysis {
                 for v in premises.iter().flat_map(|p| &p.vars) {
                     mentions[*v] += 1;
                 }
+                // And which premises mention the option's sentences
+                // together ([`cooccurrence`]): an entailed option that one
+                // premise gives alone is not a candidate, so without this
+                // the options no premise mentions together were the
+                // entailed ones (3e1c: one premise named both sentences of
+                // the answer in 66% of questions, of an entailed option in
+                // 13%, and a reader of that alone picked the answer 63% of
+                // the time).
                 let profile = |s: &Statement| {
-                    s.vars()
-                        .iter()
-                        .map(|&v| mentions[v])
-                        .collect::<Vec<usize>>()
+                    let mut p: Vec<usize> = s.vars().iter().map(|&v| mentions[v]).collect();
+                    p.extend(cooccurrence(&premises, s));
+                    p
                 };
                 let roles = Roles::of(&premises);
                 let Some((correct, distractors)) =
@@ -570,7 +592,7 @@ impl Analysis {
                 .collect();
             let in_conclusion = conclusion.vars();
             let scheme = premises[removed].scheme;
-            let profile = |vars: &[usize]| {
+            let relations = |vars: &[usize]| {
                 let relation = |v: &usize| (!shown.contains(v), in_conclusion.contains(v));
                 // The last variable is the consequent; the antecedent's
                 // are unordered for the symmetric schemes.
@@ -579,13 +601,22 @@ impl Analysis {
                 antecedent.sort_unstable();
                 (antecedent, relation(consequent))
             };
-            let answer_profile = profile(&premises[removed].vars);
+            let shown_premises: Vec<Premise> = premises
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| *i != removed)
+                .map(|(_, p)| p.clone())
+                .collect();
+            // With which shown premises mention the option's sentences
+            // together (see `cooccurrence`).
+            let profile = |s: &Statement| (relations(&s.vars()), cooccurrence(&shown_premises, s));
+            let answer_profile = profile(&Statement::Premise(premises[removed].clone()));
             // Of the removed premise's scheme and profile: those that
             // restore the conclusion (the removed premise among them) and
             // those that fail to, neither entailed by the full content.
             let (mut restoring, mut failing) = (Vec::new(), Vec::new());
             for p in premises_over(scheme, vars) {
-                if profile(&p.vars()) != answer_profile {
+                if profile(&p) != answer_profile {
                     continue;
                 }
                 let m = self.models(&p)?;
@@ -597,12 +628,6 @@ impl Analysis {
                     failing.push((p, m));
                 }
             }
-            let shown_premises: Vec<Premise> = premises
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| *i != removed)
-                .map(|(_, p)| p.clone())
-                .collect();
             let roles = Roles::of(&shown_premises);
             let (restoring, failing) = roles.mixed(&restoring, &failing);
             let mut found = None;
@@ -854,6 +879,31 @@ fn parts(s: &Statement) -> (Vec<usize>, usize) {
             (first, *last)
         }
     }
+}
+
+/// Which of `premises` mention a statement's sentences together: how many
+/// mention all of them, and for a statement of three sentences (a premise)
+/// how many mention each pair of them (its two "if" sentences, then each
+/// "if" sentence with the "then" sentence, those two sorted). The options
+/// of a question agree on these figures, so a reader who only looks at
+/// which premises name which sentences learns nothing of the answer.
+fn cooccurrence(premises: &[Premise], s: &Statement) -> Vec<usize> {
+    let (first, last) = parts(s);
+    let count = |vars: &[usize]| {
+        premises
+            .iter()
+            .filter(|p| vars.iter().all(|v| p.vars.contains(v)))
+            .count()
+    };
+    let mut all = first.clone();
+    all.push(last);
+    let mut out = vec![count(&all)];
+    if let [a, b] = first[..] {
+        let mut with_then = [count(&[a, last]), count(&[b, last])];
+        with_then.sort_unstable();
+        out.extend([count(&[a, b]), with_then[0], with_then[1]]);
+    }
+    out
 }
 
 /// Random orders of the pool [`choose_symmetric`] tries.

@@ -848,6 +848,32 @@ fn no_surface_cue_picks_the_answer_above_chance() {
             q.id
         );
         assert!(!shapes[0].starts_with("other"), "{}: {shapes:?}", q.id);
+        // Nor which premises mention an option's sentences together: as
+        // many premises shown mention all of them, for every option.
+        let premise_vars: Vec<std::collections::BTreeSet<usize>> = q
+            .content
+            .symbolic
+            .iter()
+            .map(|p| {
+                let mut vars = std::collections::BTreeSet::new();
+                variables(&parse(p), &mut vars);
+                vars
+            })
+            .collect();
+        let together: Vec<usize> = q
+            .options
+            .iter()
+            .map(|o| {
+                let mut vars = std::collections::BTreeSet::new();
+                variables(&parse(&o.symbolic), &mut vars);
+                premise_vars.iter().filter(|p| vars.is_subset(p)).count()
+            })
+            .collect();
+        assert!(
+            together.iter().all(|t| *t == together[0]),
+            "{}: premises with all of an option's sentences {together:?}",
+            q.id
+        );
         // Nor does how often the content mentions an option's variables.
         if q.kind != QuestionType::MissingPremise {
             let content = q.content.symbolic.join(" ");

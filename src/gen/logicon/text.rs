@@ -206,9 +206,14 @@ impl Vocabulary {
                 }
             }
             Formula::Or(..) => {
-                const NUMERALS: [&str; 8] = ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii"];
+                const NUMERALS: [&str; 16] = [
+                    "i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii",
+                    "xiii", "xiv", "xv", "xvi",
+                ];
+                let start = out.len();
+                let parts = flatten(f, false);
                 out.push_str("either ");
-                for (i, part) in flatten(f, false).into_iter().enumerate() {
+                for (i, part) in parts.iter().enumerate() {
                     if i > 0 {
                         out.push_str(", or ");
                     }
@@ -216,6 +221,22 @@ impl Vocabulary {
                     out.push_str(NUMERALS.get(i).copied().unwrap_or("next"));
                     out.push_str(") ");
                     self.operand(part, out);
+                }
+                // A disjunction read as one sentence of more than
+                // MAX_SENTENCE_WORDS words (normal forms of the rewrites
+                // reach 200) is read as a list, one sentence a part.
+                if longest_sentence(&out[start..]) > MAX_SENTENCE_WORDS {
+                    out.truncate(start);
+                    out.push_str("at least one of the following holds.");
+                    for (i, part) in parts.iter().enumerate() {
+                        out.push_str(" (");
+                        out.push_str(NUMERALS.get(i).copied().unwrap_or("next"));
+                        out.push_str(") ");
+                        let at = out.len();
+                        self.operand(part, out);
+                        capitalise_from(out, at);
+                        out.push('.');
+                    }
                 }
             }
             Formula::Implies(a, b) | Formula::ImpliedBy(b, a) => {
@@ -234,6 +255,19 @@ impl Vocabulary {
             }
         }
     }
+}
+
+/// The most words a sentence of a statement has: a longer disjunction is
+/// read as a list of sentences.
+pub(crate) const MAX_SENTENCE_WORDS: usize = 60;
+
+/// The words of the longest sentence of `text`: of its runs between
+/// periods (as a reader who splits at periods counts them).
+pub(crate) fn longest_sentence(text: &str) -> usize {
+    text.split('.')
+        .map(|s| s.split_whitespace().count())
+        .max()
+        .unwrap_or(0)
 }
 
 /// The operands of a chain of `&` (or of `|`), left to right.
@@ -370,6 +404,18 @@ mod tests {
                 deny(2)
             ))
         );
+        // A disjunction of more than 60 words is read as a list.
+        let long = (0..12)
+            .map(|i| ["p", "q", "-r"][i % 3])
+            .collect::<Vec<_>>()
+            .join(" | ");
+        let text = vocabulary.sentence(&formula(&long));
+        assert!(
+            text.starts_with("At least one of the following holds. (i) "),
+            "{text}"
+        );
+        assert!(longest_sentence(&text) <= MAX_SENTENCE_WORDS, "{text}");
+        assert_eq!(text.matches(". (").count(), 12, "{text}");
         assert_eq!(
             vocabulary.sentence(&formula("-(p & q)")),
             format!(
