@@ -7,6 +7,8 @@
   `reward_func`; `rewards` gives the details).
 - `compute`, `Judge`: score Prolog rules proposed for SLR tasks, sandboxed.
 - `rewards`: the SLR judge as a reward function for TRL, verl and OpenRLHF.
+- `fol`: three-way answers (True/False/Uncertain) on FOLIO-notation programs,
+  as Logic-LM and LINC ask Prover9 for them, and the translation reward.
 - `prove`: check Prover9 problems, step files and LogicGraph instances (truth
   tables, Z3, and for first-order problems E and Prover9 when installed).
 - `datasets`, `verifiers`, `inspect_tasks`: the benchmarks as reasoning-gym
@@ -20,7 +22,7 @@
   inline in Jupyter (`_repr_svg_`, `_repr_html_`).
 """
 
-from entail import datasets, divlogic, gen, logicgraph, logicon, pictures, rewards, slr, verifiers
+from entail import datasets, divlogic, fol, gen, logicgraph, logicon, pictures, rewards, slr, verifiers
 from entail._judge import Judge, compute
 from entail._prove import prove
 from entail.pictures import report
@@ -30,6 +32,7 @@ __all__ = [
     "compute",
     "datasets",
     "divlogic",
+    "fol",
     "gen",
     "logicgraph",
     "logicon",

@@ -35,6 +35,16 @@ def prove(
     instantiated: bool,
     countermodels: bool,
 ) -> Dict[str, Any]: ...
+def fol_solve(
+    program: Optional[str],
+    premises: Optional[List[str]],
+    conclusion: Optional[str],
+    timeout: Optional[float],
+    countermodels: bool,
+) -> Dict[str, Any]: ...
+def fol_solve_batch(
+    lines: List[str], timeout: Optional[float], countermodels: bool, workers: int
+) -> List[Dict[str, Any]]: ...
 def gen_slr(
     levels: Tuple[int, int],
     count: int,

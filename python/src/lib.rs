@@ -6,6 +6,7 @@
 //! released, and hands results back as plain Python values.
 
 mod bench;
+mod fol;
 mod judge;
 mod picture;
 mod value;
@@ -330,6 +331,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<judge::NativeJudge>()?;
     m.add_function(wrap_pyfunction!(serve_worker, m)?)?;
     m.add_function(wrap_pyfunction!(prove, m)?)?;
+    m.add_function(wrap_pyfunction!(fol::fol_solve, m)?)?;
+    m.add_function(wrap_pyfunction!(fol::fol_solve_batch, m)?)?;
     m.add_function(wrap_pyfunction!(gen_slr, m)?)?;
     m.add_function(wrap_pyfunction!(gen_logicon, m)?)?;
     m.add_function(wrap_pyfunction!(gen_divlogic, m)?)?;

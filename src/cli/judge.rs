@@ -405,7 +405,7 @@ impl<W: Write> Write for BadLines<'_, W> {
 /// How many records `path` has, for the progress bar: a Parquet file's
 /// rows, or lines, read in blocks so a huge file is never held in memory
 /// (0 if it cannot be read).
-fn count_records(path: &Path) -> u64 {
+pub(crate) fn count_records(path: &Path) -> u64 {
     let Ok(file) = std::fs::File::open(path) else {
         return 0;
     };

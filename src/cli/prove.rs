@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+mod three_way;
 mod tree;
 
 /// Arguments of `entail prove`.
@@ -82,6 +83,18 @@ pub struct Args {
     /// Do not extract countermodels (faster refutations)
     #[arg(long)]
     no_countermodels: bool,
+    /// A first-order program in FOLIO notation (Predicates:/Premises:/Conclusion: text, LINC's
+    /// FOL: lines, or JSON premises + conclusion): answer True, False, Uncertain or Error, with the
+    /// proof's used premises or the countermodels
+    #[arg(long)]
+    three_way: bool,
+    /// With --three-way: PATH is a JSONL file of {"id", "program"} or {"id", "premises",
+    /// "conclusion"} lines; one answer line per input line, in order
+    #[arg(long, requires = "three_way")]
+    batch: bool,
+    /// With --batch: where the answer lines go (default: standard output)
+    #[arg(long, requires = "batch", value_name = "OUT.jsonl")]
+    output: Option<PathBuf>,
 }
 
 fn seconds(s: f64, what: &str) -> Result<Duration, ProveError> {
@@ -95,6 +108,9 @@ fn seconds(s: f64, what: &str) -> Result<Duration, ProveError> {
 
 /// Runs `entail prove`.
 pub fn run(args: Args) -> Outcome {
+    if args.three_way {
+        return three_way::run(&args);
+    }
     let file = args.path.display().to_string();
     let source = if args.path.is_dir() {
         if !entail::gen::logicgraph::Instances::is_instance(&args.path) {

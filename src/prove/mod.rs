@@ -22,6 +22,7 @@
 //! under one deadline (see `portfolio`). Step checks that need Z3 get Z3 alone, no race.
 
 mod child;
+mod fol_batch;
 pub mod ladr;
 mod portfolio;
 mod problem;
@@ -30,10 +31,12 @@ mod proof_out;
 mod quick;
 mod report;
 pub mod rules;
+mod three_way;
 pub mod tptp;
 mod tptp_problem;
 
 pub use child::kill_children;
+pub use fol_batch::{answer as three_way_answer, program_of, run_three_way_batch, ThreeWaySummary};
 pub use problem::{
     combined_goal, is_step_file, Premise, Solution, Step, StepProblem, ASSUMPTION_LISTS,
 };
@@ -41,6 +44,7 @@ pub use report::{
     CheckReport, Consistency, Entailment, ErrorKind, Lint, ProblemJson, ProblemReport, ProveError,
     SolutionReport, StepReport, StepStatus, SupportsReport, SZS_ERROR,
 };
+pub use three_way::{Answer, Direction, ThreeWayError, ThreeWayReport};
 
 use crate::smt::{free_variables, Sat, Signature, SubsetMap, Z3Session};
 use crate::syntax::prover9::{Formula, Input, Item};

@@ -7,7 +7,9 @@
 
 pub mod answer;
 mod error;
+pub mod fol;
 pub mod json;
+pub mod jsonl;
 pub mod prolog;
 pub mod prover9;
 pub mod tptp;
