@@ -56,3 +56,19 @@ def _shard(shard: Tuple[int, int]) -> Tuple[int, int]:
 
 def _jsonl(text: str) -> List[Dict[str, Any]]:
     return [json.loads(line) for line in text.splitlines() if line]
+
+
+def _choice(name: str, value: Any, choices: Tuple[str, ...]) -> str:
+    """``value`` if it is one of ``choices``, else a ValueError listing them."""
+    if value not in choices:
+        raise ValueError(f"unknown {name} {value!r}: expected one of {', '.join(map(repr, choices))}")
+    return value
+
+
+#: The values the generators take, as the command line names them.
+LOGICON_VARIANTS = ("plain", "hard", "completion")
+LOGICON_LABELS = ("exact", "paper")
+LOGICON_PROMPTS = ("zero-shot", "3-shot", "3-shot-path")
+LOGICON_TASKS = ("lists", "generative")
+DIVLOGIC_TYPES = ("3c1e", "3e1c", "missing", "mixed")
+LOGICGRAPH_TIERS = ("small", "medium", "large")

@@ -8,7 +8,8 @@ import os
 from collections.abc import Iterable, Mapping
 from typing import Any, Dict, List, Optional, Tuple, Union
 
-from entail import _native, _worker
+from entail import _worker
+from entail._load import native as _native
 
 Reference = Union[Mapping, str]
 

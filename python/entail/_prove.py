@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 from typing import Any, Dict, Optional, Union
 
-from entail import _native
+from entail._load import native as _native
 
 
 def prove(

@@ -20,9 +20,12 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
+import warnings
 from typing import Any, Dict, Iterator, List, Optional
 
 from entail import divlogic, logicgraph, logicon, slr
+from entail._args import (DIVLOGIC_TYPES, LOGICGRAPH_TIERS, LOGICON_TASKS, LOGICON_VARIANTS,
+                          _choice)
 
 
 @dataclasses.dataclass
@@ -61,6 +64,8 @@ class LogiconConfig:
     size: int = 100
 
     def validate(self) -> None:
+        _choice("variant", self.variant, LOGICON_VARIANTS)
+        _choice("task", self.task, LOGICON_TASKS)
         if not 2 <= self.min_k <= self.max_k:
             raise ValueError(f"k {self.min_k}..{self.max_k}: need 2 <= min <= max")
 
@@ -82,8 +87,7 @@ class DivlogicConfig:
     size: int = 100
 
     def validate(self) -> None:
-        if self.type not in ("3c1e", "3e1c", "missing", "mixed"):
-            raise ValueError(f"unknown type {self.type!r}")
+        _choice("type", self.type, DIVLOGIC_TYPES)
 
     def generate(self, count: int, seed: int) -> List[Dict[str, Any]]:
         per = 4 if self.rotations else 1
@@ -100,8 +104,7 @@ class LogicgraphConfig:
     size: int = 20
 
     def validate(self) -> None:
-        if self.tier not in ("small", "medium", "large"):
-            raise ValueError(f"unknown tier {self.tier!r}")
+        _choice("tier", self.tier, LOGICGRAPH_TIERS)
 
     def generate(self, count: int, seed: int) -> List[Dict[str, Any]]:
         return logicgraph.generate(tier=self.tier, count=count, seed=seed, prompt=True)
@@ -143,7 +146,9 @@ class Dataset:
             "question": item["prompt"],
             "answer": self.module.gold_answer(item),
             "metadata": {
-                "source_dataset": self.name,
+                # reasoning-gym's registry name, which its CompositeDataset
+                # looks the entry's scorer up by.
+                "source_dataset": f"entail_{self.name}",
                 "source_index": index,
                 "id": item["id"],
                 "ground_truth": self.module.ground_truth(item),
@@ -158,9 +163,28 @@ class Dataset:
         if not 0 <= index < self.size:
             raise IndexError(f"index {index} outside 0..{self.size - 1}")
         if self._items is None:
-            items = self.config.generate(self.size, self.seed)
-            self._items = [self._entry(i, item) for i, item in enumerate(items)]
-        return self._items[index]
+            self._items = [self._entry(i, item) for i, item in enumerate(self._generate())]
+        entry = self._items[index]
+        # A copy: reasoning-gym's CompositeDataset writes into the metadata.
+        return dict(entry, metadata=dict(entry["metadata"]))
+
+    def _generate(self) -> List[Dict[str, Any]]:
+        """Exactly ``size`` items. SLR's lowest levels hold only a few dozen
+        distinct tasks (fewer once the test and validation tasks are held
+        out): a dataset larger than its levels hold repeats their tasks in
+        order, and a warning says how many are distinct."""
+        items = self.config.generate(self.size, self.seed)
+        if len(items) >= self.size:
+            return items[: self.size]
+        if not items:
+            raise ValueError(f"{self.name}: the generator produced no item for {self.config}")
+        if self.name != "slr":
+            raise ValueError(f"{self.name}: the generator produced {len(items)} of {self.size} items")
+        warnings.warn(
+            f"slr levels {self.config.min_level}..{self.config.max_level} hold {len(items)} distinct "
+            f"training tasks under seed {self.seed}; the {self.size} items repeat them (widen the "
+            "levels with min_level/max_level for more distinct tasks)", stacklevel=4)
+        return [items[i % len(items)] for i in range(self.size)]
 
     def __iter__(self) -> Iterator[Dict[str, Any]]:
         return (self[i] for i in range(self.size))

@@ -24,7 +24,7 @@ import os
 from collections import Counter
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
-from entail import _native
+from entail._load import native as _native
 from entail.rewards import VerlScore, _text
 
 ANSWERS = ("True", "False", "Uncertain")

@@ -20,8 +20,8 @@ import warnings
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
-from entail import _native
-from entail._args import Range, _count, _jsonl, _range, _shard, _threads
+from entail._load import native as _native
+from entail._args import LOGICGRAPH_TIERS, Range, _choice, _count, _jsonl, _range, _shard, _threads
 from entail._bench import Records, Shapes, lines, report
 from entail.pictures import Instance
 
@@ -59,7 +59,7 @@ def generate(
     with tempfile.TemporaryDirectory(prefix="entail-logicgraph-") as out:
         note = _native.gen_logicgraph(
             out,
-            tier,
+            _choice("tier", tier, LOGICGRAPH_TIERS),
             None if paths is None else _range("paths", paths),
             _range("depth", depth),
             forms,
@@ -118,5 +118,66 @@ def score(gold: Union[str, "os.PathLike[str]", Sequence[Mapping[str, Any]]],
     return result
 
 
-(ground_truth, gold_answer, rewards, trl_reward, compute_score, compute_score_batch,
- reward_func) = Shapes("logicgraph", ("id", "complete", "solutions")).functions()
+_SHAPES = Shapes("logicgraph", ("id", "complete", "solutions"))
+
+
+def ground_truth(item: Union[Mapping[str, Any], str]) -> str:
+    """What the reward needs of an item, as JSON text for one dataset column:
+    ``id``, ``complete`` and ``solutions``. A str is taken as that text already."""
+    return _SHAPES.ground_truth(item)
+
+
+def gold_answer(item: Union[Mapping[str, Any], str]) -> str:
+    """A completion that earns the full LogicGraph reward on ``item``."""
+    return _SHAPES.gold_answer(item)
+
+
+def rewards(completions: Sequence[Any], ground_truths: Sequence[Any], *, strict: bool = False,
+            binary: bool = False, timeout: float = 10.0) -> List[Dict[str, Any]]:
+    """The LogicGraph reward of each completion against its ground truth (a
+    generated item, or its `ground_truth(item)` text): a dict with ``score``
+    in [0, 1] and the metrics it rests on. ``binary=True``: ``score`` is 1.0
+    for full marks, else 0.0 (the partial score kept as ``partial_score``);
+    ``strict=True`` raises on a ground truth that cannot be scored instead of
+    warning and scoring it 0.0."""
+    return _SHAPES.rewards(completions, ground_truths, strict=strict, binary=binary, timeout=timeout)
+
+
+def trl_reward(prompts: Optional[List[Any]] = None, completions: Optional[List[Any]] = None,
+               **kwargs: Any) -> List[float]:
+    """A TRL ``GRPOTrainer`` reward function: one float per completion. The
+    ground truth is the dataset's ``ground_truth`` column, else the row's own
+    columns (a dataset of generated items). Through TRL's ``log_metric`` it
+    logs the batch means of the reward's metrics (``logicgraph/...``). Keywords
+    ``binary``, ``strict`` and ``timeout`` (bind them with
+    ``functools.partial`` or `entail.rewards.with_options`) act as in
+    `rewards`; other keywords are ignored."""
+    return _SHAPES.trl_reward(prompts, completions, kwargs)
+
+
+trl_reward.__name__ = "logicgraph_reward"
+
+
+def compute_score(data_source: Any, solution_str: str, ground_truth: Any, extra_info: Any = None,
+                  **kwargs: Any) -> Dict[str, float]:
+    """verl's ``compute_score(data_source, solution_str, ground_truth,
+    extra_info)``: a dict of floats, ``score`` and the metrics
+    ``success``, ``precision``, ``diversity``, ``answered`` and ``valid``, the same keys for every sample. ``reward_kwargs`` ``binary``,
+    ``strict`` and ``timeout`` act as in `rewards`."""
+    return _SHAPES.compute_score(solution_str, ground_truth, kwargs)
+
+
+def compute_score_batch(data_sources: Sequence[Any], solution_strs: Sequence[str],
+                        ground_truths: Sequence[Any], extra_infos: Optional[Sequence[Any]] = None,
+                        **kwargs: Any) -> List[Dict[str, float]]:
+    """`compute_score` for verl's batch reward manager: a dict per solution."""
+    return _SHAPES.compute_score_batch(solution_strs, ground_truths, kwargs)
+
+
+def reward_func(queries: List[str], prompts: List[str], labels: List[Any], **kwargs: Any) -> Dict[str, Any]:
+    """OpenRLHF's ``reward_func(queries, prompts, labels)``: a query is the
+    prompt followed by the response; ``labels`` are the ground truths
+    (``--label_key``). Returns ``rewards``, ``scores`` and ``extra_logs``
+    (the metrics of `compute_score`), as torch tensors when torch is
+    installed."""
+    return _SHAPES.reward_func(queries, prompts, labels, kwargs)

@@ -15,10 +15,11 @@ paper's consistency; 0 for an answer not in the format asked).
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
-from entail import _native
-from entail._args import Range, _count, _jsonl, _range, _shard, _threads
+from entail._load import native as _native
+from entail._args import (LOGICON_LABELS, LOGICON_PROMPTS, LOGICON_TASKS, LOGICON_VARIANTS,
+                          Range, _choice, _count, _jsonl, _range, _shard, _threads)
 from entail._bench import Records, Shapes, lines, report
 from entail.pictures import Sample
 
@@ -48,6 +49,11 @@ def generate(
     ``task="generative"`` gives Task 3 samples instead: ``groups`` groups of
     ``group_atoms`` atoms, an assignment, ten facts per group true under it,
     and the prompt asking for one new statement per group."""
+    _choice("variant", variant, LOGICON_VARIANTS)
+    _choice("labels", labels, LOGICON_LABELS)
+    if prompt is not None:
+        _choice("prompt", prompt, LOGICON_PROMPTS)
+    _choice("task", task, LOGICON_TASKS)
     text = _native.gen_logicon(
         _range("k", k),
         _count("count", count),
@@ -83,5 +89,66 @@ def score(samples: Records, answers: Records, *, task: Union[int, str]) -> Dict[
     return report(_native.score_logicon(number, lines(samples), lines(answers)))
 
 
-(ground_truth, gold_answer, rewards, trl_reward, compute_score, compute_score_batch,
- reward_func) = Shapes("logicon").functions()
+_SHAPES = Shapes("logicon")
+
+
+def ground_truth(item: Union[Mapping[str, Any], str]) -> str:
+    """What the reward needs of an item, as JSON text for one dataset column:
+    the item. A str is taken as that text already."""
+    return _SHAPES.ground_truth(item)
+
+
+def gold_answer(item: Union[Mapping[str, Any], str]) -> str:
+    """A completion that earns the full LogiConBench reward on ``item``."""
+    return _SHAPES.gold_answer(item)
+
+
+def rewards(completions: Sequence[Any], ground_truths: Sequence[Any], *, strict: bool = False,
+            binary: bool = False, timeout: float = 10.0) -> List[Dict[str, Any]]:
+    """The LogiConBench reward of each completion against its ground truth (a
+    generated item, or its `ground_truth(item)` text): a dict with ``score``
+    in [0, 1] and the metrics it rests on. ``binary=True``: ``score`` is 1.0
+    for full marks, else 0.0 (the partial score kept as ``partial_score``);
+    ``strict=True`` raises on a ground truth that cannot be scored instead of
+    warning and scoring it 0.0."""
+    return _SHAPES.rewards(completions, ground_truths, strict=strict, binary=binary, timeout=timeout)
+
+
+def trl_reward(prompts: Optional[List[Any]] = None, completions: Optional[List[Any]] = None,
+               **kwargs: Any) -> List[float]:
+    """A TRL ``GRPOTrainer`` reward function: one float per completion. The
+    ground truth is the dataset's ``ground_truth`` column, else the row's own
+    columns (a dataset of generated items). Through TRL's ``log_metric`` it
+    logs the batch means of the reward's metrics (``logicon/...``). Keywords
+    ``binary``, ``strict`` and ``timeout`` (bind them with
+    ``functools.partial`` or `entail.rewards.with_options`) act as in
+    `rewards`; other keywords are ignored."""
+    return _SHAPES.trl_reward(prompts, completions, kwargs)
+
+
+trl_reward.__name__ = "logicon_reward"
+
+
+def compute_score(data_source: Any, solution_str: str, ground_truth: Any, extra_info: Any = None,
+                  **kwargs: Any) -> Dict[str, float]:
+    """verl's ``compute_score(data_source, solution_str, ground_truth,
+    extra_info)``: a dict of floats, ``score`` and the metrics
+    ``task``, ``correct`` and ``parsed``, the same keys for every sample. ``reward_kwargs`` ``binary``,
+    ``strict`` and ``timeout`` act as in `rewards`."""
+    return _SHAPES.compute_score(solution_str, ground_truth, kwargs)
+
+
+def compute_score_batch(data_sources: Sequence[Any], solution_strs: Sequence[str],
+                        ground_truths: Sequence[Any], extra_infos: Optional[Sequence[Any]] = None,
+                        **kwargs: Any) -> List[Dict[str, float]]:
+    """`compute_score` for verl's batch reward manager: a dict per solution."""
+    return _SHAPES.compute_score_batch(solution_strs, ground_truths, kwargs)
+
+
+def reward_func(queries: List[str], prompts: List[str], labels: List[Any], **kwargs: Any) -> Dict[str, Any]:
+    """OpenRLHF's ``reward_func(queries, prompts, labels)``: a query is the
+    prompt followed by the response; ``labels`` are the ground truths
+    (``--label_key``). Returns ``rewards``, ``scores`` and ``extra_logs``
+    (the metrics of `compute_score`), as torch tensors when torch is
+    installed."""
+    return _SHAPES.reward_func(queries, prompts, labels, kwargs)

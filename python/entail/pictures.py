@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 from typing import Any, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
-from entail import _native
+from entail._load import native as _native
 from entail._bench import json_text
 
 Result = Union[str, "os.PathLike[str]", Mapping[str, Any], Sequence[Mapping[str, Any]]]

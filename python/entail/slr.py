@@ -14,7 +14,8 @@ import os
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
-from entail import _native, _worker, rewards as _rewards
+from entail import _worker, rewards as _rewards
+from entail._load import native as _native
 from entail._args import Range, _count, _jsonl, _range, _shard, _threads
 from entail._bench import Records, lines, report
 from entail._judge import shared_judge

@@ -5,9 +5,16 @@ environment library, ``pip install 'verifiers>=0.1.9,<0.2'``).
 its dataset is `entail.datasets.create_dataset(benchmark, **config)` as rows
 ``question``, ``answer`` (a gold answer) and ``info`` (the item's
 ``ground_truth`` text), and its rubric the benchmark's reward
-(`entail.<benchmark>.rewards`), scored over a whole group of rollouts at
-once so that DivLogicEval's rotations and LogicGraph's gold checks are
-shared. ``eval_size`` items under ``seed + 1`` make the eval dataset.
+(`entail.<benchmark>.rewards`), called once per example on the group of
+its rollouts. verifiers groups rollouts by example, so DivLogicEval's four
+rotations of a question (four examples) are never scored together: each
+rollout earns its plain correctness, and the PartialCircular scaling of
+`entail.divlogic.rewards` does not apply. ``eval_size`` items under
+``seed + 1`` make the eval dataset.
+
+``vf-eval`` finds it as the package's own ``load_environment``::
+
+    vf-eval entail -a '{"benchmark": "logicon", "variant": "hard", "size": 50}' -m gpt-4.1-mini -n 20
 """
 
 from __future__ import annotations

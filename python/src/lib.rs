@@ -7,6 +7,7 @@
 
 mod bench;
 mod fol;
+mod interrupt;
 mod judge;
 mod picture;
 mod value;
@@ -159,11 +160,11 @@ fn gen_slr(
         holdout: 0,
     };
     judge::set_worker_command(&mut config.judge.worker, &worker_command)?;
-    py.detach(move || {
-        let mut out = Vec::new();
+    interrupt::run(py, move |cancel| {
+        let mut out = cancel.output();
         slr::generate(&config, &mut out, &|_| {}).map_err(|e| e.to_string())?;
-        String::from_utf8(out).map_err(|e| e.to_string())
-    })
+        String::from_utf8(out.bytes).map_err(|e| e.to_string())
+    })?
     .map_err(bad)
 }
 
@@ -219,11 +220,11 @@ fn gen_logicon(
         shard: shard_of(shard)?,
         wordnet: None,
     };
-    py.detach(move || {
-        let mut out = Vec::new();
+    interrupt::run(py, move |cancel| {
+        let mut out = cancel.output();
         logicon::generate(&config, &mut out, &|_| {}).map_err(|e| e.to_string())?;
-        String::from_utf8(out).map_err(|e| e.to_string())
-    })
+        String::from_utf8(out.bytes).map_err(|e| e.to_string())
+    })?
     .map_err(PyValueError::new_err)
 }
 
@@ -260,11 +261,11 @@ fn gen_divlogic(
         shard: shard_of(shard)?,
         threads: threads.max(1),
     };
-    py.detach(move || {
-        let mut out = Vec::new();
+    interrupt::run(py, move |cancel| {
+        let mut out = cancel.output();
         divlogic::generate(&config, &mut out, &|_| {}).map_err(|e| e.to_string())?;
-        String::from_utf8(out).map_err(|e| e.to_string())
-    })
+        String::from_utf8(out.bytes).map_err(|e| e.to_string())
+    })?
     .map_err(PyValueError::new_err)
 }
 
@@ -316,13 +317,38 @@ fn gen_logicgraph(
     config.shard = shard_of(shard)?;
     config.validate().map_err(|e| bad(e.to_string()))?;
     let note = config.distractor_note();
-    py.detach(move || {
-        logicgraph::generate(&config, std::path::Path::new(&output), &|_| {})
-            .map(|_| ())
-            .map_err(|e| e.to_string())
-    })
+    interrupt::run(py, move |cancel| {
+        logicgraph_blocks(config, shard, &output, &cancel)
+    })?
     .map_err(bad)?;
     Ok(note)
+}
+
+/// `logicgraph::generate` of `config` into `output`, in blocks of its
+/// shard (shard `i` of `n` is shards `i*m .. i*m+m` of `n*m`, the same
+/// items) so that an interrupted run stops after its current block; an
+/// interrupted run's directory is removed.
+fn logicgraph_blocks(
+    mut config: entail::gen::logicgraph::Config,
+    (index, count): (u64, u64),
+    output: &str,
+    cancel: &interrupt::Cancel,
+) -> Result<(), String> {
+    let items = config.shard.range(config.count).count() as u64;
+    let per_block = (8 * config.threads.max(1) as u64).max(32);
+    let blocks = (items / per_block).clamp(1, u64::MAX / count.max(1));
+    for block in 0..blocks {
+        if cancel.is_set() {
+            break;
+        }
+        config.shard = entail::gen::Shard::new(index * blocks + block, count * blocks)?;
+        entail::gen::logicgraph::generate(&config, std::path::Path::new(output), &|_| {})
+            .map_err(|e| e.to_string())?;
+    }
+    if cancel.is_set() {
+        let _ = std::fs::remove_dir_all(output);
+    }
+    Ok(())
 }
 
 /// The extension module.

@@ -295,3 +295,131 @@ def test_logicon_rewards_and_cli_read_wrapped_answers_alike(entail_bin, tmp_path
     every = cli["all"]
     assert every["consistent"]["correct"] + every["inconsistent"]["correct"] == expected.count(0)
     assert cli["unparsed"] == expected.count(2)
+
+
+# --- plumbing: pickling, verl's keys, Arrow columns, options ----------------
+
+def _verl_load(path, name):
+    """How verl's `get_custom_reward_fn` loads `custom_reward_function.path`
+    and `.name`: the file run as a module of its own, the function taken."""
+    import importlib.util
+    import sys
+
+    spec = importlib.util.spec_from_file_location("custom_module", path)
+    custom = importlib.util.module_from_spec(spec)
+    sys.modules["custom_module"] = custom
+    spec.loader.exec_module(custom)
+    return getattr(custom, name)
+
+
+@pytest.mark.parametrize("benchmark", BENCHMARKS)
+def test_rewards_pickle_and_run_in_a_spawned_process_pool(benchmark, items):
+    import concurrent.futures
+    import multiprocessing
+    import pickle
+
+    m = module(benchmark)
+    for function in (m.compute_score, m.compute_score_batch, m.trl_reward, m.reward_func,
+                     m.rewards, m.ground_truth, m.gold_answer):
+        assert pickle.loads(pickle.dumps(function)) is function
+    rows = cases(benchmark, items)[:2]
+    truths = [m.ground_truth(item) for item, _, _ in rows]
+    # verl's prime manager: compute_score pickled into a process pool.
+    context = multiprocessing.get_context("spawn")
+    with concurrent.futures.ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:
+        got = list(pool.map(m.compute_score, [benchmark] * 4, [g for _, g, _ in rows] + [b for _, _, b in rows],
+                            truths * 2))
+    assert [g["score"] for g in got[:2]] == [1.0, 1.0]
+    assert all(g["score"] < 1.0 for g in got[2:])
+    # verl's custom_reward_function: a path and a name.
+    loaded = _verl_load(m.__file__, "compute_score")
+    assert loaded(benchmark, rows[0][1], truths[0])["score"] == 1.0
+
+
+@pytest.mark.parametrize("benchmark", ["logicgraph", "logicon", "divlogic"])
+def test_verl_extra_info_has_the_same_keys_for_every_sample(benchmark, items):
+    m = module(benchmark)
+    rows = cases(benchmark, items)
+    truths = [m.ground_truth(item) for item, _, _ in rows]
+    answers = [g for _, g, _ in rows] + [b for _, _, b in rows] + ["no idea"] * len(rows)
+    singles = [m.compute_score(benchmark, a, t) for a, t in zip(answers, truths * 3)]
+    with pytest.warns(UserWarning, match="ground_truth"):
+        singles.append(m.compute_score(benchmark, "no idea", '{"id": "x"}'))
+    batch = m.compute_score_batch([benchmark] * len(rows), [g for _, g, _ in rows], truths)
+    keys = set(singles[0])
+    assert "score" in keys and len(keys) > 1
+    for result in singles + batch:
+        assert set(result) == keys and all(isinstance(v, float) for v in result.values())
+    if benchmark == "divlogic":
+        assert singles[-2]["picked"] == -1.0 and singles[0]["picked"] in (0.0, 1.0, 2.0, 3.0)
+    logs = m.reward_func(["Q" + a for a in answers], ["Q"] * len(answers), truths * 3)["extra_logs"]
+    assert set(logs) == keys - {"score"} and all(len(v) == len(answers) for v in logs.values())
+
+
+@pytest.mark.parametrize("benchmark", ["logicgraph", "logicon", "divlogic"])
+def test_items_stored_as_nested_parquet_columns_score(benchmark, items, tmp_path):
+    """A dataset of generated items written to Parquet as they are (nested
+    columns): Arrow unifies the rows' fields (a missing one becomes null)
+    and pandas reads lists as numpy arrays; the rewards read both."""
+    pq = pytest.importorskip("pyarrow.parquet")
+    import pyarrow as pa
+
+    m = module(benchmark)
+    rows = cases(benchmark, items)
+    plain = [json.loads(json.dumps(item)) for item, _, _ in rows]
+    keys = sorted({k for item in plain for k in item})
+    pq.write_table(pa.table({k: [item.get(k) for item in plain] for k in keys}), tmp_path / "items.parquet")
+    table = pq.read_table(tmp_path / "items.parquet")
+    golds, bads = [g for _, g, _ in rows], [b for _, _, b in rows]
+    readers = [table.to_pylist()]
+    try:
+        readers.append(table.to_pandas().to_dict("records"))
+    except ImportError:
+        pass
+    for back in readers:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            assert [r["score"] for r in m.rewards(golds, back)] == [1.0] * len(rows)
+            assert all(r["score"] < 1.0 for r in m.rewards(bads, back))
+            assert m.trl_reward(prompts=["p"] * len(rows), completions=golds,
+                                **{k: [r[k] for r in back] for k in back[0]}) == [1.0] * len(rows)
+
+
+def test_binary_and_trl_metrics_for_partial_credit(items):
+    m = entail.logicgraph
+    rows = cases("logicgraph", items)
+    truths = [m.ground_truth(item) for item, _, _ in rows]
+    bads = [b for _, _, b in rows]
+    partial = [r["score"] for r in m.rewards(bads, truths)]
+    assert all(0.0 < p < 1.0 for p in partial)
+    assert [r["score"] for r in m.rewards(bads, truths, binary=True)] == [0.0] * len(rows)
+    assert m.compute_score("x", bads[0], truths[0], binary=True)["score"] == 0.0
+    assert m.trl_reward(prompts=["p"] * len(rows), completions=bads, ground_truth=truths,
+                        binary=True) == [0.0] * len(rows)
+    logged = {}
+    m.trl_reward(prompts=["p"] * len(rows), completions=bads, ground_truth=truths,
+                 log_metric=logged.__setitem__)
+    assert logged["logicgraph/success"] == 1.0
+    assert logged["logicgraph/precision"] == pytest.approx(
+        sum(r["precision"] for r in m.rewards(bads, truths)) / len(rows))
+
+
+def test_a_missing_ground_truth_says_what_to_give():
+    for m in (entail.logicgraph, entail.logicon, entail.divlogic):
+        with pytest.raises(ValueError, match=r"ground_truth\(item\)"):
+            m.trl_reward(prompts=["p"], completions=["x"])
+        with pytest.raises(ValueError, match=r"ground_truth\(item\)"):
+            m.compute_score("x", "x", None)
+        with pytest.warns(UserWarning, match=r"ground_truth\(item\)"):
+            m.trl_reward(prompts=["p"], completions=["x"], answer=["A"])
+
+
+def test_reward_signatures_are_the_frameworks():
+    import inspect
+
+    for m in (entail.logicgraph, entail.logicon, entail.divlogic):
+        assert list(inspect.signature(m.compute_score).parameters)[:4] == [
+            "data_source", "solution_str", "ground_truth", "extra_info"]
+        assert list(inspect.signature(m.reward_func).parameters)[:3] == ["queries", "prompts", "labels"]
+        assert m.trl_reward.__name__ == f"{m.__name__.split('.')[-1]}_reward"
+        assert inspect.signature(m.rewards).return_annotation in ("List[Dict[str, Any]]",)

@@ -160,3 +160,36 @@ def test_ctrl_c_does_not_wait_for_the_answers_under_way(tmp_path):
     assert out.strip() == "interrupted"
     # Without the cancel flag the batch waits for the 60 s timeout.
     assert waited < 20, waited
+
+
+@pytest.mark.parametrize("call", [
+    "entail.divlogic.generate(count=100000, seed=1, threads=1)",
+    "entail.logicon.generate(count=10**6, seed=1, threads=1)",
+    "entail.logicgraph.generate(count=100000, seed=1, threads=1)",
+    "entail.slr.generate(level=5, count=100000, seed=1, threads=1)",
+])
+def test_ctrl_c_stops_a_generator(call):
+    """SIGINT during a generator run far too long to finish: a
+    KeyboardInterrupt, not the run's end."""
+    script = textwrap.dedent(f"""
+        import sys
+        import entail
+        entail.divlogic.generate(count=1, seed=0, threads=1)  # loads the extension
+        print("ready", flush=True)
+        try:
+            {call}
+        except KeyboardInterrupt:
+            print("interrupted", flush=True)
+            sys.exit(0)
+        sys.exit(3)
+    """)
+    process = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout.readline().strip() == "ready"
+        time.sleep(1.0)  # the run is under way
+        process.send_signal(signal.SIGINT)
+        out, _ = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    assert process.returncode == 0, out
+    assert out.strip() == "interrupted"
