@@ -1,6 +1,10 @@
 """DivLogicEval: generate multiple-choice questions, score answers, reward
-completions. A completion answers as the prompt asks, ``Answer: <A/B/C/D>``
-(a bare letter is read too).
+completions. A completion answers as the prompt asks, ``Answer: <A/B/C/D>``;
+it is read by entail's one answer reader (in Rust, as ``entail score`` reads
+it): reasoning in ``<think>`` blocks and end/chat-template tokens are dropped,
+the last answer marker wins (``**Answer:** D``, ``The answer is D.``,
+``\\boxed{D}``, ``<answer>D</answer>``, a bare ``D``), and a hedge or
+several letters is no answer.
 
 Reward: 1 when the completion picks the question's answer, else 0 (the
 paper's accuracy). When a batch holds all four rotations of a question
@@ -51,7 +55,8 @@ def generate(
 def score(questions: Records, answers: Records, *, alpha: Sequence[float] = (0.5,)) -> Dict[str, Any]:
     """`entail score divlogic --json`: accuracy, Circular, PartialCircular
     and PC_alpha for each ``alpha``; ``questions`` and ``answers``
-    (``{"id", "answer"}`` records, the answer an index or a letter) are
+    (``{"id", "answer"}`` records, the answer an index or the model's text,
+    read as the rewards read it) are
     JSONL paths or lists of dicts."""
     return report(_native.score_divlogic(lines(questions), lines(answers), [float(a) for a in alpha]))
 

@@ -114,16 +114,14 @@ fn without_thinking(text: &str) -> String {
     out
 }
 
-/// The length of a `<|name|>` token at the start of `s`, if there is one.
+/// The length of a `<|name|>` token at the start of `s`, if there is one
+/// (a name of at most 40 bytes, so a scan never runs past it).
 fn pipe_token(s: &str) -> Option<usize> {
-    let inner = s.strip_prefix("<|")?;
-    let end = inner.find("|>")?;
-    let name = &inner[..end];
-    (name.len() <= 40
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | ':' | ' ')))
-    .then_some(end + 4)
+    let inner = s.strip_prefix("<|")?.as_bytes();
+    let end = inner.iter().take(41).position(|&b| {
+        !(b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':' | b' '))
+    })?;
+    (inner[end] == b'|' && inner.get(end + 1) == Some(&b'>')).then_some(end + 4)
 }
 
 /// `text` without special tokens (each replaced by a line break).
@@ -345,40 +343,54 @@ fn closing_brace(v: &str, from: usize) -> usize {
     v.len()
 }
 
-/// Every answer marker of the visible text `v`, in order.
+/// How many of the last places that may hold a marker are looked at (a
+/// count, so that a text of many `answer` words costs linear time).
+const MARKER_CANDIDATES: usize = 64;
+
+/// The answer markers among the last [`MARKER_CANDIDATES`] places of the
+/// visible text `v` that may hold one, in order.
 fn markers(v: &str) -> Vec<Marker> {
     let lower = v.to_ascii_lowercase();
+    // (start, kind): 0-2 a word, 3 a tag, 4-5 a box.
+    let mut places: Vec<(usize, usize)> = Vec::new();
+    for (kind, needle) in [
+        "answer", "option", "choice", "<answer>", "\\boxed{", "\\fbox{",
+    ]
+    .iter()
+    .enumerate()
+    {
+        places.extend(lower.match_indices(needle).map(|(at, _)| (at, kind)));
+    }
+    places.sort_unstable();
+    let from = places.len().saturating_sub(MARKER_CANDIDATES);
     let mut found = Vec::new();
-    for word in ["answer", "option", "choice"] {
-        for (at, _) in lower.match_indices(word) {
-            found.extend(word_marker(v, &lower, at, word.len()));
+    for &(at, kind) in &places[from..] {
+        match kind {
+            0..=2 => found.extend(word_marker(v, &lower, at, 6)),
+            3 => {
+                let from = at + "<answer>".len();
+                let end = lower[from..]
+                    .find("</answer>")
+                    .map_or(v.len(), |n| from + n);
+                found.push(Marker {
+                    start: at,
+                    span: (from, end),
+                    rest: (from, end),
+                    prose: false,
+                });
+            }
+            _ => {
+                let from = at + if kind == 4 { "\\boxed{" } else { "\\fbox{" }.len();
+                let end = closing_brace(v, from);
+                found.push(Marker {
+                    start: at,
+                    span: (from, end),
+                    rest: (from, end),
+                    prose: false,
+                });
+            }
         }
     }
-    for (at, _) in lower.match_indices("<answer>") {
-        let from = at + "<answer>".len();
-        let end = lower[from..]
-            .find("</answer>")
-            .map_or(v.len(), |n| from + n);
-        found.push(Marker {
-            start: at,
-            span: (from, end),
-            rest: (from, end),
-            prose: false,
-        });
-    }
-    for open in ["\\boxed{", "\\fbox{"] {
-        for (at, _) in lower.match_indices(open) {
-            let from = at + open.len();
-            let end = closing_brace(v, from);
-            found.push(Marker {
-                start: at,
-                span: (from, end),
-                rest: (from, end),
-                prose: false,
-            });
-        }
-    }
-    found.sort_by_key(|m| (m.start, m.span));
     found
 }
 
@@ -821,6 +833,16 @@ mod tests {
             visible("<start_of_turn>model\nAnswer: B<end_of_turn>").trim(),
             "Answer: B"
         );
+    }
+
+    #[test]
+    fn many_markers_and_token_starts_are_read_in_linear_work() {
+        let text = format!("{}Answer: B", "the answer is ".repeat(100_000));
+        assert_eq!(option(&text, 4), Some(1));
+        let text = format!("{}\nAnswer: C</s>", "<|".repeat(100_000));
+        assert_eq!(option(&text, 4), Some(2));
+        let text = format!("\\boxed{{{}\nAnswer: D", "{".repeat(100_000));
+        assert_eq!(option(&text, 4), Some(3));
     }
 
     #[test]
