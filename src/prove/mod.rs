@@ -38,8 +38,8 @@ pub use problem::{
     combined_goal, is_step_file, Premise, Solution, Step, StepProblem, ASSUMPTION_LISTS,
 };
 pub use report::{
-    CheckReport, Consistency, Entailment, ErrorKind, Lint, ProblemJson, ProblemReport, ProveError,
-    SolutionReport, StepReport, StepStatus, SupportsReport, SZS_ERROR,
+    CheckReport, Consistency, Entailment, ErrorKind, ErrorStatus, Lint, ProblemJson, ProblemReport,
+    ProveError, SolutionReport, StepReport, StepStatus, SupportsReport, SZS_ERROR,
 };
 
 use crate::smt::{free_variables, Sat, Signature, SubsetMap, Z3Session};
@@ -114,6 +114,12 @@ pub struct Prover {
     /// Whether a plain problem's proof is reported with the premises it
     /// used, re-checked, and its text.
     proof_out: bool,
+    /// The names of the premises of the problem being raced, and of its
+    /// goal, for E's derivation (see [`tptp::in_user_names`]).
+    premise_names: Vec<String>,
+    goal_name: String,
+    /// The problem's file, named in E's derivation as its source.
+    source_name: String,
     options: ProveOptions,
 }
 
@@ -127,8 +133,17 @@ impl Prover {
             search_directives: Vec::new(),
             negated_conjectures: Vec::new(),
             proof_out: false,
+            premise_names: Vec::new(),
+            goal_name: "goal".to_string(),
+            source_name: "<stdin>".to_string(),
             options,
         }
+    }
+
+    /// Names the problem's file in printed derivations (`file('NAME', ..)`);
+    /// `<stdin>` by default.
+    pub fn set_source_name(&mut self, name: impl Into<String>) {
+        self.source_name = name.into();
     }
 
     /// Turns proof output on or off: for a `proved` plain (Prover9 or TPTP)
@@ -204,7 +219,7 @@ impl Prover {
         watch: bool,
     ) -> Result<Entailment, ProveError> {
         let signature = Signature::of(premises.iter().copied().chain(goal))
-            .map_err(|e| ProveError::new(None, e.message))?;
+            .map_err(|e| ProveError::type_error(None, e.message))?;
         if signature.is_propositional() {
             if let Some(result) = quick::by_table(premises, goal, TABLE_ATOMS, model) {
                 return Ok(result);
@@ -283,7 +298,7 @@ impl Prover {
                         proof: None,
                     });
                 }
-                return Err(ProveError::new(Some(e.pos), err.message));
+                return Err(ProveError::type_error(Some(e.pos), err.message));
             }
         }
         let goal = combined_goal(&goals)?;
@@ -293,12 +308,14 @@ impl Prover {
         let premises: Vec<&Formula> = assumptions.iter().map(|e| &e.formula).collect();
         let timeout = self.timeout;
         let first_order = !signature.is_propositional();
-        let decided = self.race(&premises, goal.as_ref(), timeout, first_order)?;
         let names: Vec<String> = assumptions
             .iter()
             .enumerate()
             .map(|(i, e)| e.label().unwrap_or_else(|| format!("assumption {}", i + 1)))
             .collect();
+        self.premise_names = names.clone();
+        self.goal_name = "goal".to_string();
+        let decided = self.race(&premises, goal.as_ref(), timeout, first_order)?;
         let out = self.proved_out(&premises, &names, goal.as_ref(), &decided, first_order);
         let (mut result, mut engine, mut reason) = (decided.result, decided.engine, decided.reason);
         if production && matches!(result, Entailment::NotProved { .. }) {
@@ -629,7 +646,7 @@ impl Prover {
         for (f, pos) in signature_sources {
             signature
                 .add_formula(f)
-                .map_err(|e| ProveError::new(pos, e.message))?;
+                .map_err(|e| ProveError::type_error(pos, e.message))?;
         }
         let consistency = self.consistency(&problem.premises)?;
         let mut solutions = Vec::new();
@@ -748,7 +765,7 @@ impl<'p> Guarded<'p> {
         goal: Option<&Formula>,
     ) -> Result<Guarded<'p>, ProveError> {
         let signature = Signature::of(formulas.iter().copied().chain(goal))
-            .map_err(|e| ProveError::new(None, e.message))?;
+            .map_err(|e| ProveError::type_error(None, e.message))?;
         if signature.is_propositional() {
             if let Some(table) = quick::TableCheck::new(formulas, goal, TABLE_ATOMS) {
                 return Ok(Guarded {
