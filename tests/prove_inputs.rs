@@ -208,7 +208,7 @@ fn input_errors_have_their_own_szs_statuses() {
         ("real.p", "fof(a, axiom, p(1.5)).\n", "Inappropriate"),
         (
             "arity.p",
-            "fof(a, axiom, p(a)).\nfof(b, axiom, p(a, b)).\n",
+            "fof(a, axiom, p(a)).\nfof(b, axiom, q(p(a))).\n",
             "TypeError",
         ),
         (

@@ -421,7 +421,7 @@ impl<'a> Parser<'a> {
             }
             Kind::Number(n) => {
                 return self.error(format!(
-                    "number `{n}`: only integers are supported in FOF and CNF (rationals and reals need TFF's arithmetic)"
+                    "number `{n}`: rationals and reals are not supported in FOF and CNF (only integers; the rest needs TFF's arithmetic)"
                 ))
             }
             Kind::Dollar(d) => {
