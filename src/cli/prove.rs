@@ -5,10 +5,10 @@
 use super::{Exit, Failure, Outcome};
 use entail::prove::{
     is_step_file, CheckReport, Entailment, ProblemReport, ProveError, ProveOptions, Prover,
-    StepStatus, SupportOptions, SZS_ERROR,
+    StepStatus, SupportOptions,
 };
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 mod three_way;
@@ -111,6 +111,9 @@ pub fn run(args: Args) -> Outcome {
     if args.three_way {
         return three_way::run(&args);
     }
+    // The deadline counts from here, before the first byte is read: reading
+    // and parsing a large file are part of the time a caller gave.
+    let started = Instant::now();
     let file = args.path.display().to_string();
     let source = if args.path.is_dir() {
         if !entail::gen::logicgraph::Instances::is_instance(&args.path) {
@@ -118,12 +121,33 @@ pub fn run(args: Args) -> Outcome {
         }
         None
     } else {
-        Some(super::read_text(&args.path)?)
+        reading_deadline(&args, started);
+        match super::read_text(&args.path) {
+            Ok(text) => Some(text),
+            Err(failure) => {
+                if args.szs && claim_report() {
+                    outln!("% SZS status InputError for {}", problem_name(&args.path));
+                }
+                return Err(failure);
+            }
+        }
     };
     let szs = args.szs;
-    let result = run_inner(&args, source);
-    if szs && result.is_err() {
-        outln!("% SZS status {SZS_ERROR} for {}", problem_name(&args.path));
+    let result = run_inner(&args, source, started);
+    if let Err(e) = &result {
+        // The hard deadline may have answered already; one SZS line only.
+        if !claim_report() {
+            loop {
+                std::thread::park();
+            }
+        }
+        if szs {
+            outln!(
+                "% SZS status {} for {}",
+                e.szs_status(),
+                problem_name(&args.path)
+            );
+        }
     }
     match result {
         Ok(exit) => Ok(exit),
@@ -151,8 +175,7 @@ fn options(args: &Args) -> Result<(ProveOptions, Option<SupportOptions>), ProveE
 
 /// Checks the instance directory at `args.path`, or the file whose text is
 /// `source`.
-fn run_inner(args: &Args, source: Option<String>) -> Result<Exit, ProveError> {
-    let started = Instant::now();
+fn run_inner(args: &Args, source: Option<String>, started: Instant) -> Result<Exit, ProveError> {
     let (options, support_options) = options(args)?;
     let timeout = options.timeout;
     let problem = if let Some(src) = source {
@@ -177,6 +200,8 @@ fn run_inner(args: &Args, source: Option<String>) -> Result<Exit, ProveError> {
                 prover.prove_input(&input)
             });
         }
+        // A step file is many checks, each with its own timeout.
+        disarm_deadlines();
         entail::prove::StepProblem::from_step_file(&input)?
     } else {
         entail::gen::logicgraph::Instances::load(&args.path, args.instantiated)?
@@ -236,6 +261,7 @@ fn prove_plain(
         ..options
     });
     prover.set_proof_out(args.proof);
+    prover.set_source_name(args.path.display().to_string());
     let mut report = prove(&mut prover)?;
     report.timeout_seconds = limit.as_secs_f64();
     print_problem(&report, args.json, szs.as_deref());
@@ -245,6 +271,34 @@ fn prove_plain(
         Entailment::Unknown { .. } => Exit::Unknown,
     };
     exit_now(exit);
+}
+
+/// Which armed hard deadline is in force: one fires only if no later one
+/// was armed and none was disarmed since (see [`disarm_deadlines`]).
+static DEADLINE_GENERATION: AtomicUsize = AtomicUsize::new(0);
+
+/// Makes every hard deadline armed so far a no-op.
+fn disarm_deadlines() -> usize {
+    DEADLINE_GENERATION.fetch_add(1, Ordering::SeqCst) + 1
+}
+
+/// Arms the hard deadline for reading a file that may be a plain problem:
+/// `--timeout` (else the default) from `started`, so that a file too large
+/// to read in time still gets its one answer (`Timeout`) at the deadline.
+/// The problem's own deadline replaces it once it is read.
+fn reading_deadline(args: &Args, started: Instant) {
+    let Ok(limit) = args
+        .timeout
+        .map_or(Ok(entail::prove::DEFAULT_TIMEOUT), |t| {
+            seconds(t, "--timeout")
+        })
+    else {
+        return;
+    };
+    let whole = if args.proof { limit * 2 } else { limit };
+    let reserve = (limit / 20).max(MIN_RESERVE).min(limit / 2);
+    let szs = args.szs.then(|| problem_name(&args.path));
+    hard_deadline(started, whole - reserve / 2, whole, args.json, szs);
 }
 
 /// The least time a plain problem's engines stop before `--timeout`.
@@ -271,9 +325,10 @@ fn hard_deadline(
     as_json: bool,
     szs: Option<String>,
 ) {
+    let generation = disarm_deadlines();
     std::thread::spawn(move || {
         std::thread::sleep(at.saturating_sub(started.elapsed()));
-        if !claim_report() {
+        if DEADLINE_GENERATION.load(Ordering::SeqCst) != generation || !claim_report() {
             return;
         }
         let reason = format!("hard deadline of {:.2}s reached", limit.as_secs_f64());

@@ -41,8 +41,8 @@ pub use problem::{
     combined_goal, is_step_file, Premise, Solution, Step, StepProblem, ASSUMPTION_LISTS,
 };
 pub use report::{
-    CheckReport, Consistency, Entailment, ErrorKind, Lint, ProblemJson, ProblemReport, ProveError,
-    SolutionReport, StepReport, StepStatus, SupportsReport, SZS_ERROR,
+    CheckReport, Consistency, Entailment, ErrorKind, ErrorStatus, Lint, ProblemJson, ProblemReport,
+    ProveError, SolutionReport, StepReport, StepStatus, SupportsReport, SZS_ERROR,
 };
 pub use three_way::{Answer, Direction, ThreeWayError, ThreeWayReport};
 
@@ -118,6 +118,12 @@ pub struct Prover {
     /// Whether a plain problem's proof is reported with the premises it
     /// used, re-checked, and its text.
     proof_out: bool,
+    /// The names of the premises of the problem being raced, and of its
+    /// goal, for E's derivation (see [`tptp::in_user_names`]).
+    premise_names: Vec<String>,
+    goal_name: String,
+    /// The problem's file, named in E's derivation as its source.
+    source_name: String,
     options: ProveOptions,
 }
 
@@ -131,8 +137,17 @@ impl Prover {
             search_directives: Vec::new(),
             negated_conjectures: Vec::new(),
             proof_out: false,
+            premise_names: Vec::new(),
+            goal_name: "goal".to_string(),
+            source_name: "<stdin>".to_string(),
             options,
         }
+    }
+
+    /// Names the problem's file in printed derivations (`file('NAME', ..)`);
+    /// `<stdin>` by default.
+    pub fn set_source_name(&mut self, name: impl Into<String>) {
+        self.source_name = name.into();
     }
 
     /// Turns proof output on or off: for a `proved` plain (Prover9 or TPTP)
@@ -208,7 +223,7 @@ impl Prover {
         watch: bool,
     ) -> Result<Entailment, ProveError> {
         let signature = Signature::of(premises.iter().copied().chain(goal))
-            .map_err(|e| ProveError::new(None, e.message))?;
+            .map_err(|e| ProveError::type_error(None, e.message))?;
         if signature.is_propositional() {
             if let Some(result) = quick::by_table(premises, goal, TABLE_ATOMS, model) {
                 return Ok(result);
@@ -287,7 +302,7 @@ impl Prover {
                         proof: None,
                     });
                 }
-                return Err(ProveError::new(Some(e.pos), err.message));
+                return Err(ProveError::type_error(Some(e.pos), err.message));
             }
         }
         let goal = combined_goal(&goals)?;
@@ -297,12 +312,14 @@ impl Prover {
         let premises: Vec<&Formula> = assumptions.iter().map(|e| &e.formula).collect();
         let timeout = self.timeout;
         let first_order = !signature.is_propositional();
-        let decided = self.race(&premises, goal.as_ref(), timeout, first_order)?;
         let names: Vec<String> = assumptions
             .iter()
             .enumerate()
             .map(|(i, e)| e.label().unwrap_or_else(|| format!("assumption {}", i + 1)))
             .collect();
+        self.premise_names = names.clone();
+        self.goal_name = "goal".to_string();
+        let decided = self.race(&premises, goal.as_ref(), timeout, first_order)?;
         let out = self.proved_out(&premises, &names, goal.as_ref(), &decided, first_order);
         let (mut result, mut engine, mut reason) = (decided.result, decided.engine, decided.reason);
         if production && matches!(result, Entailment::NotProved { .. }) {
@@ -633,7 +650,7 @@ impl Prover {
         for (f, pos) in signature_sources {
             signature
                 .add_formula(f)
-                .map_err(|e| ProveError::new(pos, e.message))?;
+                .map_err(|e| ProveError::type_error(pos, e.message))?;
         }
         let consistency = self.consistency(&problem.premises)?;
         let mut solutions = Vec::new();
@@ -752,7 +769,7 @@ impl<'p> Guarded<'p> {
         goal: Option<&Formula>,
     ) -> Result<Guarded<'p>, ProveError> {
         let signature = Signature::of(formulas.iter().copied().chain(goal))
-            .map_err(|e| ProveError::new(None, e.message))?;
+            .map_err(|e| ProveError::type_error(None, e.message))?;
         if signature.is_propositional() {
             if let Some(table) = quick::TableCheck::new(formulas, goal, TABLE_ATOMS) {
                 return Ok(Guarded {

@@ -148,6 +148,22 @@ fn lower_own_priority(by: i32) {
     let _ = by;
 }
 
+/// The stack of an engine's thread. Formulas are at most a thousand levels
+/// deep as read (the parsers' limit; long `&`/`|` chains are balanced),
+/// but closing a clause adds a quantifier per variable and the walks over
+/// formulas recurse, Z3's among them: 2 MB, the default, is too little for
+/// that in a debug build. The memory is reserved, not used.
+const ENGINE_STACK: usize = 256 << 20;
+
+/// Runs `f` on a thread of its own with [`ENGINE_STACK`]. If no thread can
+/// be made, the engine does not run (the race answers without it).
+fn engine_thread(f: impl FnOnce() + Send + 'static) {
+    let _ = std::thread::Builder::new()
+        .name("prove-engine".into())
+        .stack_size(ENGINE_STACK)
+        .spawn(f);
+}
+
 /// Waits `delay` unless `stop` is raised first; `false` when stopped.
 fn wait_unless_stopped(stop: &AtomicBool, delay: Duration) -> bool {
     wait_unless(stop, &AtomicBool::new(false), delay)
@@ -212,6 +228,7 @@ impl Prover {
             None
         };
         let prover9_ran = prover9.is_some();
+        let e_symbols = translation.as_ref().map(|t| t.symbols.clone());
         let first_size = self.first_model_size;
         let premises: Arc<Vec<Formula>> = Arc::new(premises.iter().map(|p| (*p).clone()).collect());
         let goal: Option<Arc<Formula>> = goal.map(|g| Arc::new(g.clone()));
@@ -230,7 +247,7 @@ impl Prover {
                 Duration::ZERO
             };
             let prover9_ended = prover9_ended.clone();
-            std::thread::spawn(move || {
+            engine_thread(move || {
                 if !wait_unless(&stop, &prover9_ended, delay) {
                     return;
                 }
@@ -257,7 +274,7 @@ impl Prover {
         }
         if let Some(t) = prover9 {
             let (tx, stop) = (tx.clone(), stop.clone());
-            std::thread::spawn(move || {
+            engine_thread(move || {
                 let proof = ladr::run_prover9_proof(&t, deadline, &stop);
                 // Without a proof, Z3 need wait no longer.
                 prover9_ended.store(proof.is_none(), Ordering::Relaxed);
@@ -267,7 +284,7 @@ impl Prover {
         if cvc5 {
             if let Some(t) = translation.clone() {
                 let (tx, stop) = (tx.clone(), stop.clone());
-                std::thread::spawn(move || {
+                engine_thread(move || {
                     if wait_unless_stopped(&stop, HELPER_DELAY) {
                         let _ = tx.send(Helper::Cvc5(tptp::run_cvc5(&t, deadline, &stop)));
                     }
@@ -277,7 +294,7 @@ impl Prover {
         if portfolio {
             if let Some(t) = translation.filter(|_| eprover) {
                 let (tx, stop) = (tx.clone(), stop.clone());
-                std::thread::spawn(move || {
+                engine_thread(move || {
                     if wait_unless_stopped(&stop, HELPER_DELAY) {
                         let (outcome, proof) = tptp::run_eprover_proof(&t, deadline, &stop);
                         let _ = tx.send(Helper::E(outcome, proof));
@@ -286,7 +303,7 @@ impl Prover {
             }
             let (tx, stop, premises, goal) =
                 (tx.clone(), stop.clone(), premises.clone(), goal.clone());
-            std::thread::spawn(move || {
+            engine_thread(move || {
                 if wait_unless_stopped(&stop, HELPER_DELAY) {
                     lower_own_priority(MODEL_SEARCH_NICE);
                     // A model of the premises and the negated goal.
@@ -310,9 +327,21 @@ impl Prover {
             result,
             engine,
             reason,
-            proof,
+            mut proof,
             used,
         } = decided?;
+        // E's derivation in the problem's own names (E saw `p0`, `a0`, …).
+        if let (Some("eprover"), Some(text), Some(symbols)) = (engine, &proof, &e_symbols) {
+            let mut names = self.premise_names.clone();
+            names.resize(premises.len(), "premise".to_string());
+            proof = Some(tptp::in_user_names(
+                text,
+                symbols,
+                &names,
+                &self.goal_name,
+                &self.source_name,
+            ));
+        }
         Ok(Decided {
             result,
             engine,

@@ -341,7 +341,7 @@ fn by_instances(premises: &[&Formula], goal: Option<&Formula>) -> Option<bool> {
     let mut instances = Vec::new();
     for (vars, body) in &clauses {
         let count = ground.len().checked_pow(vars.len() as u32)?;
-        if instances.len() + count > MAX_INSTANCES {
+        if instances.len().saturating_add(count) > MAX_INSTANCES {
             return None;
         }
         for tuple in tuples(&ground, vars.len()) {
@@ -371,16 +371,29 @@ fn small_model(premises: &[&Formula], goal: Option<&Formula>) -> Option<Counterm
     let mut budget = MAX_CANDIDATES;
     for n in 1..=MAX_SIZE {
         // One digit per table cell: a function cell takes n values, a relation cell 2.
-        let mut radix = Vec::new();
+        // The candidates are counted before any table is built: with a
+        // 54-ary predicate, size 2 has 2^54 cells, which must never be
+        // allocated (PUZ037-1 aborted on a 1.4e17-byte request here).
+        let mut count: u64 = 1;
+        let mut total_cells: usize = 0;
         for &(_, arity, kind) in &symbols {
-            let cells = n.checked_pow(arity as u32)?;
+            let cells = n.checked_pow(u32::try_from(arity).ok()?)?;
             let base = if kind == SymbolKind::Function { n } else { 2 };
-            radix.extend(std::iter::repeat_n(base, cells));
+            let per_symbol = u64::try_from(base)
+                .ok()?
+                .checked_pow(u32::try_from(cells).ok()?)?;
+            count = count.checked_mul(per_symbol)?;
+            total_cells = total_cells.checked_add(cells)?;
+            if count > budget {
+                return None;
+            }
         }
-        let count = radix
-            .iter()
-            .try_fold(1u64, |acc, &b| acc.checked_mul(b as u64))?;
-        budget = budget.checked_sub(count)?;
+        budget -= count;
+        let mut radix = Vec::with_capacity(total_cells);
+        for &(_, arity, kind) in &symbols {
+            let base = if kind == SymbolKind::Function { n } else { 2 };
+            radix.extend(std::iter::repeat_n(base, n.pow(arity as u32)));
+        }
         let mut digits = vec![0usize; radix.len()];
         loop {
             let cm = interpretation(&symbols, n, &digits);

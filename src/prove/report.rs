@@ -48,16 +48,77 @@ pub struct ProveError {
     pub pos: Option<Pos>,
     /// One line, lower case.
     pub message: String,
+    /// What kind of input error it is, by the SZS ontology.
+    pub status: ErrorStatus,
+}
+
+/// The SZS status of an input that could not be read or checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum ErrorStatus {
+    /// `SyntaxError`: the text is not in the input language.
+    SyntaxError,
+    /// `InputError`: well-formed but not a problem we can read (a missing
+    /// include, two conjectures, a malformed step file or instance).
+    InputError,
+    /// `TypeError`: a symbol used with two arities or as both a predicate
+    /// and a function.
+    TypeError,
+    /// `Inappropriate`: a language outside first-order logic without
+    /// arithmetic (TFF, THF, `$int`, interpreted `$` symbols).
+    Inappropriate,
+    /// `ResourceOut`: beyond a documented limit of the reader (nesting
+    /// depth, variables in a clause).
+    ResourceOut,
+}
+
+impl ErrorStatus {
+    /// The SZS name.
+    pub fn szs(self) -> &'static str {
+        match self {
+            ErrorStatus::SyntaxError => "SyntaxError",
+            ErrorStatus::InputError => "InputError",
+            ErrorStatus::TypeError => "TypeError",
+            ErrorStatus::Inappropriate => "Inappropriate",
+            ErrorStatus::ResourceOut => "ResourceOut",
+        }
+    }
+
+    /// The status of a reader's error, by what its message says.
+    fn of_syntax_message(message: &str) -> ErrorStatus {
+        if message.contains("nesting deeper than") || message.contains("variables: at most") {
+            ErrorStatus::ResourceOut
+        } else if message.contains("not supported") || message.contains("is refused") {
+            ErrorStatus::Inappropriate
+        } else if message.starts_with("cannot read") || message.starts_with("cannot find") {
+            ErrorStatus::InputError
+        } else {
+            ErrorStatus::SyntaxError
+        }
+    }
 }
 
 impl ProveError {
-    /// An error at `pos` (if known).
+    /// An error at `pos` (if known), an `InputError`.
     pub fn new(pos: Option<Pos>, message: impl Into<String>) -> ProveError {
         ProveError {
             file: None,
             pos,
             message: message.into(),
+            status: ErrorStatus::InputError,
         }
+    }
+
+    /// A symbol used inconsistently (`TypeError`).
+    pub fn type_error(pos: Option<Pos>, message: impl Into<String>) -> ProveError {
+        ProveError {
+            status: ErrorStatus::TypeError,
+            ..ProveError::new(pos, message)
+        }
+    }
+
+    /// Its SZS status name.
+    pub fn szs_status(&self) -> &'static str {
+        self.status.szs()
     }
 
     /// A JSON input that does not parse, at the line and column serde saw.
@@ -94,6 +155,7 @@ impl From<crate::syntax::SyntaxError> for ProveError {
         ProveError {
             file: e.file,
             pos: Some(e.pos),
+            status: ErrorStatus::of_syntax_message(&e.message),
             message: e.message,
         }
     }
@@ -181,7 +243,8 @@ impl ProblemReport {
     }
 }
 
-/// The SZS status of an input that could not be read or checked.
+/// The SZS status of an error with no more precise class (the CLI's own
+/// failures, e.g. an unreadable file, use [`ErrorStatus`] when they can).
 pub const SZS_ERROR: &str = "Error";
 
 /// A step's verdict.

@@ -20,6 +20,8 @@ use std::time::Instant;
 pub struct Translation {
     /// The `fof(..)` lines: axioms `a0`, `a1`, … then the conjecture `goal`.
     pub text: String,
+    /// The TPTP name of each symbol (`p0`, `f3`, …) → the problem's name.
+    pub symbols: BTreeMap<String, String>,
 }
 
 /// What E said.
@@ -275,9 +277,10 @@ pub fn translate_marked(
         scope: Vec::new(),
         back: BTreeMap::new(),
     };
+    let negated: std::collections::BTreeSet<usize> = negated_conjectures.iter().copied().collect();
     let mut expected = Vec::new();
     for (i, f) in closed.iter().enumerate() {
-        let role = if negated_conjectures.contains(&i) {
+        let role = if negated.contains(&i) {
             Role::NegatedConjecture
         } else {
             Role::Axiom
@@ -312,7 +315,86 @@ pub fn translate_marked(
     if !faithful {
         return Err("the TPTP translation does not read back to the input".to_string());
     }
-    Ok(Translation { text })
+    Ok(Translation { text, symbols })
+}
+
+/// The names a TSTP derivation of a [`translate`]d problem uses, mapped
+/// back to the problem's: symbols `p<k>`/`f<k>` to the problem's symbols,
+/// formula names `a<i>` to `premises[i]` and `goal` to `goal`, and
+/// `file('<stdin>', ..)` to `file('<source>', ..)`. Names that are not TPTP
+/// words are quoted. Text in quotes and every other word (E's clause names
+/// `c_0_7`, Skolem symbols `esk1_0`, variables) is kept.
+pub fn in_user_names(
+    proof: &str,
+    symbols: &BTreeMap<String, String>,
+    premises: &[String],
+    goal: &str,
+    source: &str,
+) -> String {
+    let mut out = String::with_capacity(proof.len());
+    let bytes = proof.as_bytes();
+    let mut i = 0;
+    let word_byte = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'$';
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b == b'\'' || b == b'"' {
+            // Quoted text, to the closing quote on the same line.
+            let end = proof[i + 1..]
+                .find(|c| c == b as char || c == '\n')
+                .map_or(proof.len(), |e| i + 1 + e + 1);
+            let quoted = &proof[i..end.min(proof.len())];
+            if quoted == "'<stdin>'" {
+                out.push_str(&tptp_name(source));
+            } else {
+                out.push_str(quoted);
+            }
+            i = end.min(proof.len());
+        } else if word_byte(b) {
+            let start = i;
+            while i < bytes.len() && word_byte(bytes[i]) {
+                i += 1;
+            }
+            let word = &proof[start..i];
+            let index = |prefix: char| {
+                word.strip_prefix(prefix)
+                    .filter(|d| !d.is_empty() && d.bytes().all(|c| c.is_ascii_digit()))
+                    .and_then(|d| d.parse::<usize>().ok())
+            };
+            match (symbols.get(word), index('a')) {
+                (Some(name), _) => out.push_str(&tptp_name(name)),
+                (None, Some(k)) if k < premises.len() => out.push_str(&tptp_name(&premises[k])),
+                _ if word == "goal" => out.push_str(&tptp_name(goal)),
+                _ => out.push_str(word),
+            }
+        } else {
+            let ch = proof[i..].chars().next().unwrap_or(' ');
+            out.push(ch);
+            i += ch.len_utf8();
+        }
+    }
+    out
+}
+
+/// `name` as a TPTP atomic word: as it is when it is a lower word, a
+/// quoted atom, a distinct object or an integer, else in single quotes.
+fn tptp_name(name: &str) -> String {
+    let lower_word = name.chars().next().is_some_and(|c| c.is_ascii_lowercase())
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    let quoted = name.len() >= 2
+        && ((name.starts_with('\'') && name.ends_with('\''))
+            || (name.starts_with('"') && name.ends_with('"')));
+    let integer = name
+        .strip_prefix('-')
+        .unwrap_or(name)
+        .bytes()
+        .all(|b| b.is_ascii_digit())
+        && !name.is_empty()
+        && name != "-";
+    if lower_word || quoted || integer {
+        name.to_string()
+    } else {
+        format!("'{}'", name.replace('\\', "\\\\").replace('\'', "\\'"))
+    }
 }
 
 /// Whether an `eprover` executable is on the PATH (looked up once).
@@ -458,6 +540,35 @@ mod tests {
                      cnf(c_0_7, plain, (p0(f0)), inference(split_conjunct,[status(thm)],[a1])).\n\
                      # SZS output end CNFRefutation\n";
         assert_eq!(used_axioms(proof), [1, 10]);
+    }
+
+    #[test]
+    fn a_derivation_is_printed_in_the_problems_names() {
+        let a = f("all x (Man(x) -> mortal(x))");
+        let b = f("Man(socrates)");
+        let g = f("mortal(socrates)");
+        let t = translate(&[&a, &b], Some(&g)).expect("faithful");
+        // E's derivation of that text, in E's words.
+        let proof = "# SZS output start CNFRefutation\n\
+                     fof(a0, axiom, ![X1]:(p0(X1)=>p1(X1)), file('<stdin>', a0)).\n\
+                     fof(goal, conjecture, p1(f0), file('<stdin>', goal)).\n\
+                     cnf(c_0_3, negated_conjecture, (~p1(f0)), inference(fof_nnf,[status(thm)],[goal])).\n\
+                     cnf(c_0_4, plain, (p1(X1)|~p0(X1)), inference(split_conjunct,[status(thm)],[a0])).\n\
+                     # SZS output end CNFRefutation\n";
+        let premises = [
+            "men_are_mortal".to_string(),
+            "Socrates is a man".to_string(),
+        ];
+        let named = in_user_names(proof, &t.symbols, &premises, "socrates_dies", "dir/p.p");
+        assert_eq!(
+            named,
+            "# SZS output start CNFRefutation\n\
+             fof(men_are_mortal, axiom, ![X1]:('Man'(X1)=>mortal(X1)), file('dir/p.p', men_are_mortal)).\n\
+             fof(socrates_dies, conjecture, mortal(socrates), file('dir/p.p', socrates_dies)).\n\
+             cnf(c_0_3, negated_conjecture, (~mortal(socrates)), inference(fof_nnf,[status(thm)],[socrates_dies])).\n\
+             cnf(c_0_4, plain, (mortal(X1)|~'Man'(X1)), inference(split_conjunct,[status(thm)],[men_are_mortal])).\n\
+             # SZS output end CNFRefutation\n"
+        );
     }
 
     #[test]

@@ -34,9 +34,9 @@ impl Prover {
         let mut negated = Vec::new();
         let mut signature = Signature::new();
         for a in &problem.formulas {
-            signature
-                .add_formula(&a.formula)
-                .map_err(|e| ProveError::new(None, format!("in `{}`: {}", a.name, e.message)))?;
+            signature.add_formula(&a.formula).map_err(|e| {
+                ProveError::type_error(None, format!("in `{}`: {}", a.name, e.message))
+            })?;
             if a.role == Role::Conjecture {
                 continue;
             }
@@ -45,14 +45,21 @@ impl Prover {
             }
             premises.push(a.formula.clone());
         }
-        let distinct = problem.distinct_object_axioms();
+        let distinct = problem.distinct_object_encoding();
         let mut notes = Vec::new();
         if !distinct.is_empty() {
-            notes.push(format!(
-                "{} distinct objects: {} disequalities added",
-                problem.distinct_objects().len(),
-                distinct.len()
-            ));
+            let objects = problem.distinct_objects().len();
+            notes.push(if objects <= crate::syntax::tptp::PAIRWISE_DISTINCT {
+                format!(
+                    "{objects} distinct objects: {} disequalities added",
+                    distinct.len()
+                )
+            } else {
+                format!(
+                    "{objects} distinct objects: numbered in binary by {} unit axioms",
+                    distinct.len()
+                )
+            });
         }
         premises.extend(distinct);
         let goal = conjectures.first().map(|a| a.formula.clone());
@@ -68,6 +75,10 @@ impl Prover {
             .map(|a| a.name.clone())
             .collect();
         names.resize(premises.len(), "distinct_objects".to_string());
+        self.premise_names = names.clone();
+        self.goal_name = conjectures
+            .first()
+            .map_or_else(|| "goal".to_string(), |a| a.name.clone());
         let refs: Vec<&Formula> = premises.iter().collect();
         let timeout = self.timeout;
         let first_order = !signature.is_propositional();

@@ -14,4 +14,4 @@ pub mod prolog;
 pub mod prover9;
 pub mod tptp;
 
-pub use error::{Pos, SyntaxError};
+pub use error::{Pos, PosCursor, SyntaxError};

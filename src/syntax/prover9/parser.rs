@@ -11,7 +11,7 @@ use std::collections::VecDeque;
 use super::ast::{Attribute, Entry, Formula, Input, Item, ListKind, Quantifier, Term};
 use super::lexer::{RawKind, RawLexer};
 use super::table::{Syntax, QUANTIFIER_PREC};
-use crate::syntax::{Pos, SyntaxError};
+use crate::syntax::{PosCursor, SyntaxError};
 
 /// Deepest nesting accepted, both of the parser's recursion and of the tree
 /// it builds, so that later recursive passes cannot overflow the stack.
@@ -70,37 +70,15 @@ struct Tok {
     end: usize,
 }
 
-/// Byte offset → line/column, in O(log n) per lookup.
-struct LineIndex {
-    line_starts: Vec<usize>,
-}
-
-impl LineIndex {
-    fn new(src: &str) -> LineIndex {
-        let mut line_starts = vec![0];
-        line_starts.extend(src.match_indices('\n').map(|(i, _)| i + 1));
-        LineIndex { line_starts }
-    }
-
-    fn pos(&self, src: &str, offset: usize) -> Pos {
-        let line = self.line_starts.partition_point(|&s| s <= offset).max(1);
-        let line_start = self.line_starts[line - 1];
-        let col = src.get(line_start..offset).map_or(0, |s| s.chars().count()) as u32 + 1;
-        Pos {
-            offset,
-            line: line as u32,
-            col,
-        }
-    }
-}
-
 pub(crate) struct Parser<'a> {
     src: &'a str,
     lexer: RawLexer<'a>,
     buffer: VecDeque<Tok>,
     pub(crate) syntax: Syntax,
     depth: usize,
-    lines: LineIndex,
+    /// Entry positions, worked out incrementally: linear in the file, also
+    /// when it is one long line.
+    lines: PosCursor,
 }
 
 impl<'a> Parser<'a> {
@@ -111,7 +89,7 @@ impl<'a> Parser<'a> {
             buffer: VecDeque::new(),
             syntax,
             depth: 0,
-            lines: LineIndex::new(src),
+            lines: PosCursor::new(),
         }
     }
 
@@ -222,6 +200,21 @@ impl<'a> Parser<'a> {
             }
             self.bump();
             let start = left.start();
+            let associative = def.fixity == super::table::Fixity::InfixRight
+                && (sym == self.syntax.connectives.and || sym == self.syntax.connectives.or);
+            if associative {
+                // A chain of `&` (or `|`) is read in a loop, not by a
+                // recursion per operand, and a long one is balanced.
+                let sym = sym.to_string();
+                let (node, h) = self.chain(&sym, left, height, def.prec)?;
+                left = node;
+                height = h;
+                if height > MAX_DEPTH {
+                    return self.error(start, format!("nesting deeper than {MAX_DEPTH} levels"));
+                }
+                left_prec = def.prec;
+                continue;
+            }
             if def.fixity.is_infix() {
                 let (right, _, right_height) = self.expr(right_max)?;
                 height = height.max(right_height) + 1;
@@ -244,6 +237,55 @@ impl<'a> Parser<'a> {
             left_prec = def.prec;
         }
         Ok((left, left_prec, height))
+    }
+
+    /// The rest of a chain `first sym o2 sym o3 …` of the right-associative
+    /// connective `sym` (precedence `prec`), after the first `sym`: the
+    /// operands are read one by one, each below `prec`, and joined as
+    /// Prover9 reads them, right-nested, when there are at most
+    /// [`FLAT_CHAIN`]; a longer chain is a balanced tree of such chains (the
+    /// same meaning: the connective associates). Another operator of the
+    /// same precedence after an operand takes that operand and the rest as
+    /// its operands, as a right-nested reading would.
+    fn chain(
+        &mut self,
+        sym: &str,
+        first: Node,
+        first_height: usize,
+        prec: u32,
+    ) -> Result<(Node, usize)> {
+        let mut operands = vec![(first, first_height)];
+        loop {
+            let (mut operand, _, mut h) = self.expr(prec - 1)?;
+            if let Some(tok) = self.peek()? {
+                let text = self.text(tok);
+                if Self::is_symbol(tok.kind) && text != sym {
+                    if let Some(other) = self
+                        .syntax
+                        .op(text)
+                        .filter(|d| d.prec == prec && d.fixity.is_infix())
+                    {
+                        let other_sym = text.to_string();
+                        let (_, right_max) = other.operand_limits();
+                        self.bump();
+                        let (right, _, right_height) = self.expr(right_max)?;
+                        let start = operand.start();
+                        h = h.max(right_height) + 1;
+                        operand = Node::App {
+                            sym: other_sym,
+                            args: vec![operand, right],
+                            start,
+                        };
+                    }
+                }
+            }
+            operands.push((operand, h));
+            match self.peek()? {
+                Some(tok) if Self::is_symbol(tok.kind) && self.text(tok) == sym => self.bump(),
+                _ => break,
+            }
+        }
+        Ok(join_chain(sym, operands))
     }
 
     fn primary(&mut self, max: u32) -> Result<(Node, u32, usize)> {
@@ -648,7 +690,7 @@ impl<'a> Parser<'a> {
                 entries.push(Entry {
                     formula,
                     attributes,
-                    pos: self.lines.pos(self.src, entry_start),
+                    pos: self.lines.at(self.src, entry_start),
                 });
             }
         }
@@ -808,4 +850,40 @@ fn unquote(symbol: &str) -> &str {
         .strip_prefix('"')
         .and_then(|s| s.strip_suffix('"'))
         .unwrap_or(symbol)
+}
+
+/// The longest chain of `&` or `|` kept right-nested as Prover9 reads it; a
+/// longer one is a balanced tree, so that a conjunction of 10,000 atoms is
+/// 14 levels deep for every later pass, not 10,000.
+const FLAT_CHAIN: usize = 16;
+
+/// `operands` (with their heights) joined by `sym`: right-nested up to
+/// [`FLAT_CHAIN`], else balanced; the node and its height.
+fn join_chain(sym: &str, mut operands: Vec<(Node, usize)>) -> (Node, usize) {
+    let join = |(a, ha): (Node, usize), (b, hb): (Node, usize)| {
+        let start = a.start();
+        (
+            Node::App {
+                sym: sym.to_string(),
+                args: vec![a, b],
+                start,
+            },
+            ha.max(hb) + 1,
+        )
+    };
+    if operands.len() <= FLAT_CHAIN {
+        let mut rev = operands.into_iter().rev();
+        let last = rev.next().unwrap_or((
+            Node::App {
+                sym: "$T".to_string(),
+                args: vec![],
+                start: 0,
+            },
+            1,
+        ));
+        return rev.fold(last, |acc, o| join(o, acc));
+    }
+    let right = operands.split_off(operands.len() / 2);
+    let left = join_chain(sym, operands);
+    join(left, join_chain(sym, right))
 }

@@ -3,7 +3,7 @@
 use super::lexer::{tokens, Kind, Token};
 use super::{Annotated, Include, Language, Role, Statement};
 use crate::syntax::prover9::{Formula, Quantifier, Term};
-use crate::syntax::{Pos, SyntaxError};
+use crate::syntax::{Pos, PosCursor, SyntaxError};
 
 /// Deeper nesting than this is an error, so later recursive passes are safe.
 const MAX_DEPTH: usize = 1000;
@@ -20,6 +20,11 @@ pub(crate) struct Parser<'a> {
     bound: Vec<String>,
     /// Whether free variables are allowed (CNF clauses are implicitly closed).
     open: bool,
+    /// The statements' positions, worked out incrementally (linear reading).
+    positions: PosCursor,
+    /// The variables of the CNF clause being read: each becomes a
+    /// quantifier when the clause is closed, so they count as nesting.
+    clause_vars: std::collections::BTreeSet<String>,
 }
 
 type Parsed<T> = Result<T, SyntaxError>;
@@ -33,6 +38,8 @@ impl<'a> Parser<'a> {
             depth: 0,
             bound: Vec::new(),
             open: false,
+            positions: PosCursor::new(),
+            clause_vars: std::collections::BTreeSet::new(),
         })
     }
 
@@ -101,7 +108,7 @@ impl<'a> Parser<'a> {
 
     fn statement(&mut self) -> Parsed<Statement> {
         let start = self.offset();
-        let pos = Pos::of_offset(self.src, start);
+        let pos = self.positions.at(self.src, start);
         let keyword = match self.peek() {
             Kind::Word(w) => w.clone(),
             _ => {
@@ -140,10 +147,21 @@ impl<'a> Parser<'a> {
         self.at += 1;
         self.expect(",")?;
         self.open = language == Language::Cnf;
+        self.clause_vars.clear();
         let formula = match language {
             Language::Fof => self.logic_formula()?,
             Language::Cnf => self.clause()?,
         };
+        if self.clause_vars.len() > MAX_DEPTH {
+            return Err(SyntaxError::at(
+                self.src,
+                start,
+                format!(
+                    "a clause with {} variables: at most {MAX_DEPTH} are supported",
+                    self.clause_vars.len()
+                ),
+            ));
+        }
         if self.eat(",") {
             self.skip_annotations()?;
         }
@@ -246,15 +264,11 @@ impl<'a> Parser<'a> {
                 }
             }
             Kind::Punct(op @ ("&" | "|")) => {
-                let mut f = first;
+                let mut operands = vec![first];
                 while self.eat(op) {
-                    let next = self.unit()?;
-                    f = if op == "&" {
-                        Formula::and(f, next)
-                    } else {
-                        Formula::or(f, next)
-                    };
+                    operands.push(self.unit()?);
                 }
+                let f = chain(operands, op == "&");
                 if let Kind::Punct(next) = self.peek() {
                     if NON_ASSOCIATIVE.contains(next) || *next == "&" || *next == "|" {
                         return self.error(format!(
@@ -304,6 +318,12 @@ impl<'a> Parser<'a> {
                     break;
                 }
             }
+            if vars.len() > MAX_DEPTH - self.depth {
+                return self.error(format!(
+                    "{} variables under one quantifier: nesting deeper than {MAX_DEPTH} levels",
+                    vars.len()
+                ));
+            }
             self.expect("]")?;
             self.expect(":")?;
             let depth = self.bound.len();
@@ -349,7 +369,7 @@ impl<'a> Parser<'a> {
             return Ok(Formula::Not(Box::new(equation(left, right))));
         }
         match left {
-            Term::App(name, args) if !name.starts_with('"') => {
+            Term::App(name, args) if !name.starts_with('"') && !is_integer(&name) => {
                 Ok(Formula::Atom(Term::App(name, args)))
             }
             other => Err(SyntaxError::at(
@@ -365,7 +385,9 @@ impl<'a> Parser<'a> {
         self.deeper()?;
         let t = match self.peek().clone() {
             Kind::Var(v) => {
-                if !self.open && !self.bound.contains(&v) {
+                if self.open {
+                    self.clause_vars.insert(v.clone());
+                } else if !self.bound.contains(&v) {
                     return self.error(format!(
                         "variable `{v}` is not bound: a fof formula must be closed"
                     ));
@@ -391,9 +413,15 @@ impl<'a> Parser<'a> {
                 self.at += 1;
                 Term::App(d, Vec::new())
             }
+            // An integer is a constant unequal to every other integer and
+            // distinct object, as E reads FOF numerals.
+            Kind::Number(n) if is_integer(&n) => {
+                self.at += 1;
+                Term::App(n, Vec::new())
+            }
             Kind::Number(n) => {
                 return self.error(format!(
-                    "number `{n}`: arithmetic is not supported (it needs TFF's $int, $rat, $real)"
+                    "number `{n}`: rationals and reals are not supported in FOF and CNF (only integers; the rest needs TFF's arithmetic)"
                 ))
             }
             Kind::Dollar(d) => {
@@ -419,11 +447,11 @@ impl<'a> Parser<'a> {
     }
 
     fn disjunction(&mut self) -> Parsed<Formula> {
-        let mut c = self.literal()?;
+        let mut literals = vec![self.literal()?];
         while self.eat("|") {
-            c = Formula::or(c, self.literal()?);
+            literals.push(self.literal()?);
         }
-        Ok(c)
+        Ok(chain(literals, false))
     }
 
     fn literal(&mut self) -> Parsed<Formula> {
@@ -443,6 +471,42 @@ impl<'a> Parser<'a> {
             self.error(format!("unexpected {} after the formula", self.describe()))
         }
     }
+}
+
+/// The longest `&` or `|` chain kept left-nested as written; a longer one
+/// is read as a balanced tree, so that a conjunction of 10,000 atoms is 14
+/// levels deep, not 10,000, for every later pass that walks formulas
+/// recursively (the meaning is the same: both connectives associate).
+pub(crate) const FLAT_CHAIN: usize = 16;
+
+/// `operands` joined by `&` (`and`) or `|`: left-nested up to
+/// [`FLAT_CHAIN`] operands, else a balanced tree of such chains.
+pub(crate) fn chain(mut operands: Vec<Formula>, and: bool) -> Formula {
+    let join = |a, b| {
+        if and {
+            Formula::and(a, b)
+        } else {
+            Formula::or(a, b)
+        }
+    };
+    if operands.len() <= FLAT_CHAIN {
+        let mut rest = operands.into_iter();
+        // A chain has at least one operand.
+        let first = rest.next().unwrap_or(Formula::True);
+        return rest.fold(first, join);
+    }
+    let right = operands.split_off(operands.len() / 2);
+    join(chain(operands, and), chain(right, and))
+}
+
+/// Whether `text` is an integer numeral in its one canonical spelling
+/// (`0`, `42`, `-7`; not `+7`, `007` or `-0`, which would name the same
+/// number twice).
+pub(crate) fn is_integer(text: &str) -> bool {
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    !digits.is_empty()
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && (digits == "0" && digits.len() == text.len() || !digits.starts_with('0'))
 }
 
 /// The text of a quoted atom, quotes removed and escapes undone.
