@@ -269,7 +269,8 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        let Some(first) = name_at(&*self, self.at) else {
+        // The first name is a variable even if a bracketed body follows it.
+        let Some(Tok::Ident(first)) = self.peek_tok().cloned() else {
             return self.expected("a variable after the quantifier (as in ∀x or ∃y)");
         };
         let mut names = vec![first];
