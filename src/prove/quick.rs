@@ -295,6 +295,11 @@ fn tuples<T: Clone>(values: &[T], k: usize) -> Vec<Vec<T>> {
     out
 }
 
+/// Whether the ground instances prove the goal (see [`by_instances`]).
+pub(crate) fn proved_by_instances(premises: &[&Formula], goal: Option<&Formula>) -> bool {
+    by_instances(premises, goal) == Some(true)
+}
+
 /// Whether the ground instances prove the goal; `None` when the problem does
 /// not fit the attempt.
 fn by_instances(premises: &[&Formula], goal: Option<&Formula>) -> Option<bool> {

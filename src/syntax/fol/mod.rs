@@ -116,7 +116,7 @@ pub fn parse_parts(premises: &[String], conclusion: &str) -> Result<Program, Syn
             "the conclusion".to_string()
         };
         let formula = reader
-            .formula(start, end, Some(&what))
+            .formula(start, end, Some(what.as_str()))
             .map_err(|e| prefixed(e, &what))?;
         statements.push(Statement {
             formula,
@@ -226,6 +226,7 @@ fn statement_span(line: &str) -> Option<((usize, usize), Option<String>)> {
     } else if rest.starts_with("- ") || rest.starts_with("* ") || rest.starts_with("• ") {
         start += rest.chars().next().map_or(1, char::len_utf8);
     }
+    start += formula_part[start..].len() - formula_part[start..].trim_start().len();
     let end = formula_part.trim_end().len();
     if start >= end {
         return None;
@@ -261,8 +262,8 @@ fn parse_text(src: &str) -> Result<Program, SyntaxError> {
             continue;
         }
         let mut body = (0, line.len());
-        if let Some(rest) = t.strip_prefix("FOL:") {
-            let at = line.len() - rest.len();
+        if t.starts_with("FOL:") {
+            let at = line.len() - line.trim_start().len() + "FOL:".len();
             if let Some(((s, e), english)) = statement_span(&line[at..]) {
                 let (s, e) = (line_start + at + s, line_start + at + e);
                 let formula = reader.formula(s, e, None)?;

@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 
 /// Parentheses and quantifiers nested deeper than this are refused rather
 /// than risking the stack.
-const MAX_DEPTH: usize = 256;
+const MAX_DEPTH: usize = 64;
 
 /// Whether a symbol stands as a predicate or inside a term.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -252,11 +252,11 @@ impl<'a> Parser<'a> {
             }
             _ => None,
         };
-        if let (Some(Tok::Open(')')), Some(_)) = (self.peek_tok(), name_at(self, self.at + 1)) {
+        if let (Some(Tok::Open(')')), Some(_)) = (self.peek_tok(), name_at(&*self, self.at + 1)) {
             // `∀(x, y) F`: a parenthesised list of names, then `)`.
             let mut i = self.at + 1;
             let mut names = Vec::new();
-            while let Some(n) = name_at(self, i) {
+            while let Some(n) = name_at(&*self, i) {
                 names.push(n);
                 i += 1;
                 match self.tokens.get(i).map(|t| &t.tok) {
@@ -269,14 +269,15 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        let Some(first) = name_at(self, self.at) else {
+        // The first name is a variable even if a bracketed body follows it.
+        let Some(Tok::Ident(first)) = self.peek_tok().cloned() else {
             return self.expected("a variable after the quantifier (as in ∀x or ∃y)");
         };
         let mut names = vec![first];
         self.at += 1;
         // `x, y` as long as names follow commas.
         while self.peek_tok() == Some(&Tok::Comma) {
-            match name_at(self, self.at + 1) {
+            match name_at(&*self, self.at + 1) {
                 Some(n) => {
                     names.push(n);
                     self.at += 2;
@@ -287,7 +288,7 @@ impl<'a> Parser<'a> {
         // NLTK's `all x y. F`: names then a `.` or `:`.
         let mut i = self.at;
         let mut more = Vec::new();
-        while let Some(n) = name_at(self, i) {
+        while let Some(n) = name_at(&*self, i) {
             more.push(n);
             i += 1;
         }
@@ -574,7 +575,7 @@ mod tests {
     #[test]
     fn errors_say_what_was_expected() {
         let (at, m) = parse("∀x (P(x) → )").expect_err("refused");
-        assert_eq!(at, 14);
+        assert_eq!(at, 15); // a byte offset: ∀ and → are three bytes each
         assert!(m.starts_with("expected a formula"), "{m}");
         let (_, m) = parse("Student(x) Happy(x)").expect_err("refused");
         assert!(m.contains("need a connective"), "{m}");
