@@ -53,6 +53,7 @@ pub mod judge;
 pub mod picture;
 pub mod prolog;
 pub mod prove;
+pub mod saturate;
 pub mod smt;
 pub mod syntax;
 pub mod table;

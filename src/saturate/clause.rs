@@ -1,0 +1,255 @@
+//! Literals and clauses: normal form, the literal order, eligibility and
+//! subsumption.
+//!
+//! A predicate atom `p(..)` is the equation `p(..) ≈ ⊤`, so one literal
+//! order (the multiset extension of KBO, a negative literal counted twice)
+//! serves predicates and equations alike.
+
+use super::term::{gt, kbo, Cmp, Subst, Sym, T, TRUE};
+
+/// `l ≈ r`, `l ≉ r`, or (`eq` false) the predicate atom `l` (`r` is `⊤`).
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub(crate) struct Lit {
+    pub(crate) pos: bool,
+    pub(crate) eq: bool,
+    pub(crate) l: T,
+    pub(crate) r: T,
+}
+
+impl Lit {
+    pub(crate) fn pred(pos: bool, atom: T) -> Lit {
+        Lit {
+            pos,
+            eq: false,
+            l: atom,
+            r: T::F(TRUE, Vec::new()),
+        }
+    }
+
+    pub(crate) fn equation(pos: bool, l: T, r: T) -> Lit {
+        Lit {
+            pos,
+            eq: true,
+            l,
+            r,
+        }
+    }
+
+    /// The literal with `f` applied to both sides.
+    pub(crate) fn map(&self, f: impl Fn(&T) -> T) -> Lit {
+        Lit {
+            pos: self.pos,
+            eq: self.eq,
+            l: f(&self.l),
+            r: f(&self.r),
+        }
+    }
+
+    /// The literal as a multiset of terms: `{l, r}`, or `{l, l, r, r}` when
+    /// negative.
+    fn terms(&self) -> Vec<&T> {
+        if self.pos {
+            vec![&self.l, &self.r]
+        } else {
+            vec![&self.l, &self.l, &self.r, &self.r]
+        }
+    }
+
+    /// The same literal up to the orientation of an equation.
+    fn same(&self, other: &Lit) -> bool {
+        self.eq == other.eq
+            && ((self.l == other.l && self.r == other.r)
+                || (self.eq && self.l == other.r && self.r == other.l))
+    }
+
+    fn weight(&self) -> usize {
+        if self.eq {
+            self.l.weight() + self.r.weight()
+        } else {
+            self.l.weight()
+        }
+    }
+}
+
+/// Whether literal `a` is greater than `b`: the multiset extension of KBO.
+pub(crate) fn lit_gt(a: &Lit, b: &Lit) -> bool {
+    let mut m = a.terms();
+    let mut n = b.terms();
+    // Remove the terms they share.
+    let mut i = 0;
+    while i < n.len() {
+        if let Some(j) = m.iter().position(|t| *t == n[i]) {
+            m.swap_remove(j);
+            n.swap_remove(i);
+        } else {
+            i += 1;
+        }
+    }
+    !m.is_empty() && n.iter().all(|y| m.iter().any(|x| gt(x, y)))
+}
+
+/// A clause in normal form: no duplicate literal, no `t ≉ t`, variables
+/// numbered `0..nvars` in order of first occurrence.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub(crate) struct Clause {
+    pub(crate) lits: Vec<Lit>,
+    pub(crate) nvars: u32,
+    pub(crate) weight: usize,
+    pub(crate) depth: usize,
+}
+
+/// What a subsuming clause must not exceed: the subsumed clause's counts and
+/// symbols.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Feature {
+    pos: u16,
+    neg: u16,
+    syms: u64,
+}
+
+impl Feature {
+    /// Whether a clause with this feature may subsume one with `other`.
+    pub(crate) fn may_subsume(&self, other: &Feature) -> bool {
+        self.pos <= other.pos && self.neg <= other.neg && self.syms & !other.syms == 0
+    }
+}
+
+impl Clause {
+    /// The normal form of the disjunction of `lits`, or `None` if it is a
+    /// tautology.
+    pub(crate) fn new(lits: Vec<Lit>) -> Option<Clause> {
+        let mut out: Vec<Lit> = Vec::with_capacity(lits.len());
+        for mut lit in lits {
+            if lit.eq {
+                if lit.l == lit.r {
+                    if lit.pos {
+                        return None;
+                    }
+                    continue;
+                }
+                let swap = match kbo(&lit.r, &lit.l) {
+                    Cmp::Gt => true,
+                    Cmp::Inc => lit.r > lit.l,
+                    _ => false,
+                };
+                if swap {
+                    std::mem::swap(&mut lit.l, &mut lit.r);
+                }
+            }
+            if out.iter().any(|o| o.same(&lit) && o.pos != lit.pos) {
+                return None;
+            }
+            if !out.iter().any(|o| o.same(&lit) && o.pos == lit.pos) {
+                out.push(lit);
+            }
+        }
+        // Variables renumbered by first occurrence.
+        let mut names: Vec<u32> = Vec::new();
+        for lit in &out {
+            for t in [&lit.l, &lit.r] {
+                t.each_var(&mut |v| {
+                    if !names.contains(&v) {
+                        names.push(v);
+                    }
+                });
+            }
+        }
+        let rename = |t: &T| rename(t, &names);
+        let lits: Vec<Lit> = out.iter().map(|l| l.map(rename)).collect();
+        let weight = lits.iter().map(Lit::weight).sum();
+        let depth = lits
+            .iter()
+            .map(|l| l.l.depth().max(l.r.depth()))
+            .max()
+            .unwrap_or(0);
+        Some(Clause {
+            nvars: names.len() as u32,
+            lits,
+            weight,
+            depth,
+        })
+    }
+
+    /// Whether literal `i` is not smaller than another literal (the
+    /// eligibility of ordered resolution and superposition without
+    /// selection; checked again on the instance an inference makes).
+    pub(crate) fn eligible(&self, i: usize) -> bool {
+        maximal(&self.lits, i)
+    }
+
+    pub(crate) fn feature(&self) -> Feature {
+        let mut syms = 0u64;
+        for lit in &self.lits {
+            for t in [&lit.l, &lit.r] {
+                t.each_sym(&mut |s: Sym| syms |= 1u64 << (s % 64));
+            }
+        }
+        let pos = self.lits.iter().filter(|l| l.pos).count() as u16;
+        Feature {
+            pos,
+            neg: self.lits.len() as u16 - pos,
+            syms,
+        }
+    }
+
+    /// A positive unit equation: `(l, r)`.
+    pub(crate) fn unit_equation(&self) -> Option<(&T, &T)> {
+        match self.lits.as_slice() {
+            [lit] if lit.pos && lit.eq => Some((&lit.l, &lit.r)),
+            _ => None,
+        }
+    }
+}
+
+/// Whether no literal of `lits` is greater than `lits[i]`.
+pub(crate) fn maximal(lits: &[Lit], i: usize) -> bool {
+    lits.iter()
+        .enumerate()
+        .all(|(j, l)| j == i || !lit_gt(l, &lits[i]))
+}
+
+fn rename(t: &T, names: &[u32]) -> T {
+    match t {
+        T::V(v) => T::V(names.iter().position(|n| n == v).unwrap_or(0) as u32),
+        T::F(f, args) => T::F(*f, args.iter().map(|a| rename(a, names)).collect()),
+    }
+}
+
+/// Whether `c` subsumes `d`: some instance of `c`'s literals is a
+/// sub-multiset of `d`'s.
+pub(crate) fn subsumes(c: &Clause, d: &Clause) -> bool {
+    if c.lits.len() > d.lits.len() {
+        return false;
+    }
+    let mut s = Subst::new(c.nvars);
+    let mut used = vec![false; d.lits.len()];
+    search(&c.lits, &d.lits, &mut used, &mut s)
+}
+
+fn search(c: &[Lit], d: &[Lit], used: &mut [bool], s: &mut Subst) -> bool {
+    let Some((lit, rest)) = c.split_first() else {
+        return true;
+    };
+    for (j, m) in d.iter().enumerate() {
+        if used[j] || m.pos != lit.pos || m.eq != lit.eq {
+            continue;
+        }
+        let orientations: &[(&T, &T)] = if lit.eq {
+            &[(&lit.l, &lit.r), (&lit.r, &lit.l)]
+        } else {
+            &[(&lit.l, &lit.r)]
+        };
+        for (a, b) in orientations {
+            let mark = s.mark();
+            if s.matches(a, &m.l) && s.matches(b, &m.r) {
+                used[j] = true;
+                if search(rest, d, used, s) {
+                    return true;
+                }
+                used[j] = false;
+            }
+            s.undo(mark);
+        }
+    }
+    false
+}

@@ -1,0 +1,294 @@
+//! Clausification: negation normal form with Skolemization in one pass,
+//! then distribution into clauses, each clause tagged with the input
+//! formula it came from.
+//!
+//! Chains of one connective (`a & b & c & …`, `a -> b -> …`, negations,
+//! quantifier prefixes) are gathered with a work list, so a long flat chain
+//! costs no recursion; only alternations of connectives recurse, and the
+//! parsers bound those by their nesting limit.
+
+use super::clause::Lit;
+use super::term::{Sym, T, TRUE};
+use crate::smt::{free_variables, universal_closure};
+use crate::syntax::prover9::{Formula, Quantifier, Term};
+use std::collections::BTreeMap;
+
+/// The most clauses one input formula may become (distribution can
+/// explode); beyond it the problem is left to the other engines.
+const MAX_CLAUSES: usize = 1000;
+
+/// The symbols of a problem: names, arities, and which are Skolem symbols.
+#[derive(Debug, Default)]
+pub(crate) struct Symbols {
+    pub(crate) names: Vec<String>,
+    pub(crate) arities: Vec<usize>,
+    map: BTreeMap<(String, usize, bool), Sym>,
+    skolems: usize,
+}
+
+impl Symbols {
+    fn new() -> Symbols {
+        let mut s = Symbols::default();
+        s.names.push("$true".into());
+        s.arities.push(0);
+        s
+    }
+
+    fn intern(&mut self, name: &str, arity: usize, predicate: bool) -> Sym {
+        let key = (name.to_string(), arity, predicate);
+        if let Some(&s) = self.map.get(&key) {
+            return s;
+        }
+        let s = self.names.len() as Sym;
+        self.names.push(name.to_string());
+        self.arities.push(arity);
+        self.map.insert(key, s);
+        s
+    }
+
+    fn skolem(&mut self, arity: usize) -> Sym {
+        self.skolems += 1;
+        let s = self.names.len() as Sym;
+        self.names.push(format!("sk{}", self.skolems));
+        self.arities.push(arity);
+        s
+    }
+}
+
+/// A formula in negation normal form, n-ary.
+enum Nnf {
+    Lit(Lit),
+    And(Vec<Nnf>),
+    Or(Vec<Nnf>),
+}
+
+/// The clauses of `premises` and the negated `goal`: each clause's literals
+/// and the index of its formula (the goal is `premises.len()`); or why the
+/// problem is not taken.
+pub(crate) fn clausify(
+    premises: &[&Formula],
+    goal: Option<&Formula>,
+    symbols: &mut Symbols,
+) -> Result<Vec<(Vec<Lit>, usize)>, String> {
+    *symbols = Symbols::new();
+    let mut out = Vec::new();
+    let negated_goal = goal.map(|g| Formula::Not(Box::new(universal_closure(g))));
+    for (i, f) in premises
+        .iter()
+        .map(|p| universal_closure(p))
+        .chain(negated_goal)
+        .enumerate()
+    {
+        let mut c = Converter {
+            symbols,
+            env: Vec::new(),
+            universals: Vec::new(),
+            next_var: 0,
+        };
+        let nnf = c.nnf(&f, true)?;
+        for clause in cnf(&nnf)? {
+            out.push((clause, i));
+        }
+    }
+    Ok(out)
+}
+
+struct Converter<'s> {
+    symbols: &'s mut Symbols,
+    /// Bound names, innermost last: a variable or a Skolem term.
+    env: Vec<(String, T)>,
+    /// The universal variables in scope.
+    universals: Vec<u32>,
+    next_var: u32,
+}
+
+/// Whether `f` at polarity `pos` is a conjunction (`Some(true)`) or a
+/// disjunction (`Some(false)`), and its two parts with their polarities.
+fn junction(f: &Formula, pos: bool) -> Option<(bool, [(&Formula, bool); 2])> {
+    match f {
+        Formula::And(a, b) => Some((pos, [(a, pos), (b, pos)])),
+        Formula::Or(a, b) => Some((!pos, [(a, pos), (b, pos)])),
+        Formula::Implies(a, b) => Some((!pos, [(a, !pos), (b, pos)])),
+        Formula::ImpliedBy(b, a) => Some((!pos, [(a, !pos), (b, pos)])),
+        _ => None,
+    }
+}
+
+impl Converter<'_> {
+    fn nnf(&mut self, f: &Formula, pos: bool) -> Result<Nnf, String> {
+        let (env_len, univ_len) = (self.env.len(), self.universals.len());
+        // Negations and quantifiers, in a loop.
+        let (mut f, mut pos) = (f, pos);
+        loop {
+            match f {
+                Formula::Not(g) => {
+                    pos = !pos;
+                    f = g;
+                }
+                Formula::Quant(q, v, body) => {
+                    if (*q == Quantifier::All) == pos {
+                        let id = self.next_var;
+                        self.next_var += 1;
+                        self.env.push((v.clone(), T::V(id)));
+                        self.universals.push(id);
+                    } else {
+                        let term = self.skolem_term(v, body);
+                        self.env.push((v.clone(), term));
+                    }
+                    f = body;
+                }
+                _ => break,
+            }
+        }
+        let result = match f {
+            Formula::True => Ok(if pos {
+                Nnf::And(Vec::new())
+            } else {
+                Nnf::Or(Vec::new())
+            }),
+            Formula::False => Ok(if pos {
+                Nnf::Or(Vec::new())
+            } else {
+                Nnf::And(Vec::new())
+            }),
+            Formula::Atom(t) => self.atom(t, pos).map(Nnf::Lit),
+            Formula::Iff(a, b) => {
+                // pos: (¬a ∨ b) ∧ (a ∨ ¬b); neg: (a ∨ b) ∧ (¬a ∨ ¬b).
+                let first = Nnf::Or(vec![self.nnf(a, false)?, self.nnf(b, pos)?]);
+                let second = Nnf::Or(vec![self.nnf(a, true)?, self.nnf(b, !pos)?]);
+                Ok(Nnf::And(vec![first, second]))
+            }
+            _ => match junction(f, pos) {
+                Some((conj, parts)) => self.chain(conj, parts),
+                None => Err("unexpected formula".to_string()),
+            },
+        };
+        self.env.truncate(env_len);
+        self.universals.truncate(univ_len);
+        result
+    }
+
+    /// The operands of a chain of one junction kind, gathered by a work
+    /// list, each converted.
+    fn chain(&mut self, conj: bool, parts: [(&Formula, bool); 2]) -> Result<Nnf, String> {
+        let mut todo: Vec<(&Formula, bool)> = vec![parts[1], parts[0]];
+        let mut items = Vec::new();
+        while let Some((mut g, mut p)) = todo.pop() {
+            while let Formula::Not(h) = g {
+                g = h;
+                p = !p;
+            }
+            match junction(g, p) {
+                Some((c, [a, b])) if c == conj => {
+                    todo.push(b);
+                    todo.push(a);
+                }
+                _ => items.push(self.nnf(g, p)?),
+            }
+        }
+        Ok(if conj {
+            Nnf::And(items)
+        } else {
+            Nnf::Or(items)
+        })
+    }
+
+    /// A fresh Skolem symbol applied to the universal variables in scope
+    /// that `body` uses (other than `v`, which it binds).
+    fn skolem_term(&mut self, v: &str, body: &Formula) -> T {
+        let mut args: Vec<u32> = Vec::new();
+        for name in free_variables(body) {
+            if name == v {
+                continue;
+            }
+            if let Some((_, t)) = self.env.iter().rev().find(|(n, _)| *n == name) {
+                t.each_var(&mut |x| {
+                    if !args.contains(&x) {
+                        args.push(x);
+                    }
+                });
+            }
+        }
+        args.sort_unstable();
+        let s = self.symbols.skolem(args.len());
+        T::F(s, args.into_iter().map(T::V).collect())
+    }
+
+    fn atom(&mut self, t: &Term, pos: bool) -> Result<Lit, String> {
+        match t {
+            Term::App(name, args) if name == "=" && args.len() == 2 => Ok(Lit::equation(
+                pos,
+                self.term(&args[0])?,
+                self.term(&args[1])?,
+            )),
+            Term::App(name, args) => {
+                let p = self.symbols.intern(name, args.len(), true);
+                let args = args
+                    .iter()
+                    .map(|a| self.term(a))
+                    .collect::<Result<Vec<_>, _>>()?;
+                Ok(Lit::pred(pos, T::F(p, args)))
+            }
+            Term::Var(v) => Err(format!("variable `{v}` used as a formula")),
+        }
+    }
+
+    fn term(&mut self, t: &Term) -> Result<T, String> {
+        match t {
+            Term::Var(v) => self
+                .env
+                .iter()
+                .rev()
+                .find(|(n, _)| n == v)
+                .map(|(_, t)| t.clone())
+                .ok_or_else(|| format!("unbound variable `{v}`")),
+            Term::App(name, args) => {
+                let f = self.symbols.intern(name, args.len(), false);
+                debug_assert_ne!(f, TRUE);
+                let args = args
+                    .iter()
+                    .map(|a| self.term(a))
+                    .collect::<Result<Vec<_>, _>>()?;
+                Ok(T::F(f, args))
+            }
+        }
+    }
+}
+
+/// The clauses of an NNF formula by distribution, at most [`MAX_CLAUSES`].
+fn cnf(f: &Nnf) -> Result<Vec<Vec<Lit>>, String> {
+    let too_many = || format!("more than {MAX_CLAUSES} clauses from one formula");
+    match f {
+        Nnf::Lit(l) => Ok(vec![vec![l.clone()]]),
+        Nnf::And(parts) => {
+            let mut out = Vec::new();
+            for p in parts {
+                out.extend(cnf(p)?);
+                if out.len() > MAX_CLAUSES {
+                    return Err(too_many());
+                }
+            }
+            Ok(out)
+        }
+        Nnf::Or(parts) => {
+            let mut acc: Vec<Vec<Lit>> = vec![Vec::new()];
+            for p in parts {
+                let next = cnf(p)?;
+                if acc.len() * next.len() > MAX_CLAUSES {
+                    return Err(too_many());
+                }
+                acc = acc
+                    .iter()
+                    .flat_map(|a| {
+                        next.iter().map(move |b| {
+                            let mut c = a.clone();
+                            c.extend(b.iter().cloned());
+                            c
+                        })
+                    })
+                    .collect();
+            }
+            Ok(acc)
+        }
+    }
+}

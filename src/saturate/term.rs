@@ -1,0 +1,395 @@
+//! Terms, substitutions, unification, matching and the Knuth–Bendix order
+//! of the saturation prover.
+//!
+//! Terms are trees over interned symbols (`Sym`) and numbered variables.
+//! Their depth is bounded where clauses are made (see `MAX_DEPTH` in the
+//! parent module), so the recursive walks here cannot overflow the stack;
+//! unification and matching use explicit work lists all the same.
+
+use std::cmp::Ordering;
+
+/// An interned function or predicate symbol.
+pub(crate) type Sym = u32;
+
+/// The symbol `⊤` that a predicate atom is equated with (`p(..) ≈ ⊤`); it
+/// is the least symbol of the precedence.
+pub(crate) const TRUE: Sym = 0;
+
+/// A term: a variable or a symbol applied to arguments.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub(crate) enum T {
+    V(u32),
+    F(Sym, Vec<T>),
+}
+
+impl T {
+    /// Symbols and variables counted once each (Prover9's default weight).
+    pub(crate) fn weight(&self) -> usize {
+        match self {
+            T::V(_) => 1,
+            T::F(_, args) => 1 + args.iter().map(T::weight).sum::<usize>(),
+        }
+    }
+
+    /// Nesting depth: 1 for a variable or constant.
+    pub(crate) fn depth(&self) -> usize {
+        match self {
+            T::V(_) => 1,
+            T::F(_, args) => 1 + args.iter().map(T::depth).max().unwrap_or(0),
+        }
+    }
+
+    /// The term with every variable `v` renamed `v + k`.
+    pub(crate) fn offset(&self, k: u32) -> T {
+        match self {
+            T::V(v) => T::V(v + k),
+            T::F(f, args) => T::F(*f, args.iter().map(|a| a.offset(k)).collect()),
+        }
+    }
+
+    /// Calls `f` on every variable occurrence.
+    pub(crate) fn each_var(&self, f: &mut impl FnMut(u32)) {
+        match self {
+            T::V(v) => f(*v),
+            T::F(_, args) => args.iter().for_each(|a| a.each_var(f)),
+        }
+    }
+
+    /// Calls `f` on every symbol occurrence.
+    pub(crate) fn each_sym(&self, f: &mut impl FnMut(Sym)) {
+        if let T::F(s, args) = self {
+            f(*s);
+            args.iter().for_each(|a| a.each_sym(f));
+        }
+    }
+
+    /// The subterm at `path` (argument indices from the root).
+    pub(crate) fn at(&self, path: &[usize]) -> &T {
+        let mut t = self;
+        for &i in path {
+            match t {
+                T::F(_, args) => t = &args[i],
+                T::V(_) => break,
+            }
+        }
+        t
+    }
+
+    /// This term with the subterm at `path` replaced by `by`.
+    pub(crate) fn replace(&self, path: &[usize], by: &T) -> T {
+        match (path.split_first(), self) {
+            (None, _) => by.clone(),
+            (Some((&i, rest)), T::F(f, args)) => {
+                let mut args = args.clone();
+                args[i] = args[i].replace(rest, by);
+                T::F(*f, args)
+            }
+            (Some(_), T::V(_)) => self.clone(),
+        }
+    }
+
+    /// The paths of every non-variable subterm, the root (`[]`) first.
+    pub(crate) fn positions(&self, out: &mut Vec<Vec<usize>>) {
+        let mut stack: Vec<(Vec<usize>, &T)> = vec![(Vec::new(), self)];
+        while let Some((path, t)) = stack.pop() {
+            if let T::F(_, args) = t {
+                for (i, a) in args.iter().enumerate().rev() {
+                    let mut p = path.clone();
+                    p.push(i);
+                    stack.push((p, a));
+                }
+                out.push(path);
+            }
+        }
+    }
+}
+
+/// A substitution with a trail, so bindings made by a failed attempt can be
+/// undone.
+#[derive(Default, Clone, Debug)]
+pub(crate) struct Subst {
+    map: Vec<Option<T>>,
+    trail: Vec<u32>,
+}
+
+impl Subst {
+    pub(crate) fn new(vars: u32) -> Subst {
+        Subst {
+            map: vec![None; vars as usize],
+            trail: Vec::new(),
+        }
+    }
+
+    fn get(&self, v: u32) -> Option<&T> {
+        self.map.get(v as usize).and_then(Option::as_ref)
+    }
+
+    fn bind(&mut self, v: u32, t: T) {
+        let i = v as usize;
+        if i >= self.map.len() {
+            self.map.resize(i + 1, None);
+        }
+        self.map[i] = Some(t);
+        self.trail.push(v);
+    }
+
+    /// A point to [`Subst::undo`] back to.
+    pub(crate) fn mark(&self) -> usize {
+        self.trail.len()
+    }
+
+    /// Removes the bindings made since `mark`.
+    pub(crate) fn undo(&mut self, mark: usize) {
+        while self.trail.len() > mark {
+            if let Some(v) = self.trail.pop() {
+                self.map[v as usize] = None;
+            }
+        }
+    }
+
+    /// `t` with bound variables followed at the root only.
+    fn walk<'a>(&'a self, mut t: &'a T) -> &'a T {
+        while let T::V(v) = t {
+            match self.get(*v) {
+                Some(b) => t = b,
+                None => break,
+            }
+        }
+        t
+    }
+
+    /// `t` with the substitution applied throughout.
+    pub(crate) fn apply(&self, t: &T) -> T {
+        match self.walk(t) {
+            T::V(v) => T::V(*v),
+            T::F(f, args) => T::F(*f, args.iter().map(|a| self.apply(a)).collect()),
+        }
+    }
+
+    /// `t` with each variable replaced by its binding as bound, not
+    /// followed further: the instance after [`Subst::matches`], whose
+    /// bindings hold the target's variables (another name space).
+    pub(crate) fn instantiate(&self, t: &T) -> T {
+        match t {
+            T::V(v) => self.get(*v).cloned().unwrap_or(T::V(*v)),
+            T::F(f, args) => T::F(*f, args.iter().map(|a| self.instantiate(a)).collect()),
+        }
+    }
+
+    fn occurs(&self, v: u32, t: &T) -> bool {
+        let mut stack = vec![t];
+        while let Some(t) = stack.pop() {
+            match self.walk(t) {
+                T::V(w) => {
+                    if *w == v {
+                        return true;
+                    }
+                }
+                T::F(_, args) => stack.extend(args.iter()),
+            }
+        }
+        false
+    }
+
+    /// Extends the substitution to a most general unifier of `a` and `b`;
+    /// `false` (bindings undone) if there is none.
+    pub(crate) fn unify(&mut self, a: &T, b: &T) -> bool {
+        let mark = self.mark();
+        let mut pending: Vec<(T, T)> = vec![(a.clone(), b.clone())];
+        while let Some((x, y)) = pending.pop() {
+            let x = self.walk(&x).clone();
+            let y = self.walk(&y).clone();
+            match (&x, &y) {
+                (T::V(v), T::V(w)) if v == w => {}
+                (T::V(v), _) | (_, T::V(v)) => {
+                    let other = if matches!(x, T::V(u) if u == *v) {
+                        &y
+                    } else {
+                        &x
+                    };
+                    if self.occurs(*v, other) {
+                        self.undo(mark);
+                        return false;
+                    }
+                    self.bind(*v, other.clone());
+                }
+                (T::F(f, xs), T::F(g, ys)) => {
+                    if f != g || xs.len() != ys.len() {
+                        self.undo(mark);
+                        return false;
+                    }
+                    pending.extend(xs.iter().cloned().zip(ys.iter().cloned()));
+                }
+            }
+        }
+        true
+    }
+
+    /// Extends the substitution so that `pattern` becomes `target` (whose
+    /// variables are never bound); `false` (bindings undone) if impossible.
+    pub(crate) fn matches(&mut self, pattern: &T, target: &T) -> bool {
+        let mark = self.mark();
+        let mut stack: Vec<(&T, &T)> = vec![(pattern, target)];
+        while let Some((p, t)) = stack.pop() {
+            match p {
+                T::V(v) => match self.get(*v) {
+                    Some(b) => {
+                        if b != t {
+                            self.undo(mark);
+                            return false;
+                        }
+                    }
+                    None => self.bind(*v, t.clone()),
+                },
+                T::F(f, ps) => match t {
+                    T::F(g, ts) if f == g && ps.len() == ts.len() => {
+                        stack.extend(ps.iter().zip(ts.iter()));
+                    }
+                    _ => {
+                        self.undo(mark);
+                        return false;
+                    }
+                },
+            }
+        }
+        true
+    }
+}
+
+/// The outcome of comparing two terms in a partial order.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Cmp {
+    Gt,
+    Lt,
+    Eq,
+    Inc,
+}
+
+/// The symbol precedence: by arity, then by the order symbols were first
+/// met (their number); `⊤` is least.
+fn prec(f: Sym, fa: usize, g: Sym, ga: usize) -> Ordering {
+    (fa, f).cmp(&(ga, g))
+}
+
+/// Adds `sign` times each variable occurrence of `t` to `balance`, and
+/// returns its weight.
+fn tally(t: &T, sign: i32, balance: &mut Vec<i32>) -> i64 {
+    match t {
+        T::V(v) => {
+            let i = *v as usize;
+            if i >= balance.len() {
+                balance.resize(i + 1, 0);
+            }
+            balance[i] += sign;
+            1
+        }
+        T::F(_, args) => 1 + args.iter().map(|a| tally(a, sign, balance)).sum::<i64>(),
+    }
+}
+
+/// The Knuth–Bendix order with every symbol and variable of weight 1 and
+/// the precedence [`prec`]: total on ground terms, stable under
+/// substitution, and a simplification order.
+pub(crate) fn kbo(s: &T, t: &T) -> Cmp {
+    if s == t {
+        return Cmp::Eq;
+    }
+    let mut balance = Vec::new();
+    let ws = tally(s, 1, &mut balance);
+    let wt = tally(t, -1, &mut balance);
+    let s_covers = balance.iter().all(|&b| b >= 0);
+    let t_covers = balance.iter().all(|&b| b <= 0);
+    let if_gt = if s_covers { Cmp::Gt } else { Cmp::Inc };
+    let if_lt = if t_covers { Cmp::Lt } else { Cmp::Inc };
+    match ws.cmp(&wt) {
+        Ordering::Greater => if_gt,
+        Ordering::Less => if_lt,
+        Ordering::Equal => match (s, t) {
+            (T::F(f, xs), T::F(g, ys)) => match prec(*f, xs.len(), *g, ys.len()) {
+                Ordering::Greater => if_gt,
+                Ordering::Less => if_lt,
+                Ordering::Equal => {
+                    let Some((x, y)) = xs.iter().zip(ys).find(|(x, y)| x != y) else {
+                        return Cmp::Eq;
+                    };
+                    match kbo(x, y) {
+                        Cmp::Gt => if_gt,
+                        Cmp::Lt => if_lt,
+                        _ => Cmp::Inc,
+                    }
+                }
+            },
+            // A variable and another term of the same weight: a constant
+            // or another variable, neither greater.
+            _ => Cmp::Inc,
+        },
+    }
+}
+
+pub(crate) fn gt(s: &T, t: &T) -> bool {
+    kbo(s, t) == Cmp::Gt
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn f(s: Sym, args: Vec<T>) -> T {
+        T::F(s, args)
+    }
+
+    #[test]
+    fn unification_finds_the_mgu_and_refuses_cycles() {
+        // p(x, g(y)) with p(h(y), x') where x' = g(a)
+        let a = f(1, vec![]);
+        let s = f(5, vec![T::V(0), f(3, vec![T::V(1)])]);
+        let t = f(5, vec![f(4, vec![T::V(1)]), f(3, vec![a.clone()])]);
+        let mut sub = Subst::new(2);
+        assert!(sub.unify(&s, &t));
+        assert_eq!(sub.apply(&s), sub.apply(&t));
+        assert_eq!(sub.apply(&T::V(0)), f(4, vec![a.clone()]));
+        let mut sub = Subst::new(1);
+        assert!(!sub.unify(&T::V(0), &f(3, vec![T::V(0)])));
+        assert_eq!(sub.mark(), 0);
+    }
+
+    #[test]
+    fn matching_binds_only_the_pattern() {
+        let pat = f(5, vec![T::V(0), T::V(0)]);
+        let mut sub = Subst::new(1);
+        assert!(sub.matches(&pat, &f(5, vec![T::V(7), T::V(7)])));
+        let mut sub = Subst::new(1);
+        assert!(!sub.matches(&pat, &f(5, vec![T::V(7), T::V(8)])));
+        // The target's variables are another name space: x*e against
+        // x'*e binds x to x', and the instance is x', not x''….
+        let (e, inv) = (f(1, vec![]), |t: T| f(2, vec![t]));
+        let mut sub = Subst::new(1);
+        assert!(sub.matches(
+            &f(3, vec![T::V(0), e.clone()]),
+            &f(3, vec![inv(T::V(0)), e])
+        ));
+        assert_eq!(sub.instantiate(&T::V(0)), inv(T::V(0)));
+    }
+
+    #[test]
+    fn kbo_orders_by_weight_precedence_and_variables() {
+        let e = f(1, vec![]);
+        let x = T::V(0);
+        // mult(e, x) > x; x and e are incomparable.
+        let m = f(3, vec![e.clone(), x.clone()]);
+        assert_eq!(kbo(&m, &x), Cmp::Gt);
+        assert_eq!(kbo(&x, &m), Cmp::Lt);
+        assert_eq!(kbo(&x, &e), Cmp::Inc);
+        // f(x, y) vs f(y, x): incomparable; f(a, b) vs f(b, a) by lex.
+        let y = T::V(1);
+        assert_eq!(
+            kbo(&f(3, vec![x.clone(), y.clone()]), &f(3, vec![y, x])),
+            Cmp::Inc
+        );
+        let b = f(2, vec![]);
+        assert_eq!(
+            kbo(&f(3, vec![b.clone(), e.clone()]), &f(3, vec![e, b])),
+            Cmp::Gt
+        );
+    }
+}
