@@ -88,7 +88,7 @@ def _verl(name: str, detail: Mapping) -> Dict[str, float]:
     out = {k: numbers.get(k, 0.0) for k in VERL_KEYS[name]}
     if name == "divlogic" and not isinstance(detail.get("picked"), int):
         out["picked"] = -1.0
-    return out
+    return {k: out[k] for k in sorted(out)}  # in the order of the reward's JSON
 
 
 def _missing(name: str) -> str:
