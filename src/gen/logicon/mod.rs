@@ -982,10 +982,17 @@ fn finish(
                     result: printed,
                 });
             }
+            // A variant read with a sentence of more than
+            // MAX_SENTENCE_WORDS words (deeply nested normal forms) is left
+            // out, as one with too many atoms is.
+            let text = vocabulary.sentence(&result);
+            if text::longest_sentence(&text) > text::MAX_SENTENCE_WORDS {
+                continue;
+            }
             variants.push(Rewrite {
                 rule: rule.name().to_string(),
                 symbolic: printed,
-                text: vocabulary.sentence(&result),
+                text,
             });
         }
         rewrites.push(variants);

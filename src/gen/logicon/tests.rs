@@ -447,6 +447,13 @@ fn every_rewrite_is_equivalent_and_has_its_rules_shape() {
                     r.symbolic
                 );
                 assert!(!r.text.is_empty());
+                // No sentence of a variant is over 60 words.
+                let longest = r
+                    .text
+                    .split('.')
+                    .map(|t| t.split_whitespace().count())
+                    .max();
+                assert!(longest <= Some(60), "{}: {}", s.id, r.text);
                 let shaped = match r.rule.as_str() {
                     "nnf" => is_nnf(&f),
                     "cnf" => is_normal_form(&f, true),
