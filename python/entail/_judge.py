@@ -49,15 +49,14 @@ class Judge:
     calls release the GIL.
 
     A prediction is the model's output as decoded (reasoning, prose, code
-    fences, ``[RULE]`` blocks, special tokens such as ``</s>``). The rule is
-    found where the SLR reference metric finds it: with ``%`` comments
-    deleted and lines joined, the last ``eastbound(args) :- body.`` (or
-    the task's positive predicate) in the text, its body ending at the
-    first ``.``. An answer without one (only facts, no full stop) scores
-    0 with ``syntax_valid`` False and ``error_kind`` ``"no_rule"``. Where that rule is a clause of the code
-    around it (the fence, ``[RULE]`` block or whole answer) and that code
-    reads, the code is loaded with its helpers; else the rule alone is, as
-    the reference loads it. See "Finding the rule" in docs/judge.md.
+    fences, ``[RULE]`` blocks, special tokens such as ``</s>``). The rules
+    are found where the SLR reference metric finds them: with ``%``
+    comments deleted and lines joined, every ``eastbound(args) :- body.``
+    (or the task's positive predicate) in the text, each body ending at
+    its first ``.``, all loaded together as the reference loads them;
+    facts, directives, helpers and prose are never loaded. An answer
+    without one (only facts, no full stop) scores 0 with ``syntax_valid``
+    False and ``error_kind`` ``"no_rule"``. See "How an answer is read" in docs/judge.md.
     """
 
     def __init__(

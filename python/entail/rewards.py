@@ -4,9 +4,10 @@ Each adapter scores a whole batch in one call with the GIL released, on a
 judge shared by the process (`entail.compute`'s), so rollouts to the same
 prompt share one parsed task and its loaded workers.
 
-Completions are taken as decoded, special tokens and all: the rule is found
-where the SLR reference metric finds it (the last ``eastbound(...) :- ... .``
-in the text, comments deleted), so ``</s>``, ``<|im_end|>``, "The rule is:"
+Completions are taken as decoded, special tokens and all: the rules are
+found where the SLR reference metric finds them (every
+``eastbound(...) :- ... .`` in the text, comments deleted, loaded together),
+so ``</s>``, ``<|im_end|>``, "The rule is:"
 before it or an explanation after it change nothing, and a completion with
 no rule (only a fact) scores 0. See ``entail.Judge``.
 

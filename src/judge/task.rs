@@ -7,7 +7,7 @@ use super::JudgeError;
 use crate::prolog::native::FastMap;
 use crate::prolog::{Arg, Background, Clause, ClausesBuilder};
 use crate::syntax::prolog::{read_program, Reading, Sentence, Term};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Whether an example is labelled positive or negative.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -74,6 +74,11 @@ pub struct TaskProgram {
     pub content_hash: u64,
     /// Name/arity of every background predicate.
     pub background_predicates: BTreeSet<(String, usize)>,
+    /// For each background predicate defined by flat ground facts alone:
+    /// how many facts, and the most that share one first argument (what a
+    /// call with its first argument bound may enumerate under SWI's
+    /// first-argument index). The same under every renaming.
+    pub fact_counts: BTreeMap<(String, usize), (u64, u64)>,
 }
 
 impl TaskProgram {
@@ -281,6 +286,7 @@ impl<'l> Loader<'l> {
             hash.term(&example.goal);
         }
         let content_hash = hash.finish();
+        let fact_counts = fact_counts(&clauses);
         Ok(TaskProgram {
             positive: positive.to_string(),
             negative: negative.to_string(),
@@ -289,8 +295,43 @@ impl<'l> Loader<'l> {
             background_original: Background::from_clauses(content_hash, clauses),
             content_hash,
             background_predicates,
+            fact_counts,
         })
     }
+}
+
+/// [`TaskProgram::fact_counts`] of `clauses`.
+fn fact_counts(clauses: &crate::prolog::Clauses) -> BTreeMap<(String, usize), (u64, u64)> {
+    // Per predicate: facts, and facts per first argument; `None` once a
+    // clause of it is not a flat fact.
+    type ByFirst = FastMap<(bool, i64), u64>;
+    let mut per: BTreeMap<(String, usize), Option<(u64, ByFirst)>> = BTreeMap::new();
+    for clause in clauses.iter() {
+        let Some((name, arity)) = clauses.predicate(clause) else {
+            continue;
+        };
+        let entry = per
+            .entry((name.to_string(), arity))
+            .or_insert_with(|| Some((0, FastMap::default())));
+        match (clause, entry.as_mut()) {
+            (Clause::Fact { .. }, Some((count, by_first))) => {
+                *count += 1;
+                let first = match clauses.args(clause).first() {
+                    Some(Arg::Atom(a)) => (true, i64::from(*a)),
+                    Some(Arg::Int(i)) => (false, *i),
+                    None => (false, 0),
+                };
+                *by_first.entry(first).or_insert(0) += 1;
+            }
+            _ => *entry = None,
+        }
+    }
+    per.into_iter()
+        .filter_map(|(key, counts)| {
+            let (count, by_first) = counts?;
+            Some((key, (count, by_first.values().copied().max().unwrap_or(0))))
+        })
+        .collect()
 }
 
 /// A background clause as one line of program text, for ordering: flat

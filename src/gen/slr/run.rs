@@ -138,7 +138,12 @@ pub fn generate(
     progress: Progress,
 ) -> Result<Stats, Error> {
     config.validate()?;
-    let judge = &Judge::new(config.judge.clone());
+    // The generator labels trains with its own rules, some of which
+    // define a helper (`chain/2`): the whole rule program is loaded.
+    let judge = &Judge::new(crate::judge::JudgeConfig {
+        rules: crate::judge::Rules::Program,
+        ..config.judge.clone()
+    });
     let order = curriculum_levels(config);
     let block = config
         .shard

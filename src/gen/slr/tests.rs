@@ -20,6 +20,8 @@ fn judge() -> &'static Judge {
     JUDGE.get_or_init(|| {
         Judge::new(JudgeConfig {
             workers: 2,
+            // Templates may define a helper (`chain/2`).
+            rules: crate::judge::Rules::Program,
             ..JudgeConfig::default()
         })
     })
