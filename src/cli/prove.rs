@@ -51,6 +51,9 @@ pub struct Args {
     /// problem (FOF or CNF), a LogicGraph instance directory (complete.json + solutions.json), or a
     /// directory tree of instances
     path: PathBuf,
+    /// Write the report here instead of standard output
+    #[arg(long, short)]
+    output: Option<PathBuf>,
     /// Plain and TPTP problems: print the SZS status line first (`% SZS status Theorem for NAME`)
     #[arg(long)]
     szs: bool,
@@ -95,6 +98,15 @@ fn seconds(s: f64, what: &str) -> Result<Duration, ProveError> {
 
 /// Runs `entail prove`.
 pub fn run(args: Args) -> Outcome {
+    let output = args.output.clone();
+    super::output::redirect(output.as_deref())?;
+    let outcome = check(args);
+    super::output::finish_redirect(output.as_deref())?;
+    outcome
+}
+
+/// The checks of `run`, their report printed with `out!`.
+fn check(args: Args) -> Outcome {
     let file = args.path.display().to_string();
     let source = if args.path.is_dir() {
         if !entail::gen::logicgraph::Instances::is_instance(&args.path) {
