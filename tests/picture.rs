@@ -140,6 +140,8 @@ fn a_report_of_two_models_draws_one_bar_per_value() {
         ("LogicGraph: diversity by tier", 4),
         ("LogicGraph: versatility by tier", 4),
         ("LogicGraph: originality by tier", 4),
+        ("LogicGraph: success by reasoning depth", 2),
+        ("LogicGraph: precision by reasoning depth", 2),
         (
             "LogicGraph: answered solutions by verdict (step-error taxonomy)",
             8,
@@ -163,18 +165,39 @@ fn a_report_of_two_models_draws_one_bar_per_value() {
         assert_eq!(figure.marks, *bars, "{caption}: data-marks");
         assert_eq!(filled_rects(&figure.html), *bars, "{caption}: bars drawn");
     }
-    // The tables hold the inputs' numbers: b solves levels 1-2 only, a all.
+    // The tables hold the inputs' numbers: b solves levels 1-2 only, a all,
+    // two answers a level each, with 95% Wilson intervals.
     let by_level = &figures[1];
     assert_eq!(
         table(by_level),
         (1..=5)
             .map(|l| vec![
                 l.to_string(),
-                "1.000".to_string(),
-                if l <= 2 { "1.000" } else { "0.000" }.to_string()
+                "1.000 [0.342, 1.000] (2/2)".to_string(),
+                if l <= 2 {
+                    "1.000 [0.342, 1.000] (2/2)"
+                } else {
+                    "0.000 [0.000, 0.658] (0/2)"
+                }
+                .to_string()
             ])
             .collect::<Vec<_>>()
     );
+    // Every chart states its n.
+    for figure in &figures {
+        assert!(
+            figure.html.contains("<p class=\"n\">n = "),
+            "{}",
+            figure.caption
+        );
+    }
+    assert!(by_level
+        .html
+        .contains("<p class=\"n\">n = 10 answers placed by level per model</p>"));
+    // One colour per category on every chart: b's `correct` bars are the
+    // colour every page gives `correct`, which no model has.
+    assert!(figures[6].html.contains("background:#1b7837"));
+    assert!(!figures[0].html.contains("#1b7837"));
     // b's answers: 2 correct at levels 1-2, 2 wrong at 3, 2 syntax errors at
     // 4, 2 without a rule at 5 (kinds in name order).
     assert_eq!(
@@ -193,7 +216,7 @@ fn a_report_of_two_models_draws_one_bar_per_value() {
     // The taxonomy: a has 3 valid solutions, 1 bad reference, 1 insufficient
     // premise, 1 unreadable; b keeps solutions 2-4 of a's (1 valid).
     assert_eq!(
-        table(&figures[14]),
+        table(&figures[16]),
         vec![
             vec!["bad_reference", "1", "1"],
             vec!["insufficient_premise", "1", "1"],
@@ -205,12 +228,12 @@ fn a_report_of_two_models_draws_one_bar_per_value() {
     // b says "consistent" to all (right on both k=2 lists, on one of k=3's,
     // whose other is inconsistent: balanced 0.5).
     assert_eq!(
-        table(&figures[16]),
+        table(&figures[18]),
         vec![vec!["2", "0.500", "1.000"], vec!["3", "0.000", "0.500"]]
     );
     // Per type: a answers all right, b only the 3c1e question's original.
     assert_eq!(
-        table(&figures[18]),
+        table(&figures[20]),
         vec![
             vec!["3c1e", "1.000", "1.000"],
             vec!["3e1c", "1.000", "0.000"]
@@ -241,8 +264,18 @@ fn score_reports_of_two_models_compare_by_level_and_tier() {
             "SLR: syntax score by curriculum level"
         ]
     );
-    assert_eq!(table(&figures[0])[1], ["partial score", "–", "–"]);
-    assert_eq!(table(&figures[0])[0], ["accuracy", "1.000", "0.400"]);
+    // Score reports have no partial score: that category is left out.
+    assert_eq!(table(&figures[0]).len(), 2);
+    // Accuracy with its 95% Wilson interval and counts.
+    assert_eq!(
+        table(&figures[0])[0],
+        [
+            "accuracy",
+            "1.000 [0.722, 1.000] (10/10)",
+            "0.400 [0.168, 0.687] (4/10)"
+        ]
+    );
+    assert!(page.contains("<p class=\"n\">n = 10 answers per model</p>"));
     for figure in &figures {
         assert_eq!(
             filled_rects(&figure.html),
@@ -313,8 +346,15 @@ fn an_slr_task_draws_every_car_of_every_train() {
     assert_eq!(code, 0, "{err}");
     assert!(svg.starts_with("<svg"));
     assert_eq!(filled_rects(&svg), 6);
-    // Two wheels per car (the task has no has_wheel) and two per engine.
-    assert_eq!(svg.matches("<circle ").count(), 6 * 2 + 4 * 2);
+    // Only what the task defines is drawn: it has no has_wheel, so the
+    // circles are the engines' two wheels each.
+    assert_eq!(svg.matches("<circle ").count(), 4 * 2);
+    // The key names the colours and lengths the task uses, and no more.
+    let key = &svg[svg.find("class=\"legend\"").unwrap()..];
+    for word in ["red car", "blue car", "green car", "short car", "long car"] {
+        assert!(key.contains(word), "{word}");
+    }
+    assert!(!key.contains("load") && !key.contains("roof"));
     // plotters writes a text on a line of its own.
     let at = |name: &str| svg.find(&format!(">\n{name}\n<")).unwrap();
     assert!(at("eastbound") < at("train0") && at("train2") < at("westbound"));
@@ -364,15 +404,30 @@ fn a_logicgraph_instance_draws_its_dag_and_the_models_steps() {
         assert!(svg.contains(&format!("class=\"edge gold family-{family}\"")));
     }
     assert!(!svg.contains("class=\"edge gold family-4\""));
-    // With the model's answer: solutions 1, 2 and 5 have valid steps (5),
-    // 3 cites its own P1 and 4 cites too little (2 invalid); 6 does not read.
+    // Every node has its full text as a tooltip, and the drawing a key.
+    assert_eq!(svg.matches("<title>").count(), 14);
+    assert!(svg.contains("<title>premise Rule4: A4 | A5</title>"));
+    assert!(svg.contains("class=\"legend\""));
+    // With the model's answer: solutions 1, 2 and 5 have valid steps, 3
+    // cites its own P1 and 4 cites too little (invalid); 6 does not read.
+    // Every step concludes a formula of the gold graph (A5, A2 -> G, G), so
+    // it is drawn on that node, which shows its best verdict; only the
+    // citation of P1, which does not exist, adds a node.
     let answer = "corpora/logicgraph-answers/case_1.answer.in";
     let (code, svg, err) = entail(&["show", dir, "--answer", answer]);
     assert_eq!(code, 0, "{err}");
-    assert_eq!(with_class(&svg, "node step valid"), 5);
-    assert_eq!(with_class(&svg, "node step invalid"), 2);
+    assert_eq!(with_class(&svg, "node step"), 0);
+    assert_eq!(with_class(&svg, "node derived answered valid"), 2);
+    assert_eq!(with_class(&svg, "node goal answered valid"), 1);
     assert_eq!(with_class(&svg, "node unknown-reference"), 1);
-    assert_eq!(with_class(&svg, "node "), 14 + 8);
+    assert_eq!(with_class(&svg, "node "), 14 + 1);
+    // G's tooltip lists every step that concludes it, with its verdict.
+    let goal = &svg[svg.find("class=\"node goal").unwrap()..];
+    let tip = &goal[goal.find("<title>").unwrap()..goal.find("</title>").unwrap()];
+    assert!(tip.contains("answer 1 step S2: G (valid)"), "{tip}");
+    assert!(tip.contains("answer 4 step S1: G (invalid)"), "{tip}");
+    // The red (invalid) citations stay, dashed.
+    assert!(svg.contains("class=\"edge step invalid\""));
     // The layout is the same on every run.
     let (_, again, _) = entail(&["show", dir, "--answer", answer]);
     assert_eq!(svg, again);

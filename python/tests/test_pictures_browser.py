@@ -159,13 +159,42 @@ COUNT_MARKS = """JSON.stringify([...document.querySelectorAll('figure')].map(f =
   const svg = f.querySelector('svg');
   const box = svg.getBoundingClientRect();
   const filled = [...svg.querySelectorAll('rect')]
-    .filter(r => r.getAttribute('fill') !== 'none').length;
+    .filter(r => r.getAttribute('fill') !== 'none' && !r.closest('.legend')).length;
   const nodes = svg.querySelectorAll('g.node').length;
+  const sizes = [...svg.querySelectorAll('text')]
+    .filter(t => t.textContent.trim() !== '')
+    .map(t => parseFloat(getComputedStyle(t).fontSize));
+  const n = f.querySelector('.n');
+  const titled = [...svg.querySelectorAll('g.node')].filter(g => {
+    const t = g.querySelector(':scope > title');
+    return t && t.textContent.trim() !== '';
+  }).length;
   return {caption: f.querySelector('figcaption').textContent,
           kind: f.className, marks: Number(f.dataset.marks),
           counted: nodes > 0 ? nodes : filled,
+          legend: f.querySelector('.legend') !== null,
+          n: n ? n.textContent : null,
+          min_font_px: sizes.length ? Math.min(...sizes) : null,
+          titled_nodes: titled,
           width: box.width, height: box.height};
 }))"""
+
+# Car captions of a train drawing that overlap another's, as
+# [text, text] pairs, by their rendered boxes.
+OVERLAPPING_LABELS = """JSON.stringify((() => {
+  const svg = document.querySelector('figure svg');
+  const texts = [...svg.querySelectorAll('text')]
+    .filter(t => !t.closest('.legend') && t.textContent.trim() !== '')
+    .map(t => [t.textContent.trim(), t.getBBox()]);
+  const out = [];
+  for (let i = 0; i < texts.length; i++)
+    for (let j = i + 1; j < texts.length; j++) {
+      const [a, p] = texts[i], [b, q] = texts[j];
+      if (p.x < q.x + q.width && q.x < p.x + p.width &&
+          p.y < q.y + q.height && q.y < p.y + p.height) out.push([a, b]);
+    }
+  return out;
+})())"""
 
 TIMING = """JSON.stringify((() => {
   const nav = performance.getEntriesByType('navigation')[0];
@@ -176,9 +205,11 @@ TIMING = """JSON.stringify((() => {
 })())"""
 
 
-def open_page(browser: DevTools, page: Path, shot: str) -> tuple:
+def open_page(browser: DevTools, page: Path, shot: str, extra: str = None) -> tuple:
     """Loads `page`; returns its figures and timings after checking that it
-    logged nothing and fetched nothing else. Keeps a full-page screenshot."""
+    logged nothing and fetched nothing else. Keeps a full-page screenshot.
+    With `extra` (a script), its value is returned as the timings'
+    `extra`."""
     target = browser.call("Target.createTarget", url="about:blank")["targetId"]
     session = browser.call("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
     for domain in ("Page", "Runtime", "Log", "Network"):
@@ -194,6 +225,10 @@ def open_page(browser: DevTools, page: Path, shot: str) -> tuple:
     timing = json.loads(
         browser.call("Runtime.evaluate", session, expression=TIMING)["result"]["value"]
     )
+    if extra:
+        timing["extra"] = json.loads(
+            browser.call("Runtime.evaluate", session, expression=extra)["result"]["value"]
+        )
     problems = []
     for event in browser.events:
         method, params = event.get("method"), event.get("params", {})
@@ -223,9 +258,21 @@ def run(entail_bin: str, *args: str) -> None:
 
 
 def check_marks(figures: list) -> None:
+    """Every figure draws what it says, has a legend, text of 11 px or more,
+    and (charts and graphs) fits 2,400 x 3,000 px; every chart states its
+    n; every graph node has a tooltip."""
     for f in figures:
         assert f["counted"] == f["marks"], f
         assert f["width"] > 0 and f["height"] > 0, f
+        assert f["legend"], f
+        assert f["min_font_px"] is None or f["min_font_px"] >= 11, f
+        if f["kind"] == "chart" or f["titled_nodes"]:
+            # Charts and graphs; a train drawing grows a row per train.
+            assert f["width"] <= 2400 and f["height"] <= 3000, f
+        if f["kind"] == "chart":
+            assert f["n"] and f["n"].startswith("n = "), f
+        elif f["titled_nodes"]:
+            assert f["titled_nodes"] == f["marks"], f
 
 
 def test_report_of_two_models_renders_every_chart(browser, entail_bin, tmp_path):
@@ -239,7 +286,7 @@ def test_report_of_two_models_renders_every_chart(browser, entail_bin, tmp_path)
     check_marks(figures)
     bars = {f["caption"]: f["counted"] for f in figures}
     # As tests/picture.rs counts them from the corpora.
-    assert len(figures) == 20
+    assert len(figures) == 22
     assert bars["SLR: accuracy by curriculum level"] == 10
     assert bars["SLR: answers of model-b by error kind and level"] == 20
     assert bars["LogicGraph: success by tier"] == 4
@@ -252,7 +299,7 @@ def test_report_of_two_models_renders_every_chart(browser, entail_bin, tmp_path)
         ("slr", ["corpora/slr/task_l1.json"], "drawing", 6),
         ("slr-unlabelled", ["corpora/report/slr_tasks.jsonl", "--id", "8", "--unlabelled"], "drawing", 16),
         ("logicgraph", ["corpora/logicgraph-answers/Tiny/case_1", "--answer",
-                        "corpora/logicgraph-answers/case_1.answer.in"], "drawing", 22),
+                        "corpora/logicgraph-answers/case_1.answer.in"], "drawing", 15),
         ("logicon", ["corpora/score/logicon_samples.jsonl", "--id", "logicon-plain-k3-1"], "drawing", 6),
     ],
 )
@@ -307,3 +354,38 @@ def test_report_over_20000_judged_answers_is_small_and_quick(browser, entail_bin
     SHOTS.mkdir(parents=True, exist_ok=True)
     (SHOTS / "timings.json").write_text(json.dumps(record, indent=1) + "\n")
     print("report over 20,000 judged answers:", record)
+
+
+def test_large_logicgraph_drawings_are_readable(browser, entail_bin, tmp_path):
+    """A Large-tier instance, alone and with an answer (its own gold
+    solutions, every step of which equals a gold node): within 2,400 x
+    3,000 px, text of 11 px or more, a key, a tooltip on every node; the
+    answer's steps are drawn on the gold nodes, so it adds no node."""
+    out = tmp_path / "large"
+    run(entail_bin, "gen", "logicgraph", "--tier", "large", "--count", "1", "--seed", "1",
+        "--output", str(out))
+    (instance,) = [d for d in out.rglob("complete.json")]
+    instance = instance.parent
+    counts = []
+    for name, extra in (("large", []), ("large-answer", ["--answer", str(instance / "solutions.json")])):
+        page = tmp_path / f"{name}.html"
+        run(entail_bin, "show", str(instance), *extra, "--html", "--output", str(page))
+        figures, _ = open_page(browser, page, f"show-{name}.png")
+        check_marks(figures)
+        (figure,) = figures
+        assert figure["titled_nodes"] == figure["marks"], figure
+        counts.append(figure["marks"])
+    assert counts[0] == counts[1], counts
+
+
+def test_level_20_car_labels_do_not_overlap(browser, entail_bin, tmp_path):
+    tasks = tmp_path / "l20.jsonl"
+    with open(tasks, "w") as out:
+        subprocess.run([entail_bin, "gen", "slr", "--level", "20", "--count", "1", "--seed", "5",
+                        "--split", "test"],
+                       stdout=out, stderr=subprocess.DEVNULL, check=True)
+    page = tmp_path / "l20.html"
+    run(entail_bin, "show", str(tasks), "--html", "--output", str(page))
+    figures, timing = open_page(browser, page, "show-slr-l20.png", extra=OVERLAPPING_LABELS)
+    check_marks(figures)
+    assert timing["extra"] == []

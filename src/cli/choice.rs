@@ -26,7 +26,8 @@ impl From<Isomorphic> for judge::Isomorphic {
 /// `judge --engine`.
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum Engine {
-    /// The native evaluator, scryer workers for what it is not sure of.
+    /// The native evaluator only, on counted budgets; the rare corner it does
+    /// not implement is `engine_unsupported`, never handed to another engine.
     Auto,
     /// The scryer workers only.
     Scryer,

@@ -45,7 +45,9 @@ rule that memorises the shown trains does not keep.
 Batch lines are task objects with an extra \"prediction\" field; a Parquet file with
 those columns (as SLR-Bench publishes its tasks) is read row by row. Every input line gets
 one output line, in order; a bad line gets error_kind \"input\", is reported on stderr
-as FILE:LINE: message and counted in the summary (on stderr; JSON with --json).")]
+as FILE:LINE: message and counted in the summary (on stderr; JSON with --json).
+On a terminal, without --output or --json, a batch prints one row per answer (line, id,
+partial score, verdict) instead of JSONL; piped, it writes JSONL.")]
 pub struct Args {
     /// The task record (JSON) to score against.
     #[arg(long, conflicts_with = "batch")]
@@ -66,7 +68,7 @@ pub struct Args {
     #[arg(long)]
     batch: Option<PathBuf>,
     /// Where batch results go (default: standard output).
-    #[arg(long, requires = "batch")]
+    #[arg(long, short, requires = "batch")]
     output: Option<PathBuf>,
     /// The format of batch results: one JSON object per line, or a Parquet
     /// table with the same fields as columns.
@@ -75,13 +77,17 @@ pub struct Args {
     /// Worker processes (and threads) for a batch.
     #[arg(long, default_value_t = 1)]
     workers: usize,
-    /// Inferences each example may use before the answer counts as a timeout.
+    /// --engine scryer only: inferences each example may use before the answer
+    /// counts as a timeout. The native engine (the default) has fixed counted
+    /// budgets: 10,000 steps per example, 100,000 per answer.
     #[arg(long, default_value_t = 5_000_000)]
     inference_limit: u64,
-    /// Wall-clock cap per answer, in seconds.
+    /// --engine scryer only: wall-clock cap per answer, in seconds. The
+    /// native engine is never timed, only counted.
     #[arg(long, default_value_t = 10.0)]
     timeout: f64,
-    /// Address-space cap per worker, in MiB.
+    /// --engine scryer only: address-space cap per worker, in MiB. The native
+    /// engine counts 32 MB per example instead.
     #[arg(long, default_value_t = 2048)]
     memory_mb: u64,
     /// `renamed` (default) scores with task constants renamed; `both` also
@@ -246,8 +252,18 @@ fn run_batch_file(judge: &Judge, path: &Path, args: &Args) -> Outcome {
     let read_failure = |e: std::io::Error| Failure::new(format!("{}: {e}", path.display()));
     let input = table::json_lines(super::open_file(path)?).map_err(read_failure)?;
     let bar = crate::cli::progress::bar(count_records(path), "answers");
+    // On a terminal a person reads the results: one row per answer (and no
+    // bar, which the rows would tear); elsewhere they stay JSONL.
+    let rows = args.output.is_none()
+        && matches!(args.format, Format::Jsonl)
+        && !args.json
+        && std::io::IsTerminal::is_terminal(&std::io::stdout());
     let out: Box<dyn Write + Send> = match &args.output {
         Some(p) => Box::new(std::io::BufWriter::new(super::create_file(p)?)),
+        None if rows => {
+            bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+            Box::new(super::terminal::JudgeTable::new(std::io::stdout()))
+        }
         None => Box::new(std::io::BufWriter::new(std::io::stdout())),
     };
     let on_done = || bar.inc(1);

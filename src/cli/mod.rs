@@ -13,6 +13,7 @@ mod prove;
 mod report;
 mod score;
 mod show;
+mod terminal;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::path::Path;

@@ -52,6 +52,10 @@ pub struct Args {
     /// problem (FOF or CNF), a LogicGraph instance directory (complete.json + solutions.json), or a
     /// directory tree of instances
     path: PathBuf,
+    /// Write the report here instead of standard output (with --three-way --batch: the answer
+    /// lines, one per input line)
+    #[arg(long, short)]
+    output: Option<PathBuf>,
     /// Plain and TPTP problems: print the SZS status line first (`% SZS status Theorem for NAME`)
     #[arg(long)]
     szs: bool,
@@ -92,9 +96,6 @@ pub struct Args {
     /// "conclusion"} lines; one answer line per input line, in order
     #[arg(long, requires = "three_way")]
     batch: bool,
-    /// With --batch: where the answer lines go (default: standard output)
-    #[arg(long, requires = "batch", value_name = "OUT.jsonl")]
-    output: Option<PathBuf>,
 }
 
 fn seconds(s: f64, what: &str) -> Result<Duration, ProveError> {
@@ -108,9 +109,23 @@ fn seconds(s: f64, what: &str) -> Result<Duration, ProveError> {
 
 /// Runs `entail prove`.
 pub fn run(args: Args) -> Outcome {
-    if args.three_way {
+    // A batch writes its answer lines to --output itself, line by line.
+    if args.three_way && args.batch {
         return three_way::run(&args);
     }
+    let output = args.output.clone();
+    super::output::redirect(output.as_deref())?;
+    let outcome = if args.three_way {
+        three_way::run(&args)
+    } else {
+        check(args)
+    };
+    super::output::finish_redirect(output.as_deref())?;
+    outcome
+}
+
+/// The checks of `run`, their report printed with `out!`.
+fn check(args: Args) -> Outcome {
     // The deadline counts from here, before the first byte is read: reading
     // and parsing a large file are part of the time a caller gave.
     let started = Instant::now();

@@ -17,6 +17,8 @@ PartialCircular, overall and per question type. Every
 chart has its numbers in a table under it; the header names each input and when and
 by which entail version the page was made (SOURCE_DATE_EPOCH fixes the time).
 Judge results have no curriculum level: give the tasks (--tasks) to place them.
+Each chart states its n; accuracy bars carry 95% Wilson intervals. With --json, what
+was written (file, bytes, sections, charts, models) is printed on stderr.
 
 Examples:
   entail report corpora/report/slr_a.json corpora/report/slr_b.json --output slr.html
@@ -39,6 +41,10 @@ pub struct Args {
     /// Write the page here instead of standard output.
     #[arg(long, short)]
     output: Option<PathBuf>,
+    /// Also print what was written as one JSON object on stderr (the file,
+    /// its bytes, its sections and charts, the models).
+    #[arg(long)]
+    json: bool,
 }
 
 /// Runs `entail report`.
@@ -77,6 +83,21 @@ pub fn run(args: Args) -> Outcome {
     };
     let page = report::report(&inputs, &about).map_err(|e| Failure::new(e.0))?;
     super::write_output(args.output.as_deref(), &page)?;
+    if args.json {
+        let sections: Vec<&str> = page
+            .split("<h2>")
+            .skip(1)
+            .filter_map(|s| s.split("</h2>").next())
+            .collect();
+        let wrote = serde_json::json!({
+            "output": args.output.as_ref().map_or("-".to_string(), |p| p.display().to_string()),
+            "bytes": page.len(),
+            "sections": sections,
+            "charts": page.matches("<figure class=\"chart\"").count(),
+            "models": inputs.iter().map(|i| &i.label).collect::<Vec<_>>(),
+        });
+        eprintln!("{wrote}");
+    }
     Ok(Exit::Done)
 }
 

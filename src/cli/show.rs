@@ -23,7 +23,9 @@ drawing and its content as text). The item's kind is read from the input:
     added, green when the prover finds them valid, red when invalid;
   a LogiConBench sample (a JSONL line with `statements` and `path`): its statements
     and the reasoning path joining them in its logical graph.
-In a JSONL file, --id picks the item (default: the first line).
+In a JSONL file, --id picks the item (default: the first line). Every drawing has a
+key (its legend), and every node a tooltip with its full text. With --json, what was
+written (file, format, caption, marks, size in px) is printed on stderr.
 
 Examples:
   entail show corpora/slr/task_l1.json --output task.svg
@@ -50,6 +52,10 @@ pub struct Args {
     /// Write the picture here instead of standard output.
     #[arg(long, short)]
     output: Option<PathBuf>,
+    /// Also print what was written as one JSON object on stderr (the file,
+    /// its format, the caption, what it counts, the drawing's size).
+    #[arg(long)]
+    json: bool,
 }
 
 /// Runs `entail show`.
@@ -89,6 +95,26 @@ pub fn run(args: Args) -> Outcome {
     };
     let out = render(&picture, args.html);
     super::write_output(args.output.as_deref(), &out)?;
+    if args.json {
+        let size = |name: &str| {
+            let at = picture.svg.find("<svg ")?;
+            let head = &picture.svg[at..at + picture.svg[at..].find('>')?];
+            let from = head.find(&format!(" {name}=\""))? + name.len() + 3;
+            head[from..from + head[from..].find('"')?]
+                .parse::<f64>()
+                .ok()
+        };
+        let wrote = serde_json::json!({
+            "output": args.output.as_ref().map_or("-".to_string(), |p| p.display().to_string()),
+            "format": if args.html { "html" } else { "svg" },
+            "bytes": out.len(),
+            "title": picture.title,
+            "marks": picture.marks,
+            "width": size("width"),
+            "height": size("height"),
+        });
+        eprintln!("{wrote}");
+    }
     Ok(Exit::Done)
 }
 

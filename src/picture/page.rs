@@ -2,7 +2,7 @@
 //! drawing with its numbers. Styles are inline and nothing is loaded from
 //! elsewhere, so the page reads the same offline.
 
-use super::chart::{css_colour, BarChart};
+use super::chart::BarChart;
 use super::Error;
 
 /// An HTML page being put together.
@@ -42,6 +42,7 @@ th:first-child,td:first-child{text-align:left}\
 .legend span{display:inline-block;margin-right:1em;font-size:.9em}\
 .swatch{display:inline-block;width:.9em;height:.9em;margin-right:.3em;vertical-align:middle}\
 .note{color:#555;font-size:.9em}\
+.n{color:#444;font-size:.85em;margin:.1em 0 .3em}\
 details{margin-top:.3em}";
 
 impl Page {
@@ -77,14 +78,18 @@ impl Page {
     /// A bar chart, its legend and the table of its numbers. The figure
     /// says how many bars it draws (`data-marks`), for a reader to check.
     pub fn chart(&mut self, chart: &BarChart) -> Result<(), Error> {
+        let chart = &chart.without_empty();
         let svg = chart.to_svg()?;
         let mut legend = String::from("<div class=\"legend\">");
         for (j, s) in chart.series.iter().enumerate() {
             legend.push_str(&format!(
                 "<span><i class=\"swatch\" style=\"background:{}\"></i>{}</span>",
-                css_colour(j),
+                chart.colour(j),
                 escape(&s.name)
             ));
+        }
+        if chart.series.iter().any(|s| !s.counts.is_empty()) {
+            legend.push_str("<span>whiskers: 95% Wilson interval</span>");
         }
         legend.push_str("</div>");
         let mut table = format!("<table><tr><th>{}</th>", escape(&chart.x_label));
@@ -95,16 +100,17 @@ impl Page {
         for (i, category) in chart.categories.iter().enumerate() {
             table.push_str(&format!("<tr><td>{}</td>", escape(category)));
             for s in &chart.series {
-                let value = s.values.get(i).copied().flatten();
-                table.push_str(&format!("<td>{}</td>", chart.format(value)));
+                table.push_str(&format!("<td>{}</td>", chart.format(s, i)));
             }
             table.push_str("</tr>");
         }
         table.push_str("</table>");
         self.body.push_str(&format!(
-            "<figure class=\"chart\" data-marks=\"{}\"><figcaption>{}</figcaption>\n{}\n{}\n{}</figure>\n",
+            "<figure class=\"chart\" data-marks=\"{}\"><figcaption>{}</figcaption>\n\
+             <p class=\"n\">{}</p>\n{}\n{}\n{}</figure>\n",
             chart.bars(),
             escape(&chart.title),
+            escape(&chart.n),
             strip_prolog(&svg),
             legend,
             table

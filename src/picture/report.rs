@@ -7,7 +7,7 @@
 //! from task id to level ([`TaskLevel`], read from the tasks file) places
 //! them, and without it they are shown as one group.
 
-use super::chart::{BarChart, Series};
+use super::chart::{n_statement, BarChart, Series};
 use super::page::Page;
 use super::Error;
 use crate::gen::{divlogic, logicgraph, logicon, slr};
@@ -328,11 +328,16 @@ fn slr_models(inputs: &[Input]) -> Vec<SlrModel<'_>> {
 
 /// The level's name as a category.
 fn level_name(level: u32) -> String {
-    if level == 0 {
-        "?".into()
-    } else {
-        level.to_string()
-    }
+    level.to_string()
+}
+
+/// `n = …` of a chart over each model's answers (`unit`), as counted by `count`.
+fn slr_n(models: &[&SlrModel], unit: &str, count: impl Fn(&SlrModel) -> u64) -> String {
+    let per: Vec<(String, u64)> = models
+        .iter()
+        .map(|m| (m.label.to_string(), count(m)))
+        .collect();
+    n_statement(unit, &per)
 }
 
 fn slr_section(page: &mut Page, inputs: &[Input]) -> Result<(), Error> {
@@ -341,20 +346,47 @@ fn slr_section(page: &mut Page, inputs: &[Input]) -> Result<(), Error> {
         return Ok(());
     }
     page.section("SLR");
+    let all: Vec<&SlrModel> = models.iter().collect();
+    let answers = |m: &SlrModel| m.all().total;
+    // Judge results placed by no task: say what is missing rather than
+    // draw them as a level of their own.
+    let unplaced: Vec<(String, u64)> = models
+        .iter()
+        .filter_map(|m| m.levels.get(&0).map(|t| (m.label.to_string(), t.total)))
+        .collect();
+    if !unplaced.is_empty() {
+        let which: Vec<String> = unplaced.iter().map(|(m, n)| format!("{m}: {n}")).collect();
+        page.note(&format!(
+            "Judge results carry no curriculum level, and no task placed these answers ({}): \
+             give the tasks with --tasks (the tasks file, or the judge --batch input) to see \
+             them by level and tier. They count in the overall chart only.",
+            which.join(", ")
+        ));
+    }
     let levels: Vec<u32> = models
         .iter()
         .flat_map(|m| m.levels.keys().copied())
+        .filter(|&l| l != 0)
         .collect::<BTreeSet<u32>>()
         .into_iter()
         .collect();
     let level_names: Vec<String> = levels.iter().map(|&l| level_name(l)).collect();
-    let by_level = |m: &SlrModel, value: &dyn Fn(&Tally) -> Option<f64>| Series {
-        name: m.label.to_string(),
-        values: levels
-            .iter()
-            .map(|l| m.levels.get(l).and_then(value))
-            .collect(),
+    let by_level = |m: &SlrModel, value: &dyn Fn(&Tally) -> Option<f64>| {
+        Series::model(
+            m.label,
+            levels
+                .iter()
+                .map(|l| m.levels.get(l).and_then(value))
+                .collect(),
+        )
     };
+    let level_counts = |m: &SlrModel, part: &dyn Fn(&Tally) -> u64| {
+        levels
+            .iter()
+            .map(|l| m.levels.get(l).map(|t| (part(t), t.total)))
+            .collect::<Vec<_>>()
+    };
+    let placed = |m: &SlrModel| m.all().total - m.levels.get(&0).map_or(0, |t| t.total);
     // Overall.
     page.chart(&BarChart {
         title: "SLR: overall".into(),
@@ -370,14 +402,23 @@ fn slr_section(page: &mut Page, inputs: &[Input]) -> Result<(), Error> {
             .map(|m| {
                 let all = m.all();
                 let partial = m.judged.then(|| all.partial / all.total.max(1) as f64);
-                Series {
-                    name: m.label.to_string(),
-                    values: vec![all.rate(all.solved), partial, all.rate(all.syntax_valid)],
-                }
+                Series::model(
+                    m.label,
+                    vec![all.rate(all.solved), partial, all.rate(all.syntax_valid)],
+                )
+                .with_counts(vec![
+                    Some((all.solved, all.total)),
+                    None,
+                    Some((all.syntax_valid, all.total)),
+                ])
             })
             .collect(),
         rates: true,
+        n: slr_n(&all, "answers", answers),
     })?;
+    if levels.is_empty() {
+        return Ok(());
+    }
     page.chart(&BarChart {
         title: "SLR: accuracy by curriculum level".into(),
         x_label: "level".into(),
@@ -385,14 +426,14 @@ fn slr_section(page: &mut Page, inputs: &[Input]) -> Result<(), Error> {
         categories: level_names.clone(),
         series: models
             .iter()
-            .map(|m| by_level(m, &|t| t.rate(t.solved)))
+            .map(|m| by_level(m, &|t| t.rate(t.solved)).with_counts(level_counts(m, &|t| t.solved)))
             .collect(),
         rates: true,
+        n: slr_n(&all, "answers placed by level", placed),
     })?;
     let tiers: Vec<&str> = slr::TIERS
         .iter()
         .copied()
-        .chain(["unknown"])
         .filter(|name| models.iter().any(|m| m.tiers().contains_key(name)))
         .collect();
     page.chart(&BarChart {
@@ -404,16 +445,23 @@ fn slr_section(page: &mut Page, inputs: &[Input]) -> Result<(), Error> {
             .iter()
             .map(|m| {
                 let by_tier = m.tiers();
-                Series {
-                    name: m.label.to_string(),
-                    values: tiers
+                Series::model(
+                    m.label,
+                    tiers
                         .iter()
                         .map(|t| by_tier.get(t).and_then(|t| t.rate(t.solved)))
                         .collect(),
-                }
+                )
+                .with_counts(
+                    tiers
+                        .iter()
+                        .map(|t| by_tier.get(t).map(|t| (t.solved, t.total)))
+                        .collect(),
+                )
             })
             .collect(),
         rates: true,
+        n: slr_n(&all, "answers placed by level", placed),
     })?;
     let judged: Vec<&SlrModel> = models.iter().filter(|m| m.judged).collect();
     if !judged.is_empty() {
@@ -427,6 +475,7 @@ fn slr_section(page: &mut Page, inputs: &[Input]) -> Result<(), Error> {
                 .map(|m| by_level(m, &|t| (t.total > 0).then(|| t.partial / t.total as f64)))
                 .collect(),
             rates: true,
+            n: slr_n(&judged, "answers placed by level", placed),
         })?;
     }
     page.chart(&BarChart {
@@ -436,29 +485,44 @@ fn slr_section(page: &mut Page, inputs: &[Input]) -> Result<(), Error> {
         categories: level_names.clone(),
         series: models
             .iter()
-            .map(|m| by_level(m, &|t| t.rate(t.syntax_valid)))
+            .map(|m| {
+                by_level(m, &|t| t.rate(t.syntax_valid))
+                    .with_counts(level_counts(m, &|t| t.syntax_valid))
+            })
             .collect(),
         rates: true,
+        n: slr_n(&all, "answers placed by level", placed),
     })?;
     for m in &judged {
-        let kinds: BTreeSet<&String> = m.levels.values().flat_map(|t| t.errors.keys()).collect();
+        let placed_levels: Vec<u32> = m.levels.keys().copied().filter(|&l| l != 0).collect();
+        let kinds: BTreeSet<&String> = placed_levels
+            .iter()
+            .filter_map(|l| m.levels.get(l))
+            .flat_map(|t| t.errors.keys())
+            .collect();
         page.chart(&BarChart {
             title: format!("SLR: answers of {} by error kind and level", m.label),
             x_label: "level".into(),
             y_label: "answers".into(),
-            categories: m.levels.keys().map(|&l| level_name(l)).collect(),
+            categories: placed_levels.iter().map(|&l| level_name(l)).collect(),
             series: kinds
                 .iter()
-                .map(|kind| Series {
-                    name: kind.to_string(),
-                    values: m
-                        .levels
-                        .values()
-                        .map(|t| Some(t.errors.get(*kind).copied().unwrap_or(0) as f64))
-                        .collect(),
+                .map(|kind| {
+                    Series::category(
+                        kind,
+                        placed_levels
+                            .iter()
+                            .map(|l| {
+                                let t = m.levels.get(l);
+                                Some(t.and_then(|t| t.errors.get(*kind)).copied().unwrap_or(0)
+                                    as f64)
+                            })
+                            .collect(),
+                    )
                 })
                 .collect(),
             rates: false,
+            n: format!("n = {} answers of {} placed by level", placed(m), m.label),
         })?;
     }
     let holdout: Vec<(&SlrModel, Tally)> = judged
@@ -471,6 +535,10 @@ fn slr_section(page: &mut Page, inputs: &[Input]) -> Result<(), Error> {
             "Answers to tasks with held-out trains (gen slr --holdout): a rule that \
              memorises the shown trains scores less on the held-out ones.",
         );
+        let per: Vec<(String, u64)> = holdout
+            .iter()
+            .map(|(m, all)| (m.label.to_string(), all.holdout.0))
+            .collect();
         page.chart(&BarChart {
             title: "SLR: shown against held-out trains".into(),
             x_label: "trains".into(),
@@ -481,13 +549,14 @@ fn slr_section(page: &mut Page, inputs: &[Input]) -> Result<(), Error> {
                 .map(|(m, all)| {
                     let n = all.holdout.0 as f64;
                     let (shown, held) = (all.holdout.1 / n, all.holdout.2 / n);
-                    Series {
-                        name: m.label.to_string(),
-                        values: vec![Some(shown), Some(held), Some((shown - held).max(0.0))],
-                    }
+                    Series::model(
+                        m.label,
+                        vec![Some(shown), Some(held), Some((shown - held).max(0.0))],
+                    )
                 })
                 .collect(),
             rates: true,
+            n: n_statement("answers to tasks with held-out trains", &per),
         })?;
     }
     Ok(())
@@ -549,6 +618,23 @@ fn solution_kind(s: &logicgraph::SolutionScore) -> String {
         .unwrap_or_else(|| "invalid".into())
 }
 
+/// The reasoning depth bucket of an instance, by the steps of its shortest
+/// gold solution, as the LogicGraph paper's Figure 4 groups them.
+fn depth_bucket(steps: usize) -> &'static str {
+    match steps {
+        0..=3 => "2-3",
+        4 => "4",
+        5 => "5",
+        6 => "6",
+        7 => "7",
+        8 => "8",
+        9 | 10 => "9-10",
+        _ => "11+",
+    }
+}
+
+const DEPTH_BUCKETS: [&str; 8] = ["2-3", "4", "5", "6", "7", "8", "9-10", "11+"];
+
 fn logicgraph_section(page: &mut Page, inputs: &[Input]) -> Result<(), Error> {
     let sets = logicgraph_sets(inputs);
     if sets.is_empty() {
@@ -565,6 +651,10 @@ fn logicgraph_section(page: &mut Page, inputs: &[Input]) -> Result<(), Error> {
     }
     let mut categories = tiers.clone();
     categories.push("all".into());
+    let instances: Vec<(String, u64)> = sets
+        .iter()
+        .map(|(label, set)| (label.clone(), set.all.instances as u64))
+        .collect();
     type Metric = fn(&logicgraph::Average) -> f64;
     let metrics: [(&str, Metric); 6] = [
         ("success", |a| a.success),
@@ -575,6 +665,9 @@ fn logicgraph_section(page: &mut Page, inputs: &[Input]) -> Result<(), Error> {
         ("originality", |a| a.originality),
     ];
     for (name, metric) in metrics {
+        // Success and the shortest-path rate are shares of instances: their
+        // bars carry intervals.
+        let proportion = name == "success" || name == "shortest path";
         page.chart(&BarChart {
             title: format!("LogicGraph: {name} by tier"),
             x_label: "tier".into(),
@@ -582,17 +675,106 @@ fn logicgraph_section(page: &mut Page, inputs: &[Input]) -> Result<(), Error> {
             categories: categories.clone(),
             series: sets
                 .iter()
-                .map(|(label, set)| Series {
-                    name: label.clone(),
-                    values: tiers
+                .map(|(label, set)| {
+                    let averages: Vec<Option<&logicgraph::Average>> = tiers
                         .iter()
-                        .map(|t| set.tiers.iter().find(|a| &a.tier == t).map(metric))
-                        .chain([Some(metric(&set.all))])
-                        .collect(),
+                        .map(|t| set.tiers.iter().find(|a| &a.tier == t))
+                        .chain([Some(&set.all)])
+                        .collect();
+                    let series =
+                        Series::model(label, averages.iter().map(|a| a.map(metric)).collect());
+                    if !proportion {
+                        return series;
+                    }
+                    series.with_counts(
+                        averages
+                            .iter()
+                            .map(|a| {
+                                a.map(|a| {
+                                    let n = a.instances as u64;
+                                    ((metric(a) * n as f64).round() as u64, n)
+                                })
+                            })
+                            .collect(),
+                    )
                 })
                 .collect(),
             rates: true,
+            n: n_statement("instances", &instances),
         })?;
+    }
+    // By reasoning depth, as the paper's Figure 4.
+    let by_depth = |set: &logicgraph::AnswerSetReport| {
+        let mut buckets: BTreeMap<&str, (u64, f64, f64)> = BTreeMap::new();
+        for i in &set.instances {
+            if let Some(steps) = i.gold_min_steps {
+                let b = buckets.entry(depth_bucket(steps)).or_default();
+                b.0 += 1;
+                b.1 += i.success;
+                b.2 += i.precision;
+            }
+        }
+        buckets
+    };
+    let depths: Vec<BTreeMap<&str, (u64, f64, f64)>> =
+        sets.iter().map(|(_, s)| by_depth(s)).collect();
+    let buckets: Vec<&str> = DEPTH_BUCKETS
+        .iter()
+        .copied()
+        .filter(|b| depths.iter().any(|d| d.contains_key(b)))
+        .collect();
+    if !buckets.is_empty() {
+        let with_depth: Vec<(String, u64)> = sets
+            .iter()
+            .zip(&depths)
+            .map(|((label, _), d)| (label.clone(), d.values().map(|b| b.0).sum()))
+            .collect();
+        let bucket_sizes: Vec<String> = buckets
+            .iter()
+            .map(|b| {
+                let n: u64 = depths
+                    .iter()
+                    .map(|d| d.get(b).map_or(0, |x| x.0))
+                    .max()
+                    .unwrap_or(0);
+                format!("{b}: {n}")
+            })
+            .collect();
+        for (name, pick) in [("success", 1usize), ("precision", 2)] {
+            page.chart(&BarChart {
+                title: format!("LogicGraph: {name} by reasoning depth"),
+                x_label: "reasoning depth (steps of the shortest gold solution)".into(),
+                y_label: name.into(),
+                categories: buckets.iter().map(|b| b.to_string()).collect(),
+                series: sets
+                    .iter()
+                    .zip(&depths)
+                    .map(|((label, _), d)| {
+                        let value = |b: &&str| {
+                            d.get(b)
+                                .map(|x| (if pick == 1 { x.1 } else { x.2 }) / x.0 as f64)
+                        };
+                        let series = Series::model(label, buckets.iter().map(value).collect());
+                        if pick == 1 {
+                            series.with_counts(
+                                buckets
+                                    .iter()
+                                    .map(|b| d.get(b).map(|x| (x.1.round() as u64, x.0)))
+                                    .collect(),
+                            )
+                        } else {
+                            series
+                        }
+                    })
+                    .collect(),
+                rates: true,
+                n: format!(
+                    "{}; instances per depth: {}",
+                    n_statement("instances", &with_depth),
+                    bucket_sizes.join(", ")
+                ),
+            })?;
+        }
     }
     let count = |set: &logicgraph::AnswerSetReport| {
         let mut kinds: BTreeMap<String, u64> = BTreeMap::new();
@@ -608,6 +790,11 @@ fn logicgraph_section(page: &mut Page, inputs: &[Input]) -> Result<(), Error> {
         .collect::<BTreeSet<_>>()
         .into_iter()
         .collect();
+    let solutions: Vec<(String, u64)> = sets
+        .iter()
+        .zip(&counts)
+        .map(|((label, _), c)| (label.clone(), c.values().sum()))
+        .collect();
     page.chart(&BarChart {
         title: "LogicGraph: answered solutions by verdict (step-error taxonomy)".into(),
         x_label: "verdict".into(),
@@ -616,15 +803,18 @@ fn logicgraph_section(page: &mut Page, inputs: &[Input]) -> Result<(), Error> {
         series: sets
             .iter()
             .zip(&counts)
-            .map(|((label, _), c)| Series {
-                name: label.clone(),
-                values: kinds
-                    .iter()
-                    .map(|k| Some(c.get(k).copied().unwrap_or(0) as f64))
-                    .collect(),
+            .map(|((label, _), c)| {
+                Series::model(
+                    label,
+                    kinds
+                        .iter()
+                        .map(|k| Some(c.get(k).copied().unwrap_or(0) as f64))
+                        .collect(),
+                )
             })
             .collect(),
         rates: false,
+        n: n_statement("answered solutions", &solutions),
     })?;
     Ok(())
 }
@@ -648,8 +838,17 @@ fn logicon_section(page: &mut Page, inputs: &[Input]) -> Result<(), Error> {
             _ => None,
         })
         .collect();
+    let task1_lists: Vec<(String, u64)> = task1
+        .iter()
+        .map(|(l, t)| {
+            let lists = t.all.consistent.total + t.all.inconsistent.total + t.completion.total;
+            (l.to_string(), lists as u64)
+        })
+        .collect();
     if !task1.is_empty() {
         let rate = |r: &logicon::Ratio| (r.total > 0).then_some(r.rate);
+        let count =
+            |r: &logicon::Ratio| (r.total > 0).then_some((r.correct as u64, r.total as u64));
         page.chart(&BarChart {
             title:
                 "LogiConBench Task 1 (is this list consistent?): accuracy by variant and gold label"
@@ -669,21 +868,35 @@ fn logicon_section(page: &mut Page, inputs: &[Input]) -> Result<(), Error> {
             .to_vec(),
             series: task1
                 .iter()
-                .map(|(label, t)| Series {
-                    name: label.to_string(),
-                    values: vec![
-                        rate(&t.all.consistent),
-                        rate(&t.all.inconsistent),
-                        Some(t.all.overall),
-                        rate(&t.hard.consistent),
-                        rate(&t.hard.inconsistent),
-                        (t.hard.consistent.total + t.hard.inconsistent.total > 0)
-                            .then_some(t.hard.overall),
-                        rate(&t.completion),
-                    ],
+                .map(|(label, t)| {
+                    Series {
+                        name: label.to_string(),
+                        colour: None,
+                        counts: Vec::new(),
+                        values: vec![
+                            rate(&t.all.consistent),
+                            rate(&t.all.inconsistent),
+                            Some(t.all.overall),
+                            rate(&t.hard.consistent),
+                            rate(&t.hard.inconsistent),
+                            (t.hard.consistent.total + t.hard.inconsistent.total > 0)
+                                .then_some(t.hard.overall),
+                            rate(&t.completion),
+                        ],
+                    }
+                    .with_counts(vec![
+                        count(&t.all.consistent),
+                        count(&t.all.inconsistent),
+                        None,
+                        count(&t.hard.consistent),
+                        count(&t.hard.inconsistent),
+                        None,
+                        count(&t.completion),
+                    ])
                 })
                 .collect(),
             rates: true,
+            n: n_statement("lists judged (Task 1 answers)", &task1_lists),
         })?;
     }
     let ks: Vec<usize> = task1
@@ -702,6 +915,8 @@ fn logicon_section(page: &mut Page, inputs: &[Input]) -> Result<(), Error> {
                 .iter()
                 .map(|(label, t)| Series {
                     name: label.to_string(),
+                    colour: None,
+                    counts: Vec::new(),
                     values: ks
                         .iter()
                         .map(|k| t.by_k.get(k).map(|a| a.overall))
@@ -709,6 +924,7 @@ fn logicon_section(page: &mut Page, inputs: &[Input]) -> Result<(), Error> {
                 })
                 .collect(),
             rates: true,
+            n: n_statement("lists judged (Task 1 answers)", &task1_lists),
         })?;
     }
     let task2: Vec<(&str, &logicon::Task2Report)> = reports
@@ -736,6 +952,8 @@ fn logicon_section(page: &mut Page, inputs: &[Input]) -> Result<(), Error> {
                 .iter()
                 .map(|(label, t)| Series {
                     name: label.to_string(),
+                    colour: None,
+                    counts: Vec::new(),
                     values: [
                         t.format_accuracy,
                         t.exact_accuracy,
@@ -748,6 +966,13 @@ fn logicon_section(page: &mut Page, inputs: &[Input]) -> Result<(), Error> {
                 })
                 .collect(),
             rates: true,
+            n: n_statement(
+                "Task 2 answers",
+                &task2
+                    .iter()
+                    .map(|(l, t)| (l.to_string(), t.answers as u64))
+                    .collect::<Vec<_>>(),
+            ),
         })?;
     }
     let task3: Vec<(&str, &logicon::Task3Report)> = reports
@@ -783,6 +1008,8 @@ fn logicon_section(page: &mut Page, inputs: &[Input]) -> Result<(), Error> {
                     .iter()
                     .map(|(label, t)| Series {
                         name: label.to_string(),
+                        colour: None,
+                        counts: Vec::new(),
                         values: groups
                             .iter()
                             .map(|g| t.by_groups.get(g).map(metric))
@@ -791,6 +1018,13 @@ fn logicon_section(page: &mut Page, inputs: &[Input]) -> Result<(), Error> {
                     })
                     .collect(),
                 rates: true,
+                n: n_statement(
+                    "Task 3 answers",
+                    &task3
+                        .iter()
+                        .map(|(l, t)| (l.to_string(), t.all.answers as u64))
+                        .collect::<Vec<_>>(),
+                ),
             })?;
         }
     }
@@ -841,11 +1075,14 @@ fn divlogic_section(page: &mut Page, inputs: &[Input]) -> Result<(), Error> {
                 }));
                 Series {
                     name: label.to_string(),
+                    colour: None,
+                    counts: Vec::new(),
                     values,
                 }
             })
             .collect(),
         rates: true,
+        n: divlogic_n(&reports),
     })?;
     let types: Vec<&String> = reports
         .iter()
@@ -869,6 +1106,8 @@ fn divlogic_section(page: &mut Page, inputs: &[Input]) -> Result<(), Error> {
                     .iter()
                     .map(|(label, r)| Series {
                         name: label.to_string(),
+                        colour: None,
+                        counts: Vec::new(),
                         values: types
                             .iter()
                             .map(|t| r.by_type.get(*t).and_then(metric))
@@ -876,8 +1115,27 @@ fn divlogic_section(page: &mut Page, inputs: &[Input]) -> Result<(), Error> {
                     })
                     .collect(),
                 rates: true,
+                n: divlogic_n(&reports),
             })?;
         }
     }
     Ok(())
+}
+
+/// `n = …` of the DivLogicEval charts: question lines per model, and how
+/// many full rotation groups Circular and PartialCircular rest on.
+fn divlogic_n(reports: &[(&str, &divlogic::Report)]) -> String {
+    let questions: Vec<(String, u64)> = reports
+        .iter()
+        .map(|(l, r)| (l.to_string(), r.questions as u64))
+        .collect();
+    let groups: Vec<(String, u64)> = reports
+        .iter()
+        .map(|(l, r)| (l.to_string(), r.rotation_groups as u64))
+        .collect();
+    format!(
+        "{} (rotations count apart); Circular and PartialCircular over {}",
+        n_statement("question lines", &questions),
+        n_statement("rotation groups", &groups).trim_start_matches("n = ")
+    )
 }

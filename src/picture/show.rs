@@ -8,7 +8,7 @@
 //!   reasoning path that joins them in its logical graph.
 
 use super::chart::css_colour;
-use super::graph::{Edge, Graph, Node, Shape};
+use super::graph::{Edge, Graph, Key, Node, Shape};
 use super::page::Page;
 use super::{trains, Error};
 use crate::gen::logicgraph::{self, AnswerSet, Instances};
@@ -69,11 +69,84 @@ pub fn slr_task(task: &TaskRecord, hide_labels: bool) -> Result<Picture, Error> 
 }
 
 const PREMISE_FILL: &str = "#eef3fb";
+const PREMISE_LINE: &str = "#4a6fa5";
 const DERIVED_FILL: &str = "#ffffff";
+const DERIVED_LINE: &str = "#555555";
 const GOAL_FILL: &str = "#fff4d6";
+const GOAL_LINE: &str = "#b8860b";
 const VALID: &str = "#1a9850";
 const INVALID: &str = "#d73027";
 const UNKNOWN: &str = "#999999";
+const UNKNOWN_FILL: &str = "#fde0dd";
+
+/// The key of a LogicGraph drawing: its node kinds, each gold family's
+/// colour, and what the answer's marks mean, for those the drawing has.
+fn logicgraph_key(graph: &Graph, families: &[&String]) -> Vec<Key> {
+    let has = |kind: &str| {
+        graph
+            .nodes
+            .iter()
+            .any(|n| n.kind.split(' ').any(|k| k == kind))
+    };
+    let mut key = vec![
+        Key::Node(
+            Shape::Box,
+            PREMISE_FILL.into(),
+            PREMISE_LINE.into(),
+            "premise (fact or rule)".into(),
+        ),
+        Key::Node(
+            Shape::Ellipse,
+            DERIVED_FILL.into(),
+            DERIVED_LINE.into(),
+            "derived by a gold step".into(),
+        ),
+        Key::Node(
+            Shape::Goal,
+            GOAL_FILL.into(),
+            GOAL_LINE.into(),
+            "the goal".into(),
+        ),
+    ];
+    for (k, family) in families.iter().enumerate() {
+        key.push(Key::Edge(
+            css_colour(k),
+            false,
+            format!("gold path, family {family}"),
+        ));
+    }
+    let answered = has("answered") || has("step");
+    for (kind, colour, text) in [
+        ("valid", VALID, "✓ answer step the prover finds valid"),
+        ("invalid", INVALID, "✗ answer step the prover refutes"),
+        ("unknown", UNKNOWN, "? answer step the prover cannot decide"),
+    ] {
+        if answered && has(kind) {
+            key.push(Key::Node(
+                Shape::Box,
+                "#ffffff".into(),
+                colour.into(),
+                text.into(),
+            ));
+        }
+    }
+    if answered {
+        key.push(Key::Edge(
+            "#777777".into(),
+            true,
+            "dashed: what an answer step cites, in its verdict's colour".into(),
+        ));
+    }
+    if has("unknown-reference") {
+        key.push(Key::Node(
+            Shape::Box,
+            UNKNOWN_FILL.into(),
+            INVALID.into(),
+            "X? a name the answer cites that does not exist".into(),
+        ));
+    }
+    key
+}
 
 /// A LogicGraph instance directory as its DAG. With `answer` (file name and
 /// text: a step file or an answer line, as `score logicgraph` reads them),
@@ -111,7 +184,8 @@ pub fn logicgraph_instance(
             kind: "premise".into(),
             shape: Shape::Box,
             fill: PREMISE_FILL.into(),
-            line: "#4a6fa5".into(),
+            line: PREMISE_LINE.into(),
+            title: format!("premise {}: {formula}", p.id),
         });
         text.push_str(&format!("premise {}: {formula}\n", p.id));
         by_formula.entry(formula).or_insert(n);
@@ -123,7 +197,8 @@ pub fn logicgraph_instance(
         kind: "goal".into(),
         shape: Shape::Goal,
         fill: GOAL_FILL.into(),
-        line: "#b8860b".into(),
+        line: GOAL_LINE.into(),
+        title: String::new(),
     });
     text.push_str(&format!("goal: {goal_text}\n"));
     by_formula.insert(goal_text, goal);
@@ -156,7 +231,8 @@ pub fn logicgraph_instance(
                         kind: "derived".into(),
                         shape: Shape::Ellipse,
                         fill: DERIVED_FILL.into(),
-                        line: "#555555".into(),
+                        line: DERIVED_LINE.into(),
+                        title: format!("derived: {formula}"),
                     });
                     by_formula.insert(formula.clone(), n);
                     n
@@ -222,13 +298,61 @@ pub fn logicgraph_instance(
                     StepStatus::Unknown => "?",
                 };
                 let formula = step.conclusion.to_string();
-                let node = graph.add(Node {
-                    label: format!("{mark} {}.{}: {formula}", p.id, step.label),
-                    kind: format!("step {verdict}"),
-                    shape: Shape::Box,
-                    fill: "#ffffff".into(),
-                    line: line.into(),
-                });
+                let tip = format!(
+                    "{mark} answer {} step {}: {formula} ({verdict})",
+                    p.id, step.label
+                );
+                // A step that concludes a formula of the gold graph is drawn
+                // on that node (its outline the verdict's colour, its kind
+                // `answered`); only steps that conclude something new get
+                // nodes of their own.
+                let node = match by_formula.get(&formula) {
+                    Some(&n) if n < gold_nodes => {
+                        // Several steps may conclude it: it shows the best
+                        // verdict (valid, then unknown, then invalid); the
+                        // tooltip lists them all.
+                        let gold = &mut graph.nodes[n];
+                        let rank = |v: &str| match v {
+                            "valid" => 2,
+                            "unknown" => 1,
+                            _ => 0,
+                        };
+                        let shown = gold.kind.split(" answered ").nth(1).map(str::to_string);
+                        let (kind, label) = match &shown {
+                            None => (gold.kind.clone(), gold.label.clone()),
+                            Some(_) => (
+                                gold.kind
+                                    .split(" answered ")
+                                    .next()
+                                    .unwrap_or("")
+                                    .to_string(),
+                                gold.label
+                                    .split_once(' ')
+                                    .map_or(String::new(), |(_, l)| l.to_string()),
+                            ),
+                        };
+                        if shown.as_deref().is_none_or(|v| rank(verdict) > rank(v)) {
+                            gold.kind = format!("{kind} answered {verdict}");
+                            gold.line = line.into();
+                            gold.label = format!("{mark} {label}");
+                        }
+                        let title = if gold.title.is_empty() {
+                            gold.label.clone()
+                        } else {
+                            gold.title.clone()
+                        };
+                        gold.title = format!("{title}\n{tip}");
+                        n
+                    }
+                    _ => graph.add(Node {
+                        label: format!("{mark} {}.{}: {formula}", p.id, step.label),
+                        kind: format!("step {verdict}"),
+                        shape: Shape::Box,
+                        fill: "#ffffff".into(),
+                        line: line.into(),
+                        title: tip,
+                    }),
+                };
                 let why = checked
                     .message
                     .as_ref()
@@ -251,8 +375,12 @@ pub fn logicgraph_instance(
                             label: format!("{cited}?"),
                             kind: "unknown-reference".into(),
                             shape: Shape::Box,
-                            fill: "#ffffff".into(),
+                            fill: UNKNOWN_FILL.into(),
                             line: INVALID.into(),
+                            title: format!(
+                                "{cited}: cited by answer {} step {}, but no premise or step has this name",
+                                p.id, step.label
+                            ),
                         }),
                     };
                     graph.edges.push(Edge {
@@ -272,6 +400,7 @@ pub fn logicgraph_instance(
             graph.nodes.len() - gold_nodes
         );
     }
+    graph.key = logicgraph_key(&graph, &families);
     Ok(Picture {
         title: format!(
             "LogicGraph instance {}: {} premises, {} gold solutions in {} families{answered}",
@@ -303,7 +432,8 @@ pub fn logicon_sample(sample: &Sample) -> Result<Picture, Error> {
             kind: "statement".into(),
             shape: Shape::Box,
             fill: PREMISE_FILL.into(),
-            line: "#4a6fa5".into(),
+            line: PREMISE_LINE.into(),
+            title: format!("S{}: {}\n{}", i + 1, s.symbolic, s.text),
         });
         by_formula.entry(s.symbolic.clone()).or_insert(n);
         text.push_str(&format!("S{}: {}\n    {}\n", i + 1, s.symbolic, s.text));
@@ -316,7 +446,8 @@ pub fn logicon_sample(sample: &Sample) -> Result<Picture, Error> {
                 kind: "path".into(),
                 shape: Shape::Ellipse,
                 fill: DERIVED_FILL.into(),
-                line: "#555555".into(),
+                line: DERIVED_LINE.into(),
+                title: String::new(),
             });
             by_formula.insert(formula.to_string(), n);
             n
@@ -336,6 +467,26 @@ pub fn logicon_sample(sample: &Sample) -> Result<Picture, Error> {
         });
         text.push_str(&format!("  {} {} {}\n", edge.from, edge.relation, edge.to));
     }
+    graph.key = vec![
+        Key::Node(
+            Shape::Box,
+            PREMISE_FILL.into(),
+            PREMISE_LINE.into(),
+            "a statement of the sample".into(),
+        ),
+        Key::Node(
+            Shape::Ellipse,
+            DERIVED_FILL.into(),
+            DERIVED_LINE.into(),
+            "a formula on the reasoning path".into(),
+        ),
+        Key::Edge(
+            "#444444".into(),
+            false,
+            "->  entails, <-  is entailed by, <->  equivalent".into(),
+        ),
+        Key::Edge("#444444".into(), true, "x  negations of each other".into()),
+    ];
     Ok(Picture {
         title: format!(
             "LogiConBench sample {}: {} statements, reasoning path of {} edges",

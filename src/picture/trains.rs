@@ -185,12 +185,14 @@ pub(crate) fn draw(
         .max()
         .unwrap_or(0);
     let width = (LEFT + 60 + widest + 20).max(360) as u32;
-    let height = groups
+    let drawn = groups
         .iter()
         .map(|(_, m)| HEADING + ROW * m.len() as i32)
         .sum::<i32>()
-        .max(ROW) as u32
+        .max(ROW)
         + 10;
+    let (key, key_height) = legend(trains, width as i32, drawn);
+    let height = (drawn + key_height) as u32;
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
@@ -210,14 +212,142 @@ pub(crate) fn draw(
         }
         root.present().map_err(Error::drawing)?;
     }
-    Ok(svg)
+    Ok(match svg.rfind("</svg>") {
+        Some(end) => format!("{}{key}{}", &svg[..end], &svg[end..]),
+        None => svg,
+    })
 }
 
+/// What a car's look means, for the values these trains use: the key drawn
+/// under the trains, as an SVG group of class `legend` at height `top`, and
+/// its height. Swatches are polygons, so the car bodies stay the drawing's
+/// only filled rectangles and the wheels its only circles.
+fn legend(trains: &[Train], width: i32, top: i32) -> (String, i32) {
+    let mut used: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for car in trains.iter().flat_map(|t| &t.cars) {
+        for (attribute, value) in &car.attributes {
+            let values = used.entry(attribute.as_str()).or_default();
+            if !values.contains(&value.as_str()) {
+                values.push(value.as_str());
+            }
+        }
+    }
+    for values in used.values_mut() {
+        values.sort();
+    }
+    let mut items: Vec<(String, String)> = Vec::new(); // (swatch SVG, text)
+    let swatch = |colour: &str| {
+        format!("<polygon points=\"0,-11 16,-11 16,1 0,1\" fill=\"{colour}\" stroke=\"#000\"/>")
+    };
+    for value in used.get("car_color").into_iter().flatten() {
+        let RGBColor(r, g, b) = paint(Some(*value));
+        items.push((
+            swatch(&format!("#{r:02x}{g:02x}{b:02x}")),
+            format!("{value} car"),
+        ));
+    }
+    if !used.contains_key("car_color") {
+        items.push((swatch("#b8b8b8"), "grey: no colour given".to_string()));
+    }
+    for value in used.get("car_len").into_iter().flatten() {
+        let w = if *value == "long" { 24 } else { 14 };
+        items.push((
+            format!("<polygon points=\"0,-9 {w},-9 {w},1 0,1\" fill=\"none\" stroke=\"#000\"/>"),
+            format!("{value} car"),
+        ));
+    }
+    for value in used.get("has_payload").into_iter().flatten() {
+        if *value == "none" {
+            continue;
+        }
+        let (points, colour) = load_shape(value);
+        let points: Vec<String> = points
+            .iter()
+            .map(|(x, y)| format!("{},{}", x + 8, y + 1))
+            .collect();
+        items.push((
+            format!(
+                "<polygon points=\"{}\" fill=\"#{:02x}{:02x}{:02x}\"/>",
+                points.join(" "),
+                colour.0,
+                colour.1,
+                colour.2
+            ),
+            format!("load: {}", value.replace('_', " ")),
+        ));
+    }
+    let words = [
+        ("has_roof", "roof"),
+        ("has_wall", "wall"),
+        ("has_window", "window"),
+        ("has_wheel", "wheels"),
+        ("load_num", "loads"),
+    ];
+    for (attribute, what) in words {
+        if let Some(values) = used.get(attribute) {
+            items.push((
+                String::new(),
+                format!("{what}: {}", values.join(", ").replace('_', " ")),
+            ));
+        }
+    }
+    if items.is_empty() {
+        return (String::new(), 0);
+    }
+    // Items flow left to right in rows of fixed-width cells.
+    let cell = 190;
+    let per_row = ((width - 16) / cell).max(1) as usize;
+    let rows = items.len().div_ceil(per_row) as i32;
+    let mut out = format!(
+        "<g class=\"legend\" font-family=\"sans-serif\" font-size=\"12\">\n\
+         <text x=\"8\" y=\"{}\" font-weight=\"bold\">Key</text>\n",
+        top + 14
+    );
+    for (k, (mark, text)) in items.iter().enumerate() {
+        let x = 8 + (k % per_row) as i32 * cell;
+        let y = top + 36 + (k / per_row) as i32 * 20;
+        out.push_str(&format!(
+            "<g transform=\"translate({x},{y})\">{mark}<text x=\"{}\" y=\"0\">{}</text></g>\n",
+            if mark.is_empty() { 0 } else { 30 },
+            escape(text)
+        ));
+    }
+    out.push_str("</g>\n");
+    (out, 30 + rows * 20 + 8)
+}
+
+/// `text` with XML's special characters escaped.
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// A car's width: by its length, and wide enough for its caption, so the
+/// captions of neighbouring cars never overlap.
 fn car_width(car: &Car) -> i32 {
-    match car.attributes.get("car_len").map(String::as_str) {
+    let body = match car.attributes.get("car_len").map(String::as_str) {
         Some("long") => LONG,
         _ => SHORT,
+    };
+    body.max(caption(car).chars().count() as i32 * CAPTION_CHAR + 2)
+}
+
+/// The width of a caption character (plotters' 14, drawn at about 11.3 px,
+/// sans-serif), an upper bound.
+const CAPTION_CHAR: i32 = 8;
+
+/// The text under a car: its type and passengers, where the vocabulary has them.
+fn caption(car: &Car) -> String {
+    let get = |name: &str| car.attributes.get(name).map(String::as_str);
+    let mut caption = Vec::new();
+    if let Some(kind) = get("car_type") {
+        caption.push(kind.to_string());
     }
+    if let Some(n) = get("passenger_num").filter(|n| *n != "0") {
+        caption.push(format!("{n}p"));
+    }
+    caption.join(" ")
 }
 
 type Area<'a> = DrawingArea<SVGBackend<'a>, plotters::coord::Shift>;
@@ -360,25 +490,20 @@ fn draw_car<'a>(root: &Area<'a>, car: &Car, left: i32, base: i32, w: i32) -> Dra
             draw_load(root, payload, cx, t - lift)?;
         }
     }
-    // The wheels.
-    let wheels: i32 = get("has_wheel").and_then(|n| n.parse().ok()).unwrap_or(2);
+    // The wheels, where the task gives them: a task that does not define
+    // has_wheel shows no wheels, so nothing drawn is left to guess.
+    let wheels: i32 = get("has_wheel").and_then(|n| n.parse().ok()).unwrap_or(0);
     for k in 0..wheels {
         let cx = left + (k + 1) * w / (wheels + 1);
         root.draw(&Circle::new((cx, base + 7), 6, black))?;
     }
     // Car type and passengers, where the vocabulary has them.
-    let mut caption = Vec::new();
-    if let Some(kind) = get("car_type") {
-        caption.push(kind.to_string());
-    }
-    if let Some(n) = get("passenger_num").filter(|n| *n != "0") {
-        caption.push(format!("{n}p"));
-    }
+    let caption = caption(car);
     if !caption.is_empty() {
         root.draw(&Text::new(
-            caption.join(" "),
+            caption,
             (left + 1, base + 16),
-            ("sans-serif", 12.0).into_font(),
+            ("sans-serif", 14.0).into_font(),
         ))?;
     }
     Ok(())
@@ -386,7 +511,15 @@ fn draw_car<'a>(root: &Area<'a>, car: &Car, left: i32, base: i32, w: i32) -> Dra
 
 /// One piece of load standing on `(cx, floor)`.
 fn draw_load<'a>(root: &Area<'a>, payload: &str, cx: i32, floor: i32) -> Drawn<'a> {
-    let (shape, colour): (Vec<(i32, i32)>, RGBColor) = match payload {
+    let (shape, colour) = load_shape(payload);
+    let points: Vec<(i32, i32)> = shape.iter().map(|(x, y)| (cx + x, floor + y)).collect();
+    root.draw(&Polygon::new(points, colour.filled()))?;
+    Ok(())
+}
+
+/// A load's outline around its foot `(0, 0)`, and its colour.
+fn load_shape(payload: &str) -> (Vec<(i32, i32)>, RGBColor) {
+    match payload {
         "blue_box" => (
             vec![(-5, 0), (5, 0), (5, -10), (-5, -10)],
             RGBColor(0x1F, 0x4E, 0xA8),
@@ -421,10 +554,7 @@ fn draw_load<'a>(root: &Area<'a>, payload: &str, cx: i32, floor: i32) -> Drawn<'
             RGBColor(0xA0, 0x50, 0xC0),
         ),
         _ => (vec![(-4, 0), (4, 0), (0, -10)], RGBColor(0x55, 0x55, 0x55)),
-    };
-    let points: Vec<(i32, i32)> = shape.iter().map(|(x, y)| (cx + x, floor + y)).collect();
-    root.draw(&Polygon::new(points, colour.filled()))?;
-    Ok(())
+    }
 }
 
 /// The trains as text, one car per line, for the page's folded account.

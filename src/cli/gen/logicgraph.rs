@@ -63,7 +63,7 @@ pub struct Args {
     /// points above chance with 8, about 4 to 7 with 3 to 7, about 20 with 2,
     /// and every one with 1 (a lone distractor can hardly mention a sentence
     /// that exactly one other premise mentions, as most real premises do);
-    /// the summary says so when asked for fewer (README, "No longer open").
+    /// the summary says so when asked for fewer (docs/logicgraph.md, "Distractors").
     #[arg(long, default_value_t = 0)]
     distractors: usize,
     /// Discard draws with more atoms than this (G included).

@@ -15,6 +15,9 @@ use super::{print_json, Counted, Exit, Failure, Outcome};
 pub struct Args {
     #[command(subcommand)]
     family: Family,
+    /// Write the report here instead of standard output.
+    #[arg(long, short, global = true)]
+    output: Option<std::path::PathBuf>,
 }
 
 #[derive(clap::Subcommand)]
@@ -31,12 +34,15 @@ enum Family {
 
 /// Runs `entail score`.
 pub fn run(args: Args) -> Outcome {
-    match args.family {
+    super::output::redirect(args.output.as_deref())?;
+    let outcome = match args.family {
         Family::Slr(a) => slr::run(a),
         Family::Logicgraph(a) => logicgraph::run(a),
         Family::Logicon(a) => logicon::run(a),
         Family::Divlogic(a) => divlogic::run(a),
-    }
+    };
+    super::output::finish_redirect(args.output.as_deref())?;
+    outcome
 }
 
 /// Prints a score report: as JSON with its count of bad lines, or as

@@ -126,8 +126,8 @@ impl Config {
     /// A warning for a run whose distractors are too few to hide, `None`
     /// otherwise: a reader of how premises link (`scripts/cue-audit`'s
     /// `links-lr`) names 1 of them every time, 2 about 20 points above
-    /// chance and 3 to 7 about 4 to 7, against 3 to 5 with 8 (README,
-    /// "No longer open"). Told at run time because the data looks fine.
+    /// chance and 3 to 7 about 4 to 7, against 3 to 5 with 8 (docs/logicgraph.md,
+    /// "Distractors"). Told at run time because the data looks fine.
     pub fn distractor_note(&self) -> Option<String> {
         let above = match self.distractors {
             0 => return None,

@@ -110,8 +110,10 @@ fn curriculum_levels(config: &Config) -> Vec<u32> {
 
 /// Generates `config.count` tasks per level on `config.threads` threads,
 /// and writes them as JSONL in level then index order. Output depends only
-/// on the config, not on the thread count. `progress(1)` is called once per
-/// item computed for a written level.
+/// on the config, not on the thread count. `progress(n)` is called as the
+/// run's positions are settled: once per task written, and at the end of a
+/// level with the number of its slots left empty (see below), so the calls
+/// add up to the shard's positions.
 ///
 /// Tasks are distinct up to renaming across the run's levels and splits: a
 /// task is dropped if its rule (up to variable renaming and literal order)
@@ -251,11 +253,9 @@ fn level_tasks(
         Some(w) => (w.slots.end, Some(w)),
         None => (config.count, None),
     };
-    let progress: Progress = match &written {
-        Some(w) => w.progress,
-        None => &|_| {},
-    };
-    let on_done = &|| progress(1);
+    // Progress counts the run's positions settled (a task written, or a
+    // slot the level cannot fill), not items computed: items include
+    // duplicates and failures, and levels computed only to be held out.
     let mut seen = earlier.clone();
     let mut taken = Taken::default();
     // Distinct tasks found so far: the slot the next item tries to fill.
@@ -285,7 +285,7 @@ fn level_tasks(
         // computes no more of the chunk than it reads.
         while next_index < chunk_end && found < need {
             let batch = (need - found).max(16).min(chunk_end - next_index);
-            let results = run_items(judge, &context, config, next_index, batch, on_done);
+            let results = run_items(judge, &context, config, next_index, batch);
             next_index += batch;
             for result in results {
                 if found >= need {
@@ -316,6 +316,7 @@ fn level_tasks(
                         task.id = w.first + found;
                         (w.emit)(&task)?;
                         w.stats.tasks += 1;
+                        (w.progress)(1);
                     }
                 }
                 found += 1;
@@ -327,6 +328,7 @@ fn level_tasks(
         let empty = w.slots.end - found.max(w.slots.start).min(w.slots.end);
         if empty > 0 {
             w.stats.shortfall.push((level, empty));
+            (w.progress)(empty);
         }
     }
     Ok(taken)
@@ -342,7 +344,6 @@ fn run_items(
     config: &Config,
     start: u64,
     count: u64,
-    on_done: &(dyn Fn() + Sync),
 ) -> Vec<ItemResult> {
     let next = AtomicU64::new(0);
     let per_thread = on_threads(config.threads, |_| {
@@ -364,7 +365,6 @@ fn run_items(
                     &mut stats,
                 )
                 .map(|task| (task, stats));
-            on_done();
             done.push((offset, result));
         }
     });
