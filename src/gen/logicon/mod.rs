@@ -964,15 +964,25 @@ fn finish(
             // Normal forms and chained eliminations can grow exponentially;
             // a variant with more than twice its statement's atom
             // occurrences, or more than REWRITE_ATOMS, is left out.
+            // A variant read with a sentence of more than
+            // MAX_SENTENCE_WORDS words (deeply nested normal forms) is left
+            // out too, before it can be the source of a later rule (so a
+            // simplification always has its longer source beside it).
             let most = (2 * node.atoms).min(REWRITE_ATOMS);
             let result = result.filter(|r| atom_occurrences(r) <= most);
-            if let Some(result) = result {
-                found.push((rule, result));
+            let result = result
+                .map(|r| {
+                    let text = vocabulary.sentence(&r);
+                    (r, text)
+                })
+                .filter(|(_, text)| text::longest_sentence(text) <= text::MAX_SENTENCE_WORDS);
+            if let Some((result, text)) = result {
+                found.push((rule, result, text));
             }
         }
-        found.sort_by_key(|(rule, _)| *rule);
+        found.sort_by_key(|(rule, _, _)| *rule);
         let mut variants = Vec::new();
-        for (rule, result) in found {
+        for (rule, result, text) in found {
             let printed = result.to_string();
             if table.models(&result)? != *m {
                 return Err(Error::Unsound {
@@ -981,13 +991,6 @@ fn finish(
                     statement: node.formula.to_string(),
                     result: printed,
                 });
-            }
-            // A variant read with a sentence of more than
-            // MAX_SENTENCE_WORDS words (deeply nested normal forms) is left
-            // out, as one with too many atoms is.
-            let text = vocabulary.sentence(&result);
-            if text::longest_sentence(&text) > text::MAX_SENTENCE_WORDS {
-                continue;
             }
             variants.push(Rewrite {
                 rule: rule.name().to_string(),

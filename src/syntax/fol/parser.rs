@@ -275,9 +275,16 @@ impl<'a> Parser<'a> {
         };
         let mut names = vec![first];
         self.at += 1;
-        // `x, y` as long as names follow commas.
+        // `x, y` as long as names follow commas. A one-letter name (with
+        // digits or primes) right before a bracket is the last variable of
+        // `∀x,y (F)`; any other name before a bracket starts the body
+        // (`∀x, P(x)`).
+        let short_name = |p: &Self, i: usize| match p.tokens.get(i).map(|t| &t.tok) {
+            Some(Tok::Ident(n)) if is_short_variable(n) => Some(n.clone()),
+            _ => None,
+        };
         while self.peek_tok() == Some(&Tok::Comma) {
-            match name_at(&*self, self.at + 1) {
+            match name_at(&*self, self.at + 1).or_else(|| short_name(&*self, self.at + 1)) {
                 Some(n) => {
                     names.push(n);
                     self.at += 2;
@@ -490,6 +497,14 @@ impl<'a> Parser<'a> {
     }
 }
 
+/// `x`, `y2`, `z'`: a lower-case letter with only digits, primes or
+/// underscores after it, as quantified variables are written.
+fn is_short_variable(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_ascii_lowercase())
+        && chars.all(|c| c.is_ascii_digit() || c == '\'' || c == '_')
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -529,6 +544,11 @@ mod tests {
         assert_eq!(fol("A ∧ ∀x B(x)"), p9("A & (all x B(x))"));
         assert_eq!(fol("∀x ∀y R(x, y)"), p9("all x all y R(x, y)"));
         assert_eq!(fol("∀x,y R(x, y)"), p9("all x all y R(x, y)"));
+        assert_eq!(
+            fol("∀x,y (R(x, y) → R(y, x))"),
+            p9("all x all y (R(x, y) -> R(y, x))")
+        );
+        assert_eq!(fol("∀x, y2 (R(x, y2))"), p9("all x all y2 R(x, y2)"));
         assert_eq!(fol("all x y. R(x, y)"), p9("all x all y R(x, y)"));
         assert_eq!(fol("forall x: P(x)"), p9("all x P(x)"));
     }
