@@ -241,12 +241,14 @@ fn input_errors_have_their_own_szs_statuses() {
 
 #[test]
 fn a_large_file_is_read_within_the_deadline() {
-    // 2 MB of CNF units: read in linear time (it took 48 s when each
-    // statement's position was counted from the top), then proved.
+    // 500 KB of CNF units (about 20,000 clauses): read in linear time
+    // (2 MB took 48 s when each statement's position was counted from the
+    // top), then proved. Kept small: a debug build under a loaded CI
+    // machine must still prove it well within the deadline.
     let dir = scratch("prove_inputs", "large");
     let mut text = String::new();
     let mut i = 0;
-    while text.len() < 2_000_000 {
+    while text.len() < 500_000 {
         let _ = writeln!(text, "cnf(c{i}, axiom, r(k{i}, k{})).", i + 1);
         i += 1;
     }
