@@ -952,9 +952,9 @@ fn finish(
         // rule that does not change the statement (the eliminations of ->
         // and <->, simplification) is applied to the first variant it
         // changes, introductions coming first.
-        let mut found: Vec<(RewriteRule, Formula)> = Vec::new();
+        let mut found: Vec<(RewriteRule, Formula, String)> = Vec::new();
         for rule in RewriteRule::BY_INPUT {
-            let sources = std::iter::once(&node.formula).chain(found.iter().map(|(_, f)| f));
+            let sources = std::iter::once(&node.formula).chain(found.iter().map(|(_, f, _)| f));
             let result = sources
                 .filter(|from| rule.may_change(from))
                 .find_map(|from| {
