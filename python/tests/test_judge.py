@@ -47,6 +47,10 @@ def test_compute_matches_golden_corpus(root, engine):
             assert got["error_kind"] == "input", i
             assert "invalid type: integer `42`" in got["error"], got["error"]
             got["error"], want["error"] = None, None
+        if engine == "scryer" and want["error_kind"] == "runtime":
+            # scryer names the predicate the error came from as well.
+            assert got["error"].startswith(want["error"]), got["error"]
+            got["error"], want["error"] = None, None
         assert got == want, f"line {i + 1}"
     # The CLI's summary of the same corpus (tests/judge_corpus.rs).
     assert round(out["accuracy"], 4) == 0.2143

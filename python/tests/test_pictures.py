@@ -38,10 +38,12 @@ def test_a_logicgraph_instance_draws_every_premise():
     svg = instance._repr_svg_()
     assert svg.count('class="node premise"') == len(base["rules"]) + len(base["facts"])
     assert svg.count('class="node goal"') == 1
-    # The gold answer's steps are all valid.
+    # The gold answer's steps are all valid, and each equals a gold node, so
+    # it is drawn on that node ("<kind> answered valid"), not beside it.
     marked = instance.svg(answer=entail.logicgraph.gold_answer(instance))
-    assert marked.count('class="node step valid"') > 0
-    assert marked.count('class="node step invalid"') == 0
+    assert marked.count(' answered valid"') > 0
+    assert marked.count('class="node step ') == 0
+    assert marked.count(' answered invalid"') == 0
 
 
 def without_made(page: str) -> str:

@@ -128,7 +128,9 @@ SHAPES = [
     ("Looking at the trains, " + SHORT_RED + " covers every example.", 1.0),
     ("[RULE]\n```prolog\n" + SHORT_RED + "\n```\n[/RULE]\n```\n?- eastbound(train0).\ntrue.\n```", 1.0),
     ("[RULE] `" + SHORT_RED + "` [/RULE]", 1.0),
-    ("<think>Maybe " + ANY_CAR + "</think>\n```prolog\n" + SHORT_RED + "\n```", 1.0),
+    # The reference loads every rule it finds, the draft in the reasoning
+    # too: the two together cover a negative train.
+    ("<think>Maybe " + ANY_CAR + "</think>\n```prolog\n" + SHORT_RED + "\n```", 0.5),
     ("eastbound(train0).", 0.0),
     ("% " + SHORT_RED, 0.0),
 ]
