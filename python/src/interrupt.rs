@@ -13,6 +13,9 @@ use std::time::Duration;
 /// How often a waiting call takes the GIL to look for Ctrl-C.
 const POLL: Duration = Duration::from_millis(100);
 
+/// How long an interrupted call waits for its work to stop.
+const STOP: Duration = Duration::from_millis(1500);
+
 /// Set when the caller was interrupted: the work should stop.
 #[derive(Clone)]
 pub(crate) struct Cancel(Arc<AtomicBool>);
@@ -54,8 +57,8 @@ impl io::Write for Output {
 
 /// Runs `work` on a thread of its own and returns its result; a signal
 /// handler that raises (Ctrl-C's `KeyboardInterrupt`) returns its error
-/// within [`POLL`] and sets the flag `work` was given, which it should
-/// check to stop early (its result is then dropped).
+/// once `work` has stopped: it sets the flag `work` was given, which
+/// `work` checks to stop early (its result is then dropped).
 pub(crate) fn run<T: Send + 'static>(
     py: Python<'_>,
     work: impl FnOnce(Cancel) -> T + Send + 'static,
@@ -79,6 +82,12 @@ pub(crate) fn run<T: Send + 'static>(
             Err(mpsc::RecvTimeoutError::Timeout) => {
                 if let Err(e) = py.check_signals() {
                     cancel.0.store(true, Ordering::Relaxed);
+                    // Give the work up to STOP to stop (LogicGraph's next
+                    // block, well under a second) before the caller goes on:
+                    // it may still be writing into a directory the caller
+                    // removes. Work that checks the flag later (SLR's
+                    // held-out splits) finishes on its own, writing nowhere.
+                    let _ = py.detach(move || receiver.recv_timeout(STOP));
                     return Err(e);
                 }
             }

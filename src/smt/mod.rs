@@ -84,6 +84,9 @@ impl Z3Session {
         // Z3 takes u32 milliseconds; 0 would mean "no limit", so keep at least 1.
         let ms = timeout.as_millis().clamp(1, u32::MAX as u128) as u32;
         params.set_u32("timeout", ms);
+        // Z3 4.8 catches SIGINT during a check by default (to cancel it),
+        // which swallows the Ctrl-C meant for the process or for Python.
+        params.set_bool("ctrl_c", false);
         self.solver.set_params(&params);
     }
 
