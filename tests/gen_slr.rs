@@ -1091,3 +1091,36 @@ fn holdout_trains_catch_a_memorising_rule() {
         .to_text()
         .contains("holdout score    1.000 (solved 3/3"));
 }
+
+/// The progress calls of a run add up to `slr::work`, the total its bar
+/// shows, pre-phase included (held-out splits, earlier levels), whole or
+/// sharded, so the bar neither stands still nor counts past its end.
+#[test]
+fn progress_adds_up_to_the_work() {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    for shard in [(0, 1), (1, 2)] {
+        let config = Config {
+            seed: 11,
+            levels: vec![2, 3],
+            count: 3,
+            split: Split::Train,
+            language: Language::trains(),
+            threads: 2,
+            judge: judge_config(),
+            test_tasks: 2,
+            validation_tasks: 1,
+            shard: entail::gen::Shard::new(shard.0, shard.1).expect("shard"),
+            ..Config::default()
+        };
+        let settled = AtomicU64::new(0);
+        slr::generate(&config, &mut Vec::new(), &|n| {
+            settled.fetch_add(n, Ordering::Relaxed);
+        })
+        .expect("generation succeeds");
+        // Held out: (2 test + 1 validation) per curriculum level; level 1
+        // computed before level 2; then the shard's slots.
+        let work = slr::work(&config);
+        assert!(work > 3 * 3, "work {work} counts the pre-phase");
+        assert_eq!(settled.into_inner(), work, "shard {shard:?}");
+    }
+}

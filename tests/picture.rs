@@ -115,7 +115,7 @@ fn a_report_of_two_models_draws_one_bar_per_value() {
     assert!(
         page.contains("model-a: corpora/report/judged_a.jsonl (judge --batch results, 10 answers)")
     );
-    assert!(page.contains("logicgraph: corpora/report/logicgraph.json (LogicGraph score report, 1 instances, 2 answer sets)"));
+    assert!(page.contains("logicgraph: corpora/report/logicgraph.json (LogicGraph score report, 1 instance, 2 answer sets)"));
     // Self-contained: nothing is fetched.
     for fetch in ["src=", "href=", "@import", "url(http", "<script", "<link"] {
         assert!(!page.contains(fetch), "the page has {fetch}");
@@ -182,6 +182,24 @@ fn a_report_of_two_models_draws_one_bar_per_value() {
                 .to_string()
             ])
             .collect::<Vec<_>>()
+    );
+    // DivLogicEval: accuracy (of 2 original questions) and Circular (of 2
+    // rotation groups) are shares, with intervals; PartialCircular is not.
+    let divlogic = &table(&figures[19])[..2];
+    assert_eq!(
+        divlogic,
+        [
+            [
+                "accuracy",
+                "1.000 [0.342, 1.000] (2/2)",
+                "0.500 [0.095, 0.905] (1/2)"
+            ],
+            [
+                "circular",
+                "0.500 [0.095, 0.905] (1/2)",
+                "0.000 [0.000, 0.658] (0/2)"
+            ]
+        ]
     );
     // Every chart states its n.
     for figure in &figures {

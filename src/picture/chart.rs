@@ -162,12 +162,30 @@ pub fn n_statement(unit: &str, per_series: &[(String, u64)]) -> String {
     let same = per_series.windows(2).all(|w| w[0].1 == w[1].1);
     match per_series {
         [] => format!("n = 0 {unit}"),
-        [(_, n)] => format!("n = {n} {unit}"),
-        [(_, n), ..] if same => format!("n = {n} {unit} per model"),
+        [(_, n)] => format!("n = {n} {}", unit_for(*n, unit)),
+        [(_, n), ..] if same => format!("n = {n} {} per model", unit_for(*n, unit)),
         _ => {
             let parts: Vec<String> = per_series.iter().map(|(s, n)| format!("{s} {n}")).collect();
-            format!("n = {total} {unit} ({})", parts.join(", "))
+            format!(
+                "n = {total} {} ({})",
+                unit_for(total, unit),
+                parts.join(", ")
+            )
         }
+    }
+}
+
+/// `n` and its unit: "1 instance", "2 instances".
+pub fn counted(n: u64, unit: &str) -> String {
+    format!("{n} {}", unit_for(n, unit))
+}
+
+/// `unit` (a plural such as "instances") as it reads after the count `n`:
+/// "1 instance", "2 instances".
+pub fn unit_for(n: u64, unit: &str) -> &str {
+    match unit.strip_suffix('s') {
+        Some(singular) if n == 1 => singular,
+        _ => unit,
     }
 }
 
@@ -351,5 +369,21 @@ impl BarChart {
             }
             None => text,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::n_statement;
+
+    #[test]
+    fn one_item_reads_singular() {
+        let one = [("m".to_string(), 1)];
+        assert_eq!(n_statement("instances", &one), "n = 1 instance");
+        let two = [("a".to_string(), 1), ("b".to_string(), 1)];
+        assert_eq!(n_statement("instances", &two), "n = 1 instance per model");
+        let mixed = [("a".to_string(), 1), ("b".to_string(), 3)];
+        assert_eq!(n_statement("tasks", &mixed), "n = 4 tasks (a 1, b 3)");
+        assert_eq!(n_statement("tasks", &[]), "n = 0 tasks");
     }
 }

@@ -7,7 +7,7 @@
 //! from task id to level ([`TaskLevel`], read from the tasks file) places
 //! them, and without it they are shown as one group.
 
-use super::chart::{n_statement, BarChart, Series};
+use super::chart::{counted, n_statement, BarChart, Series};
 use super::page::Page;
 use super::Error;
 use crate::gen::{divlogic, logicgraph, logicon, slr};
@@ -154,27 +154,39 @@ impl Results {
     /// What the results are, for the header.
     fn describe(&self) -> String {
         match self {
-            Results::Slr(r) => format!("SLR score report, {} tasks", r.overall.total),
-            Results::Judged(j) => format!("judge --batch results, {} answers", j.len()),
+            Results::Slr(r) => format!(
+                "SLR score report, {}",
+                counted(r.overall.total as u64, "tasks")
+            ),
+            Results::Judged(j) => format!(
+                "judge --batch results, {}",
+                counted(j.len() as u64, "answers")
+            ),
             Results::LogicGraph(r) => format!(
-                "LogicGraph score report, {} instances, {} answer sets",
-                r.instances,
-                r.answer_sets.len()
+                "LogicGraph score report, {}, {}",
+                counted(r.instances as u64, "instances"),
+                counted(r.answer_sets.len() as u64, "answer sets")
             ),
             Results::Logicon(logicon::Report(logicon::TaskReport::Discriminative(_))) => {
                 "LogiConBench Task 1 score report".into()
             }
             Results::Logicon(logicon::Report(logicon::TaskReport::Enumerative(r))) => {
-                format!("LogiConBench Task 2 score report, {} answers", r.answers)
+                format!(
+                    "LogiConBench Task 2 score report, {}",
+                    counted(r.answers as u64, "answers")
+                )
             }
             Results::Logicon(logicon::Report(logicon::TaskReport::Generative(r))) => {
                 format!(
-                    "LogiConBench Task 3 score report, {} answers",
-                    r.all.answers
+                    "LogiConBench Task 3 score report, {}",
+                    counted(r.all.answers as u64, "answers")
                 )
             }
             Results::Divlogic(r) => {
-                format!("DivLogicEval score report, {} questions", r.questions)
+                format!(
+                    "DivLogicEval score report, {}",
+                    counted(r.questions as u64, "questions")
+                )
             }
         }
     }
@@ -1073,10 +1085,22 @@ fn divlogic_section(page: &mut Page, inputs: &[Input]) -> Result<(), Error> {
                         .find(|(b, _)| b == a)
                         .and_then(|(_, v)| *v)
                 }));
+                // Accuracy and Circular are shares (of original questions,
+                // of rotation groups): their bars carry intervals.
+                let share = |value: Option<f64>, n: usize| {
+                    value
+                        .filter(|_| n > 0)
+                        .map(|v| ((v * n as f64).round() as u64, n as u64))
+                };
+                let mut counts = vec![
+                    share(Some(r.accuracy), r.originals),
+                    share(r.circular, r.rotation_groups),
+                ];
+                counts.resize(values.len(), None);
                 Series {
                     name: label.to_string(),
                     colour: None,
-                    counts: Vec::new(),
+                    counts,
                     values,
                 }
             })

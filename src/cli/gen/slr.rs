@@ -211,11 +211,10 @@ pub fn run(args: Args) -> Outcome {
         }),
         holdout: args.holdout,
     };
-    let positions = config.count * config.levels.len() as u64;
     let start = std::time::Instant::now();
     args.records.generate(
         "slr",
-        (config.shard.range(positions).count() as u64, "tasks"),
+        (slr::work(&config), "tasks"),
         |out, progress| slr::generate(&config, out, progress),
         |stats| {
             let json = serde_json::to_string(stats).unwrap_or_default();

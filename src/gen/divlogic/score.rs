@@ -107,6 +107,10 @@ pub struct Report {
     /// answered correctly (rotation `-r0`, or every line of a run without
     /// rotations). Accuracy over all rotations is PC_α with α = 0.
     pub accuracy: f64,
+    /// The original questions `accuracy` is a share of (0 in reports written
+    /// before it was recorded), so a chart can give its interval.
+    #[serde(default)]
+    pub originals: usize,
     /// Questions present in all four rotations (the basis of the next metrics).
     pub rotation_groups: usize,
     /// Fraction of rotation groups answered correctly in all four rotations;
@@ -244,6 +248,7 @@ fn score_set(questions: &[Question], answers: &[Answer], config: &ScoreConfig) -
         } else {
             correct as f64 / originals.len() as f64
         },
+        originals: originals.len(),
         rotation_groups: complete,
         circular: mean(circular as f64),
         partial_circular: mean(pc_sums[0]),

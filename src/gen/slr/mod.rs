@@ -39,7 +39,7 @@ pub(crate) use curriculum::{tier, TIERS};
 pub use curriculum::{BackgroundSampling, Level, Pmf, Theta};
 pub use language::Language;
 pub use prompt::PromptStyle;
-pub use run::{generate, Stats};
+pub use run::{generate, work, Stats};
 pub(crate) use score::id_key;
 pub use score::{score, Answer, Report, ScoreConfig, ScoredTask};
 pub use task::SlrTask;

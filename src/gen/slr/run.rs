@@ -111,9 +111,9 @@ fn curriculum_levels(config: &Config) -> Vec<u32> {
 /// Generates `config.count` tasks per level on `config.threads` threads,
 /// and writes them as JSONL in level then index order. Output depends only
 /// on the config, not on the thread count. `progress(n)` is called as the
-/// run's positions are settled: once per task written, and at the end of a
-/// level with the number of its slots left empty (see below), so the calls
-/// add up to the shard's positions.
+/// run's tasks are settled: once per task found (written, or computed only
+/// to be held out or excluded, see below), and at the end of a level with
+/// the number of its slots left empty, so the calls add up to [`work`].
 ///
 /// Tasks are distinct up to renaming across the run's levels and splits: a
 /// task is dropped if its rule (up to variable renaming and literal order)
@@ -162,16 +162,16 @@ pub fn generate(
             continue;
         }
         if held.is_none() {
-            held = Some(held_out(judge, config, &order)?);
+            held = Some(held_out(judge, config, &order, progress)?);
         }
         let Some(held) = &held else { continue };
         let mut earlier = Taken::default();
         for &before in order.iter().take_while(|&&l| l < level) {
             let taken = match done.entry(before) {
                 Entry::Occupied(computed) => computed.into_mut(),
-                Entry::Vacant(slot) => {
-                    slot.insert(level_tasks(judge, config, before, held, &earlier, None)?)
-                }
+                Entry::Vacant(slot) => slot.insert(level_tasks(
+                    judge, config, before, held, &earlier, progress, None,
+                )?),
             };
             earlier.extend(taken);
         }
@@ -184,10 +184,17 @@ pub fn generate(
             first,
             slots: slots.clone(),
             emit: &mut write,
-            progress,
             stats: &mut stats,
         };
-        let taken = level_tasks(judge, config, level, held, &earlier, Some(written))?;
+        let taken = level_tasks(
+            judge,
+            config,
+            level,
+            held,
+            &earlier,
+            progress,
+            Some(written),
+        )?;
         if slots.end == config.count {
             done.insert(level, taken);
         }
@@ -196,17 +203,70 @@ pub fn generate(
     Ok(stats)
 }
 
-/// The identities of the tasks of the splits held out from `config`'s, at
-/// every level of `order`, each computed (not written) as its own run of the
-/// same seed computes them, test first (see [`Split`]).
-fn held_out(judge: &Judge, config: &Config, order: &[u32]) -> Result<Taken, Error> {
-    let splits: &[Split] = match config.split {
+/// The number of tasks [`generate`] settles for `config`, the total its
+/// progress calls add up to: the shard's positions, plus the tasks it
+/// computes without writing them (the held-out splits' at every level of
+/// the curriculum, its own split's at the levels before each one it
+/// writes). The pre-phase is most of a small run's time, so a progress bar
+/// over positions alone would stand still, then overshoot.
+pub fn work(config: &Config) -> u64 {
+    let order = curriculum_levels(config);
+    let block = config
+        .shard
+        .range(config.count.saturating_mul(config.levels.len() as u64));
+    let mut total = 0u64;
+    let mut held = false;
+    let mut done = std::collections::BTreeSet::new();
+    for (position, &level) in config.levels.iter().enumerate() {
+        let first = config.count.saturating_mul(position as u64);
+        let slots =
+            block.start.saturating_sub(first)..block.end.saturating_sub(first).min(config.count);
+        if slots.is_empty() {
+            continue;
+        }
+        if !held {
+            held = true;
+            let per_level: u64 = held_splits(config.split)
+                .iter()
+                .map(|&s| config.held_out_tasks(s).unwrap_or(0))
+                .sum();
+            total = total.saturating_add(per_level.saturating_mul(order.len() as u64));
+        }
+        for &before in order.iter().take_while(|&&l| l < level) {
+            if done.insert(before) {
+                total = total.saturating_add(config.count);
+            }
+        }
+        // A shard that starts inside a level also computes the level's
+        // earlier slots, unwritten but settled.
+        total = total.saturating_add(slots.end);
+        if slots.end == config.count {
+            done.insert(level);
+        }
+    }
+    total
+}
+
+/// The splits held out from `split`'s runs, test first (see [`Split`]).
+fn held_splits(split: Split) -> &'static [Split] {
+    match split {
         Split::Test => &[],
         Split::Validation => &[Split::Test],
         Split::Train => &[Split::Test, Split::Validation],
-    };
+    }
+}
+
+/// The identities of the tasks of the splits held out from `config`'s, at
+/// every level of `order`, each computed (not written) as its own run of the
+/// same seed computes them, test first (see [`Split`]).
+fn held_out(
+    judge: &Judge,
+    config: &Config,
+    order: &[u32],
+    progress: Progress,
+) -> Result<Taken, Error> {
     let mut held = Taken::default();
-    for &split in splits {
+    for &split in held_splits(config.split) {
         let run = Config {
             split,
             count: config.held_out_tasks(split).unwrap_or(0),
@@ -215,7 +275,7 @@ fn held_out(judge: &Judge, config: &Config, order: &[u32]) -> Result<Taken, Erro
         };
         let mut own = Taken::default();
         for &level in order {
-            let taken = level_tasks(judge, &run, level, &held, &own, None)?;
+            let taken = level_tasks(judge, &run, level, &held, &own, progress, None)?;
             own.extend(&taken);
         }
         held.extend(&own);
@@ -229,7 +289,6 @@ struct Written<'w> {
     first: u64,
     slots: Range<u64>,
     emit: &'w mut dyn FnMut(&SlrTask) -> Result<(), Error>,
-    progress: Progress<'w>,
     stats: &'w mut Stats,
 }
 
@@ -237,13 +296,15 @@ struct Written<'w> {
 /// of `held` (held-out splits) or a problem of `earlier` (its split's
 /// earlier levels) or of another task of the level:
 /// all `config.count` of them, or with `written` those up to its last slot,
-/// its slots emitted. Returns the identities of the tasks found.
+/// its slots emitted. `progress` settles each slot (found or left empty).
+/// Returns the identities of the tasks found.
 fn level_tasks(
     judge: &Judge,
     config: &Config,
     level: u32,
     held: &Taken,
     earlier: &Taken,
+    progress: Progress,
     written: Option<Written>,
 ) -> Result<Taken, Error> {
     let mut context = LevelContext::new(&config.language, level, &config.theta)?;
@@ -316,9 +377,9 @@ fn level_tasks(
                         task.id = w.first + found;
                         (w.emit)(&task)?;
                         w.stats.tasks += 1;
-                        (w.progress)(1);
                     }
                 }
+                progress(1);
                 found += 1;
                 since_new = 0;
             }
@@ -328,9 +389,9 @@ fn level_tasks(
         let empty = w.slots.end - found.max(w.slots.start).min(w.slots.end);
         if empty > 0 {
             w.stats.shortfall.push((level, empty));
-            (w.progress)(empty);
         }
     }
+    progress(need.saturating_sub(found));
     Ok(taken)
 }
 
