@@ -43,7 +43,8 @@ def prove(
         isinstance(timeout, bool) or not isinstance(timeout, (int, float))
     ):
         raise TypeError(f"timeout must be a number, not {type(timeout).__name__}")
-    text, directory = source, None
+    text: Optional[str] = source
+    directory: Optional[str] = None
     # Prover9 text ends with a period; a path does not.
     if "\n" not in source and not source.rstrip().endswith(".") and os.path.exists(source):
         path = Path(source)

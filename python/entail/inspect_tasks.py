@@ -81,11 +81,11 @@ def _task(benchmark: str, size: int, seed: int, **config: Any) -> Task:
                          "difficulty": e["metadata"]["difficulty"]})
         for e in dataset
     ]
-    metrics = None
+    dataset_ = MemoryDataset(samples, name=f"entail_{benchmark}")
     if benchmark == "divlogic" and config.get("rotations"):
-        metrics = [mean(), partial_circular()]
-    return Task(dataset=MemoryDataset(samples, name=f"entail_{benchmark}"),
-                solver=[generate()], scorer=entail_scorer(benchmark), metrics=metrics)
+        return Task(dataset=dataset_, solver=[generate()], scorer=entail_scorer(benchmark),
+                    metrics=[mean(), partial_circular()])
+    return Task(dataset=dataset_, solver=[generate()], scorer=entail_scorer(benchmark))
 
 
 @task

@@ -73,7 +73,7 @@ def generate(
         )
         if note:
             warnings.warn(note, stacklevel=2)
-        instances = []
+        instances: List[Dict[str, Any]] = []
         # The shard's directories, by their global number.
         directories = sorted(Path(out).glob("test_*"), key=lambda d: int(d.name[len("test_") :]))
         for directory in directories:

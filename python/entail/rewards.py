@@ -101,7 +101,7 @@ def _reward(result: Mapping[str, Any], binary: bool, holdout: bool) -> float:
         correct = result["is_correct"] and (not use_held or result.get("holdout_correct"))
         return 1.0 if correct else 0.0
     score = float(result["partial_score"])
-    return min(score, float(held)) if use_held else score
+    return min(score, float(held)) if held is not None and use_held else score
 
 
 class Report:

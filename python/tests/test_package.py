@@ -42,3 +42,13 @@ def test_lazy_names_and_errors():
         assert "nothing_here" in str(e)
     else:
         raise AssertionError("no AttributeError")
+
+
+def test_types_check(tmp_path):
+    """The package ships `py.typed`, so its annotations are a promise to
+    users' type checkers: mypy must accept them."""
+    out = subprocess.run(
+        [sys.executable, "-m", "mypy", "--ignore-missing-imports", "--no-error-summary",
+         "--cache-dir", str(tmp_path), str(ROOT / "python" / "entail")],
+        capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout + out.stderr
