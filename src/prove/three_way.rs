@@ -5,7 +5,8 @@
 //!
 //! Each direction is one entailment check, decided by the cheapest means
 //! that settles it: the quick checks (truth tables, ground instances, tiny
-//! models), then Z3 on the prover's own solver (one context per thread,
+//! models), then the native saturation prover under a counted budget, then
+//! Z3 on the prover's own solver (one context per thread,
 //! reused with push/pop: microseconds per check where a new context costs
 //! milliseconds), and only if Z3 cannot settle it within a short budget,
 //! the race of engines. A `True` or `False` always comes from a proof; an
@@ -13,6 +14,7 @@
 //! E's saturation), and says so otherwise.
 
 use super::{portfolio, quick, Entailment, Guarded, ProveError, Prover, TABLE_ATOMS};
+use crate::saturate::{saturate, Budget, Outcome};
 use crate::smt::{universal_closure, Countermodel, Sat, Signature};
 use crate::syntax::fol::Program;
 use crate::syntax::prover9::Formula;
@@ -23,6 +25,13 @@ use std::time::{Duration, Instant};
 /// The longest Z3 runs on the prover's own solver before a direction goes
 /// to the race of engines.
 const OWN_SOLVER_BUDGET: Duration = Duration::from_secs(1);
+
+/// The saturation prover's budget per direction: FOLIO-size programs
+/// prove or saturate in a few hundred clauses; what needs more goes on to Z3.
+const SATURATE_BUDGET: Budget = Budget {
+    generated: 3_000,
+    given: 300,
+};
 
 /// The answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -278,6 +287,33 @@ impl Prover {
                     countermodel: None,
                     reason: None,
                 });
+            }
+        }
+        // The native saturation prover, under a small counted budget: no
+        // solver context, no process. Its proofs name the premises they
+        // use; a saturation (a model exists, none built) settles the
+        // direction when countermodels are not asked for.
+        if quick_proof.is_none() {
+            match saturate(premises, Some(goal), &SATURATE_BUDGET).0 {
+                Outcome::Theorem(proof) => {
+                    return Ok(Direction {
+                        status: "proved",
+                        engine: Some("saturate".into()),
+                        used_premises: Some(proof.used.iter().map(|i| i + 1).collect()),
+                        countermodel: None,
+                        reason: None,
+                    })
+                }
+                Outcome::Satisfiable if !self.options.countermodels => {
+                    return Ok(Direction {
+                        status: "not_proved",
+                        engine: Some("saturate".into()),
+                        used_premises: None,
+                        countermodel: None,
+                        reason: None,
+                    })
+                }
+                _ => {}
             }
         }
         // Z3 on our own solver, under a short budget.
