@@ -241,6 +241,8 @@ fn parse_text(src: &str) -> Result<Program, SyntaxError> {
     let mut linc: Vec<Statement> = Vec::new();
     let mut section = None;
     let mut offset = 0;
+    // `Predicates:` lines: name → (arity, line), compared with the uses.
+    let mut declared: BTreeMap<String, (usize, u32)> = BTreeMap::new();
     // Prose before the first section header (a model's preamble) is skipped.
     let first_header = src.split('\n').position(|l| header(l).is_some());
     // LINC: `FOL:` lines among English ones; only the `FOL:` lines count.
@@ -291,7 +293,13 @@ fn parse_text(src: &str) -> Result<Program, SyntaxError> {
                  before any formula",
             ));
         };
-        if matches!(current, Section::Predicates | Section::Other) {
+        if current == Section::Predicates {
+            if let Some((name, arity)) = declaration(&line[body.0..body.1]) {
+                declared.entry(name).or_insert((arity, number));
+            }
+            continue;
+        }
+        if current == Section::Other {
             continue;
         }
         let Some(((s, e), english)) = statement_span(&line[body.0..body.1]) else {
@@ -336,6 +344,7 @@ fn parse_text(src: &str) -> Result<Program, SyntaxError> {
         at_end("expected a `Conclusion:` section with one formula, found the end of the program")
     })?;
     reader.check_symbols()?;
+    reader.compare_declarations(&declared);
     Ok(Program {
         premises,
         conclusion,
@@ -464,12 +473,70 @@ impl<'a> Reader<'a> {
         Ok(parsed.formula)
     }
 
+    /// Notes where the predicates used differ from those the `Predicates:`
+    /// section declares: a second arity, or a name never declared (often a
+    /// typo that leaves the conclusion unconnected). Notes, not errors:
+    /// the formulas alone define the problem, as the pipelines read it.
+    fn compare_declarations(&mut self, declared: &BTreeMap<String, (usize, u32)>) {
+        if declared.is_empty() {
+            return;
+        }
+        let used: Vec<(String, usize, usize)> = self
+            .symbols
+            .iter()
+            .filter(|((_, role), _)| *role == Role::Predicate)
+            .map(|((name, _), &(arity, _, at))| (name.clone(), arity, at))
+            .collect();
+        for (name, arity, at) in used {
+            let note = match declared.get(&name) {
+                Some(&(d, _)) if d == arity => continue,
+                Some(&(d, line)) => format!(
+                    "predicate `{name}` is declared with {} on line {line} but used with {} at {}",
+                    arguments(d),
+                    arguments(arity),
+                    self.column(at)
+                ),
+                None => format!(
+                    "predicate `{name}` (at {}) is not declared under `Predicates:`",
+                    self.column(at)
+                ),
+            };
+            self.notes.push(note);
+        }
+    }
+
     fn check_symbols(&mut self) -> Result<(), SyntaxError> {
         match self.error.take() {
             Some(e) => Err(e),
             None => Ok(()),
         }
     }
+}
+
+/// A `Predicates:` line's symbol and arity: `Drinks(x) ::: …` is
+/// `("Drinks", 1)`, `Raining ::: …` is `("Raining", 0)`.
+fn declaration(line: &str) -> Option<(String, usize)> {
+    let text = line.split(":::").next()?.trim();
+    let text = text.trim_start_matches(['-', '*', '•']).trim_start();
+    let end = text
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(text.len());
+    let name = &text[..end];
+    if name.is_empty() || !name.starts_with(|c: char| c.is_alphabetic()) {
+        return None;
+    }
+    let rest = text[end..].trim_start();
+    let Some(args) = rest.strip_prefix('(') else {
+        return rest.is_empty().then(|| (name.to_string(), 0));
+    };
+    let close = args.find(')')?;
+    let inside = args[..close].trim();
+    let arity = if inside.is_empty() {
+        0
+    } else {
+        inside.split(',').count()
+    };
+    Some((name.to_string(), arity))
 }
 
 fn arguments(n: usize) -> String {
@@ -505,6 +572,28 @@ Dependent(yale) ::: Yale is dependent on caffeine.\n";
         assert_eq!(p.premises[1].line, 6);
         assert_eq!(p.conclusion.text, "Dependent(yale)");
         assert!(p.notes.is_empty());
+    }
+
+    #[test]
+    fn uses_unlike_the_declarations_are_noted() {
+        let p = parse_program(
+            "Predicates:\nDrinks(x) ::: x drinks coffee.\nLikes(x, y) ::: x likes y.\n\
+             Premises:\n∀x (Drinks(x) → Awake(x))\nLikes(ann)\nConclusion:\nAwake(ann)\n",
+        )
+        .expect("reads");
+        assert_eq!(
+            p.notes,
+            [
+                "predicate `Awake` (at line 5, column 17) is not declared under `Predicates:`",
+                "predicate `Likes` is declared with 2 arguments on line 3 but used with 1 argument at line 6, column 1",
+            ]
+        );
+        assert_eq!(
+            declaration("Raining ::: it rains."),
+            Some(("Raining".into(), 0))
+        );
+        assert_eq!(declaration("- Owns(x, y, z)"), Some(("Owns".into(), 3)));
+        assert_eq!(declaration("::: nothing"), None);
     }
 
     #[test]
