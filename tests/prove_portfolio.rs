@@ -613,3 +613,60 @@ fn a_proof_line_without_prover9s_proof_exit_is_not_taken() {
     let (report, _) = race_with_stand_in_prover9(2, "1");
     assert_eq!(report["status"], "unknown", "{report}");
 }
+
+/// The native saturation prover answers before the race: its proof names
+/// exactly the premises its derivation used, they prove the goal alone
+/// (re-checked by `--proof`, and by E when installed), and its derivation
+/// cites them by label.
+#[test]
+fn the_saturation_prover_answers_first_with_the_premises_it_used() {
+    let dir = common::scratch("prove_portfolio", "saturate");
+    let file = dir.join("right_identity.in");
+    std::fs::write(
+        &file,
+        "formulas(assumptions).\n\
+         p(c) # label(fact).\n\
+         e * x = x # label(left_identity).\n\
+         f(a) = b # label(unrelated).\n\
+         x' * x = e # label(left_inverse).\n\
+         (x * y) * z = x * (y * z) # label(assoc).\n\
+         end_of_list.\n\
+         formulas(goals). x * e = x # label(right_identity). end_of_list.\n",
+    )
+    .expect("write");
+    let out = Command::new(env!("CARGO_BIN_EXE_entail"))
+        .args(["prove", "--json", "--proof", "--timeout", "20"])
+        .arg(&file)
+        .output()
+        .expect("runs");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON");
+    assert_eq!(report["status"], "proved", "{report}");
+    assert_eq!(report["engine"], "saturate", "{report}");
+    assert_eq!(
+        report["used_premises"],
+        serde_json::json!(["left_identity", "left_inverse", "assoc"])
+    );
+    assert_eq!(report["premises_recheck"], "proved");
+    let proof = report["proof"].as_str().expect("the derivation");
+    let source = format!("file('{}', assoc)", file.display());
+    assert!(proof.contains(&source), "{proof}");
+    let last = proof.lines().last().unwrap_or("");
+    assert!(last.contains(", plain, $false, inference("), "{proof}");
+    if !tptp::eprover_installed() {
+        eprintln!("SKIPPED the check by E: eprover is not installed");
+        return;
+    }
+    let parse = |s: &str| prover9::parse_formula(s, &ParseOptions::default()).expect("parses");
+    let used = [
+        parse("e * x = x"),
+        parse("x' * x = e"),
+        parse("(x * y) * z = x * (y * z)"),
+    ];
+    let refs: Vec<&Formula> = used.iter().collect();
+    let t = tptp::translate(&refs, Some(&parse("x * e = x"))).expect("faithful");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    assert_eq!(
+        tptp::run_eprover(&t, deadline, &AtomicBool::new(false)),
+        EOutcome::Proved
+    );
+}

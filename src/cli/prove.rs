@@ -20,8 +20,9 @@ mod tree;
 Exit status: 0 proved, or everything valid; 2 not proved, or something refuted;
 4 unknown (a timeout or Z3 `unknown`) with nothing refuted; 1 an input error.
 
-Engines: propositional checks go to truth tables or Z3. A first-order problem is raced
-by Z3, E prover (eprover on PATH), Prover9 (prover9 on PATH, run with the file's search
+Engines: propositional checks go to truth tables or Z3. A plain problem goes first to
+the built-in saturation prover (engine \"saturate\") under a small counted budget; if it
+neither proves it nor saturates, the problem is raced by Z3, E prover (eprover on PATH), Prover9 (prover9 on PATH, run with the file's search
 settings such as max_weight and hints) and a finite model search; the first definite
 answer wins, and every countermodel is re-checked by our own evaluator. The report's
 engine field names the winner.

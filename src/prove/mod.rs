@@ -17,9 +17,10 @@
 //! reported as unknown and never as valid.
 //!
 //! A plain problem ([`Prover::prove_input`]) is first tried without any
-//! engine (see `quick`); if that does not settle it, a first-order one is
-//! raced by Z3, E prover, Prover9 (when installed) and a finite model search
-//! under one deadline (see `portfolio`). Step checks that need Z3 get Z3 alone, no race.
+//! engine (see `quick`), then by the native saturation prover under a
+//! small counted budget (`crate::saturate`); if neither settles it, a
+//! first-order one is raced by Z3, E prover, Prover9 (when installed) and a
+//! finite model search under one deadline (see `portfolio`). Step checks that need Z3 get Z3 alone, no race.
 
 mod child;
 mod fol_batch;

@@ -1,4 +1,8 @@
-//! A plain first-order problem is raced by the engines under one deadline:
+//! A plain problem first goes to the native saturation prover
+//! (`crate::saturate`) under a small counted budget ([`Budget::RACE`]), in
+//! process, before any child process or Z3 context: its proof, or its
+//! saturation from a complete search, is the answer. Otherwise the problem
+//! is raced by the engines under one deadline:
 //! Z3, E prover on a TPTP translation, Prover9 (when installed) with the
 //! file's search directives, and a finite model search. The first definite
 //! answer wins and stops the others. Prover9 starts at once: it answers the
@@ -26,6 +30,7 @@
 
 use super::tptp::{self, EOutcome};
 use super::{ladr, quick, Entailment, ProveError, ProveOptions, Prover};
+use crate::saturate::{saturate, Budget, Outcome};
 use crate::smt::{finite, universal_closure, Countermodel};
 use crate::syntax::prover9::Formula;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -204,6 +209,9 @@ impl Prover {
                 used: None,
             });
         }
+        if let Some(decided) = self.saturated(premises, goal) {
+            return Ok(decided);
+        }
         let stop = Arc::new(AtomicBool::new(false));
         let mut notes = Vec::new();
         let (eprover, cvc5) = (
@@ -351,6 +359,45 @@ impl Prover {
             proof,
             used,
         })
+    }
+}
+
+impl Prover {
+    /// The native saturation prover's verdict within [`Budget::RACE`]: a
+    /// proof, with the premises its derivation uses and the derivation in
+    /// the problem's names, or `not_proved` by saturation (the loop claims
+    /// it only when its search was complete); `None` when it did not
+    /// settle. The budget is counted, so the verdict does not depend on the
+    /// machine.
+    fn saturated(&self, premises: &[&Formula], goal: Option<&Formula>) -> Option<Decided> {
+        let (outcome, _) = saturate(premises, goal, &Budget::RACE);
+        let decided = |result, reason, proof, used| Decided {
+            result,
+            engine: Some("saturate"),
+            notes: Vec::new(),
+            prover9_ran: false,
+            reason,
+            proof,
+            used,
+        };
+        match outcome {
+            Outcome::Theorem(proof) => {
+                let text = proof.tstp(&self.premise_names, &self.goal_name, &self.source_name);
+                Some(decided(
+                    Entailment::Proved,
+                    None,
+                    Some(text),
+                    Some(proof.used),
+                ))
+            }
+            Outcome::Satisfiable => Some(decided(
+                Entailment::NotProved { countermodel: None },
+                Some("saturation"),
+                None,
+                None,
+            )),
+            Outcome::Unknown(_) => None,
+        }
     }
 }
 

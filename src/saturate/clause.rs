@@ -170,13 +170,6 @@ impl Clause {
         })
     }
 
-    /// Whether literal `i` is not smaller than another literal (the
-    /// eligibility of ordered resolution and superposition without
-    /// selection; checked again on the instance an inference makes).
-    pub(crate) fn eligible(&self, i: usize) -> bool {
-        maximal(&self.lits, i)
-    }
-
     pub(crate) fn feature(&self) -> Feature {
         let mut syms = 0u64;
         for lit in &self.lits {
@@ -201,7 +194,9 @@ impl Clause {
     }
 }
 
-/// Whether no literal of `lits` is greater than `lits[i]`.
+/// Whether no literal of `lits` is greater than `lits[i]` (the eligibility
+/// of ordered resolution and superposition without selection; checked
+/// again on the instance an inference makes).
 pub(crate) fn maximal(lits: &[Lit], i: usize) -> bool {
     lits.iter()
         .enumerate()

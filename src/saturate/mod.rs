@@ -47,14 +47,28 @@ pub struct Budget {
     pub generated: usize,
     /// The most clauses picked as given.
     pub given: usize,
+    /// The most work: term nodes visited by unification, matching and the
+    /// term order, and made for new clauses. It bounds the cost of a run
+    /// whose clauses are long or deep, where few clauses take much work.
+    pub work: u64,
 }
 
 impl Budget {
-    /// The budget of the first attempt in `prove`'s race: a few
-    /// milliseconds' work on the problems Prover9 finds easy.
+    /// A larger budget, for tests and benchmarks of the loop itself.
     pub const QUICK: Budget = Budget {
         generated: 20_000,
         given: 2_000,
+        work: 100_000_000,
+    };
+
+    /// The budget of the first attempt in `prove`'s race, before any other
+    /// engine starts: about a millisecond of work (release build) on the
+    /// problems Prover9 finds easy, so a problem it does not settle loses
+    /// little.
+    pub const RACE: Budget = Budget {
+        generated: 1_500,
+        given: 150,
+        work: 1_000_000,
     };
 }
 
@@ -65,9 +79,93 @@ pub struct Proof {
     pub used: Vec<usize>,
     /// Whether it uses the negated goal.
     pub goal_used: bool,
-    /// The derivation, one TSTP `cnf` line per clause; premises are named
-    /// `a0`, `a1`, … and the goal `goal`, as in the translation for E.
-    pub text: String,
+    /// The derivation's clauses, parents before children, the empty
+    /// clause last.
+    pub steps: Vec<Step>,
+}
+
+/// One clause of a derivation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Step {
+    /// Its number (`c<id>` in the text).
+    pub id: usize,
+    /// The clause in TPTP syntax (`$false` when empty).
+    pub clause: String,
+    /// Where it came from.
+    pub from: From,
+}
+
+/// The origin of a [`Step`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum From {
+    /// A clause of premise `i` (by index).
+    Premise(usize),
+    /// A clause of the negated goal.
+    Goal,
+    /// An inference (rule name) from earlier steps (their ids).
+    Inference(&'static str, Vec<usize>),
+}
+
+impl Proof {
+    /// The derivation, one TSTP `cnf` line per clause, with premises named
+    /// `a0`, `a1`, …, the goal `goal` and the source `<stdin>`.
+    pub fn text(&self) -> String {
+        let names: Vec<String> = (0..self.used.last().map_or(0, |u| u + 1))
+            .map(|i| format!("a{i}"))
+            .collect();
+        self.tstp(&names, "goal", "<stdin>")
+    }
+
+    /// The derivation, one TSTP `cnf` line per clause; an input clause
+    /// cites its formula as `file(SOURCE, NAME)`, by `premises[i]` (or
+    /// `premise` beyond them) and `goal`.
+    pub fn tstp(&self, premises: &[String], goal: &str, source: &str) -> String {
+        let mut text = String::new();
+        for step in &self.steps {
+            let (role, origin) = match &step.from {
+                From::Premise(i) => {
+                    let name = premises.get(*i).map_or("premise", String::as_str);
+                    (
+                        "axiom",
+                        format!("file({}, {})", quoted(source), tptp_word(name)),
+                    )
+                }
+                From::Goal => (
+                    "negated_conjecture",
+                    format!("file({}, {})", quoted(source), tptp_word(goal)),
+                ),
+                From::Inference(rule, parents) => {
+                    let parents: Vec<String> = parents.iter().map(|p| format!("c{p}")).collect();
+                    (
+                        "plain",
+                        format!("inference({rule}, [status(thm)], [{}])", parents.join(", ")),
+                    )
+                }
+            };
+            text.push_str(&format!(
+                "cnf(c{}, {role}, {}, {origin}).\n",
+                step.id, step.clause
+            ));
+        }
+        text
+    }
+}
+
+/// `name` in single quotes, as TPTP quotes an atom.
+fn quoted(name: &str) -> String {
+    format!("'{}'", name.replace('\\', "\\\\").replace('\'', "\\'"))
+}
+
+/// `name` as a TPTP atomic word: as it is when it is a lower word (or
+/// `$true`), else quoted.
+fn tptp_word(name: &str) -> String {
+    let lower_word = name.chars().next().is_some_and(|c| c.is_ascii_lowercase())
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if lower_word || name == "$true" {
+        name.to_string()
+    } else {
+        quoted(name)
+    }
 }
 
 /// What a run found.
@@ -88,6 +186,8 @@ pub struct Stats {
     pub generated: usize,
     /// Clauses picked as given.
     pub given: usize,
+    /// Work done (see [`Budget::work`]).
+    pub work: u64,
 }
 
 /// Tries to refute `premises ∧ ¬goal` (or `premises` without a goal), each
@@ -104,6 +204,7 @@ pub fn saturate(
     };
     let mut state = State::new(symbols, premises.len(), *budget);
     let outcome = state.run(input);
+    state.stats.work = state.work();
     (outcome, state.stats)
 }
 
@@ -143,6 +244,10 @@ struct State {
     demods: Vec<Vec<Demod>>,
     /// Whether a clause was discarded by a limit (no saturation claim).
     incomplete: bool,
+    /// The thread's work counter when the run started.
+    work_start: u64,
+    /// Per active node: which of its literals are eligible (maximal).
+    eligible: Vec<Vec<bool>>,
 }
 
 /// A result of an inner step: the node of the empty clause, if found.
@@ -164,6 +269,8 @@ impl State {
             actives: Vec::new(),
             demods: vec![Vec::new(); n],
             incomplete: false,
+            work_start: term::work(),
+            eligible: Vec::new(),
         }
     }
 
@@ -182,9 +289,7 @@ impl State {
         }
         let mut picks = 0usize;
         loop {
-            if self.stats.given >= self.budget.given
-                || self.stats.generated >= self.budget.generated
-            {
+            if self.spent() {
                 return Outcome::Unknown("budget spent".into());
             }
             picks += 1;
@@ -215,6 +320,18 @@ impl State {
         }
     }
 
+    /// The work done since the run started.
+    fn work(&self) -> u64 {
+        term::work().wrapping_sub(self.work_start)
+    }
+
+    /// Whether a limit of the budget is reached.
+    fn spent(&self) -> bool {
+        self.stats.given >= self.budget.given
+            || self.stats.generated >= self.budget.generated
+            || self.work() >= self.budget.work
+    }
+
     /// Adds a node to the passive set.
     fn push(
         &mut self,
@@ -234,6 +351,7 @@ impl State {
         });
         self.taken.push(false);
         self.active.push(false);
+        self.eligible.push(Vec::new());
         id
     }
 
@@ -266,6 +384,9 @@ impl State {
         parents: Vec<usize>,
     ) -> Result<(), usize> {
         self.stats.generated += 1;
+        // Making the clause copies, orders and renames its terms.
+        let size: usize = lits.iter().map(|l| l.l.weight() + l.r.weight()).sum();
+        term::count(4 * size as u64);
         let Some(clause) = Clause::new(lits) else {
             return Ok(());
         };
@@ -407,6 +528,8 @@ impl State {
     /// rewrites the active clauses it applies to (they go back to passive).
     fn activate(&mut self, id: usize) -> Found {
         self.active[id] = true;
+        let lits = &self.nodes[id].clause.lits;
+        self.eligible[id] = (0..lits.len()).map(|i| maximal(lits, i)).collect();
         let feature = self.nodes[id].clause.feature();
         self.actives.push((id, feature));
         let Some((l, r)) = self.nodes[id].clause.unit_equation() else {
@@ -478,9 +601,16 @@ impl State {
             .filter(|&a| self.active[a])
             .collect();
         let mut out: Vec<(Vec<Lit>, &'static str, Vec<usize>)> = Vec::new();
-        unary(&given, id, &mut out);
+        let ge = self.eligible[id].clone();
+        unary(&given, &ge, id, &mut out);
         for p in partners {
+            // A partial set of inferences is no saturation.
+            if self.work() >= self.budget.work {
+                self.incomplete = true;
+                break;
+            }
             let partner = &self.nodes[p].clause;
+            let pe = &self.eligible[p];
             let k = given.nvars;
             let renamed = Clause {
                 lits: partner
@@ -493,9 +623,10 @@ impl State {
                 depth: partner.depth,
             };
             let n = given.nvars + partner.nvars;
-            resolve(&given, id, &renamed, p, n, &mut out);
-            superpose(&given, id, &renamed, p, n, &mut out);
-            superpose(&renamed, p, &given, id, n, &mut out);
+            let (g, r) = ((&given, ge.as_slice()), (&renamed, pe.as_slice()));
+            resolve(g, id, r, p, n, &mut out);
+            superpose(g, id, r, p, n, &mut out);
+            superpose(r, p, g, id, n, &mut out);
         }
         for (lits, rule, parents) in out {
             if let Err(found) = self.derived(lits, rule, parents) {
@@ -517,39 +648,31 @@ impl State {
         }
         let mut used = Vec::new();
         let mut goal_used = false;
-        let mut text = String::new();
+        let mut steps = Vec::new();
         for (n, node) in self.nodes.iter().enumerate().filter(|(n, _)| seen[*n]) {
-            let lits = self.show_clause(&node.clause);
-            match node.input {
-                Some(i) => {
-                    let (role, name) = if i < self.premises {
-                        used.push(i);
-                        ("axiom", format!("a{i}"))
-                    } else {
-                        goal_used = true;
-                        ("negated_conjecture", "goal".to_string())
-                    };
-                    text.push_str(&format!(
-                        "cnf(c{n}, {role}, {lits}, inference(clausify, [status(esa)], [{name}])).\n"
-                    ));
+            let from = match node.input {
+                Some(i) if i < self.premises => {
+                    used.push(i);
+                    From::Premise(i)
                 }
-                None => {
-                    let parents: Vec<String> =
-                        node.parents.iter().map(|p| format!("c{p}")).collect();
-                    text.push_str(&format!(
-                        "cnf(c{n}, plain, {lits}, inference({}, [status(thm)], [{}])).\n",
-                        node.rule,
-                        parents.join(", ")
-                    ));
+                Some(_) => {
+                    goal_used = true;
+                    From::Goal
                 }
-            }
+                None => From::Inference(node.rule, node.parents.clone()),
+            };
+            steps.push(Step {
+                id: n,
+                clause: self.show_clause(&node.clause),
+                from,
+            });
         }
         used.sort_unstable();
         used.dedup();
         Outcome::Theorem(Proof {
             used,
             goal_used,
-            text,
+            steps,
         })
     }
 
@@ -577,9 +700,9 @@ impl State {
         match t {
             T::V(v) => format!("X{v}"),
             T::F(f, args) => {
-                let name = &self.symbols.names[*f as usize];
+                let name = tptp_word(&self.symbols.names[*f as usize]);
                 if args.is_empty() {
-                    name.clone()
+                    name
                 } else {
                     let args: Vec<String> = args.iter().map(|a| self.show(a)).collect();
                     format!("{name}({})", args.join(", "))
@@ -591,9 +714,14 @@ impl State {
 
 /// The inferences of one clause alone: equality resolution, equality
 /// factoring and (positive) factoring.
-fn unary(c: &Clause, id: usize, out: &mut Vec<(Vec<Lit>, &'static str, Vec<usize>)>) {
+fn unary(
+    c: &Clause,
+    eligible: &[bool],
+    id: usize,
+    out: &mut Vec<(Vec<Lit>, &'static str, Vec<usize>)>,
+) {
     for (i, lit) in c.lits.iter().enumerate() {
-        if !c.eligible(i) {
+        if !eligible[i] {
             continue;
         }
         if !lit.pos && lit.eq {
@@ -653,19 +781,19 @@ fn unary(c: &Clause, id: usize, out: &mut Vec<(Vec<Lit>, &'static str, Vec<usize
 /// Ordered binary resolution between `a` and `b` (variables apart; `n`
 /// variables in all).
 fn resolve(
-    a: &Clause,
+    (a, ae): (&Clause, &[bool]),
     ia: usize,
-    b: &Clause,
+    (b, be): (&Clause, &[bool]),
     ib: usize,
     n: u32,
     out: &mut Vec<(Vec<Lit>, &'static str, Vec<usize>)>,
 ) {
     for (i, x) in a.lits.iter().enumerate() {
-        if x.eq || !a.eligible(i) {
+        if x.eq || !ae[i] {
             continue;
         }
         for (j, y) in b.lits.iter().enumerate() {
-            if y.eq || y.pos == x.pos || !b.eligible(j) {
+            if y.eq || y.pos == x.pos || !be[j] {
                 continue;
             }
             let mut s = Subst::new(n);
@@ -687,15 +815,15 @@ fn resolve(
 /// Superposition from the positive equations of `from` into the literals
 /// of `into` (variables apart; `n` variables in all).
 fn superpose(
-    from: &Clause,
+    (from, fe): (&Clause, &[bool]),
     ifrom: usize,
-    into: &Clause,
+    (into, ie): (&Clause, &[bool]),
     iinto: usize,
     n: u32,
     out: &mut Vec<(Vec<Lit>, &'static str, Vec<usize>)>,
 ) {
     for (i, eq) in from.lits.iter().enumerate() {
-        if !eq.pos || !eq.eq || !from.eligible(i) {
+        if !eq.pos || !eq.eq || !fe[i] {
             continue;
         }
         for (s0, t0) in [(&eq.l, &eq.r), (&eq.r, &eq.l)] {
@@ -704,7 +832,7 @@ fn superpose(
                 continue;
             }
             for (j, lit) in into.lits.iter().enumerate() {
-                if !into.eligible(j) {
+                if !ie[j] {
                     continue;
                 }
                 // Sides to rewrite: an equation's sides not smaller than

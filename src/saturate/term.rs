@@ -6,7 +6,27 @@
 //! parent module), so the recursive walks here cannot overflow the stack;
 //! unification and matching use explicit work lists all the same.
 
+use std::borrow::Cow;
+use std::cell::{Cell, RefCell};
 use std::cmp::Ordering;
+
+thread_local! {
+    /// The work done on this thread by unification, matching, the term
+    /// order and the making of clauses, counted in term nodes visited or
+    /// made: the saturation loop's budget reads it, so a run costs a
+    /// bounded amount of work whatever its clauses look like.
+    static WORK: Cell<u64> = const { Cell::new(0) };
+}
+
+/// The work counted on this thread so far (see [`WORK`]).
+pub(crate) fn work() -> u64 {
+    WORK.with(Cell::get)
+}
+
+/// Adds `n` to this thread's work counter.
+pub(crate) fn count(n: u64) {
+    WORK.with(|w| w.set(w.get().wrapping_add(n)));
+}
 
 /// An interned function or predicate symbol.
 pub(crate) type Sym = u32;
@@ -79,11 +99,19 @@ impl T {
     pub(crate) fn replace(&self, path: &[usize], by: &T) -> T {
         match (path.split_first(), self) {
             (None, _) => by.clone(),
-            (Some((&i, rest)), T::F(f, args)) => {
-                let mut args = args.clone();
-                args[i] = args[i].replace(rest, by);
-                T::F(*f, args)
-            }
+            (Some((&i, rest)), T::F(f, args)) => T::F(
+                *f,
+                args.iter()
+                    .enumerate()
+                    .map(|(j, a)| {
+                        if j == i {
+                            a.replace(rest, by)
+                        } else {
+                            a.clone()
+                        }
+                    })
+                    .collect(),
+            ),
             (Some(_), T::V(_)) => self.clone(),
         }
     }
@@ -191,22 +219,34 @@ impl Subst {
         false
     }
 
+    /// `t` as a [`Cow`] with bound variables followed at the root: the
+    /// subterms of the caller's terms are borrowed, a binding is cloned.
+    fn walk_cow<'a>(&self, mut t: Cow<'a, T>) -> Cow<'a, T> {
+        while let T::V(v) = &*t {
+            match self.get(*v) {
+                Some(b) => t = Cow::Owned(b.clone()),
+                None => break,
+            }
+        }
+        t
+    }
+
     /// Extends the substitution to a most general unifier of `a` and `b`;
     /// `false` (bindings undone) if there is none.
     pub(crate) fn unify(&mut self, a: &T, b: &T) -> bool {
+        // Most attempts fail on a symbol clash, found here without a copy.
+        if !compatible(a, b) {
+            return false;
+        }
         let mark = self.mark();
-        let mut pending: Vec<(T, T)> = vec![(a.clone(), b.clone())];
+        let mut pending: Vec<(Cow<T>, Cow<T>)> = vec![(Cow::Borrowed(a), Cow::Borrowed(b))];
         while let Some((x, y)) = pending.pop() {
-            let x = self.walk(&x).clone();
-            let y = self.walk(&y).clone();
-            match (&x, &y) {
+            count(1);
+            let x = self.walk_cow(x);
+            let y = self.walk_cow(y);
+            match (&*x, &*y) {
                 (T::V(v), T::V(w)) if v == w => {}
-                (T::V(v), _) | (_, T::V(v)) => {
-                    let other = if matches!(x, T::V(u) if u == *v) {
-                        &y
-                    } else {
-                        &x
-                    };
+                (T::V(v), other) | (other, T::V(v)) => {
                     if self.occurs(*v, other) {
                         self.undo(mark);
                         return false;
@@ -218,7 +258,9 @@ impl Subst {
                         self.undo(mark);
                         return false;
                     }
-                    pending.extend(xs.iter().cloned().zip(ys.iter().cloned()));
+                    for i in (0..xs.len()).rev() {
+                        pending.push((child(&x, i), child(&y, i)));
+                    }
                 }
             }
         }
@@ -231,6 +273,7 @@ impl Subst {
         let mark = self.mark();
         let mut stack: Vec<(&T, &T)> = vec![(pattern, target)];
         while let Some((p, t)) = stack.pop() {
+            count(1);
             match p {
                 T::V(v) => match self.get(*v) {
                     Some(b) => {
@@ -254,6 +297,31 @@ impl Subst {
         }
         true
     }
+}
+
+/// Argument `i` of the application `t`: borrowed when `t` is, else a copy.
+fn child<'a>(t: &Cow<'a, T>, i: usize) -> Cow<'a, T> {
+    match t {
+        Cow::Borrowed(T::F(_, args)) => Cow::Borrowed(&args[i]),
+        Cow::Owned(T::F(_, args)) => Cow::Owned(args[i].clone()),
+        _ => t.clone(),
+    }
+}
+
+/// Whether `a` and `b` agree on every symbol at the positions where both
+/// have one, variables read as wildcards: necessary for them to unify
+/// under any substitution.
+fn compatible(a: &T, b: &T) -> bool {
+    let mut stack = vec![(a, b)];
+    while let Some((x, y)) = stack.pop() {
+        if let (T::F(f, xs), T::F(g, ys)) = (x, y) {
+            if f != g || xs.len() != ys.len() {
+                return false;
+            }
+            stack.extend(xs.iter().zip(ys));
+        }
+    }
+    true
 }
 
 /// The outcome of comparing two terms in a partial order.
@@ -294,11 +362,20 @@ pub(crate) fn kbo(s: &T, t: &T) -> Cmp {
     if s == t {
         return Cmp::Eq;
     }
-    let mut balance = Vec::new();
-    let ws = tally(s, 1, &mut balance);
-    let wt = tally(t, -1, &mut balance);
-    let s_covers = balance.iter().all(|&b| b >= 0);
-    let t_covers = balance.iter().all(|&b| b <= 0);
+    // One balance vector per thread, reused: a call allocates nothing.
+    thread_local! {
+        static BALANCE: RefCell<Vec<i32>> = const { RefCell::new(Vec::new()) };
+    }
+    let (ws, wt, s_covers, t_covers) = BALANCE.with(|b| {
+        let mut balance = b.borrow_mut();
+        balance.clear();
+        let ws = tally(s, 1, &mut balance);
+        let wt = tally(t, -1, &mut balance);
+        let s_covers = balance.iter().all(|&b| b >= 0);
+        let t_covers = balance.iter().all(|&b| b <= 0);
+        (ws, wt, s_covers, t_covers)
+    });
+    count((ws + wt) as u64);
     let if_gt = if s_covers { Cmp::Gt } else { Cmp::Inc };
     let if_lt = if t_covers { Cmp::Lt } else { Cmp::Inc };
     match ws.cmp(&wt) {

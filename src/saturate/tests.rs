@@ -43,7 +43,25 @@ fn modus_ponens_uses_exactly_its_two_premises() {
         unreachable!()
     };
     assert!(proof.goal_used);
-    assert!(proof.text.contains("$false"), "{}", proof.text);
+    assert_eq!(
+        proof.text(),
+        "cnf(c1, axiom, (p), file('<stdin>', a1)).\n\
+         cnf(c2, axiom, (~p | q), file('<stdin>', a2)).\n\
+         cnf(c3, negated_conjecture, (~q), file('<stdin>', goal)).\n\
+         cnf(c4, plain, (~p), inference(resolve, [status(thm)], [c2, c3])).\n\
+         cnf(c5, plain, $false, inference(resolve, [status(thm)], [c4, c1])).\n"
+    );
+    // In the problem's names, quoted where they are not TPTP lower words.
+    let names = ["r".to_string(), "Fact P".to_string(), "rule".to_string()];
+    let text = proof.tstp(&names, "it's q", "dir/x.in");
+    assert!(
+        text.starts_with(
+            "cnf(c1, axiom, (p), file('dir/x.in', 'Fact P')).\n\
+             cnf(c2, axiom, (~p | q), file('dir/x.in', rule)).\n\
+             cnf(c3, negated_conjecture, (~q), file('dir/x.in', 'it\\'s q')).\n"
+        ),
+        "{text}"
+    );
 }
 
 #[test]
@@ -63,6 +81,30 @@ fn group_right_identity_and_inverse_by_superposition() {
         let out = run(&format!("{axioms}formulas(goals). {goal}. end_of_list."));
         assert!(matches!(out, Outcome::Theorem(_)), "{goal}: {out:?}");
     }
+}
+
+#[test]
+fn the_work_limit_stops_a_run_that_would_succeed() {
+    let (premises, goal) = problem(
+        "formulas(assumptions). e * x = x. x' * x = e. (x * y) * z = x * (y * z).\n\
+         end_of_list.\nformulas(goals). x * x' = e. end_of_list.",
+    );
+    let refs: Vec<&Formula> = premises.iter().collect();
+    let budget = |work| Budget {
+        generated: 20_000,
+        given: 2_000,
+        work,
+    };
+    let (out, stats) = saturate(&refs, goal.as_ref(), &budget(u64::MAX));
+    assert!(matches!(out, Outcome::Theorem(_)), "{out:?}");
+    let (out, short) = saturate(&refs, goal.as_ref(), &budget(stats.work / 2));
+    assert!(matches!(out, Outcome::Unknown(_)), "{out:?}");
+    assert!(short.work >= stats.work / 2 && short.generated < stats.generated);
+    // Operator symbols print quoted, as TPTP wants them.
+    let Outcome::Theorem(proof) = saturate(&refs, goal.as_ref(), &Budget::RACE).0 else {
+        panic!("the race budget proves it");
+    };
+    assert!(proof.text().contains("'*'(X0, "), "{}", proof.text());
 }
 
 #[test]
@@ -89,6 +131,7 @@ fn an_infinite_model_is_never_claimed_within_the_budget() {
     let budget = Budget {
         generated: 2000,
         given: 200,
+        work: u64::MAX,
     };
     let (out, stats) = saturate(&refs, goal.as_ref(), &budget);
     assert!(matches!(out, Outcome::Unknown(_)), "{out:?}");
