@@ -26,13 +26,6 @@ use std::time::{Duration, Instant};
 /// to the race of engines.
 const OWN_SOLVER_BUDGET: Duration = Duration::from_secs(1);
 
-/// The saturation prover's budget per direction: FOLIO-size programs
-/// prove or saturate in a few hundred clauses; what needs more goes on to Z3.
-const SATURATE_BUDGET: Budget = Budget {
-    generated: 3_000,
-    given: 300,
-};
-
 /// The answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub enum Answer {
@@ -294,7 +287,7 @@ impl Prover {
         // use; a saturation (a model exists, none built) settles the
         // direction when countermodels are not asked for.
         if quick_proof.is_none() {
-            match saturate(premises, Some(goal), &SATURATE_BUDGET).0 {
+            match saturate(premises, Some(goal), &Budget::RACE).0 {
                 Outcome::Theorem(proof) => {
                     return Ok(Direction {
                         status: "proved",
