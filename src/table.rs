@@ -251,6 +251,51 @@ pub fn parquet_lines(file: File) -> io::Result<impl BufRead> {
     }))
 }
 
+/// A batch whose binary columns are read as UTF-8 text (as a `prediction`
+/// column written by some tools is): a value that is not UTF-8 becomes
+/// null, so only its row is refused (a mistyped field).
+fn binary_as_text(batch: &RecordBatch) -> io::Result<RecordBatch> {
+    use arrow_array::cast::AsArray;
+    use arrow_array::{ArrayRef, StringArray};
+    let schema = batch.schema();
+    if !schema.fields().iter().any(|f| {
+        matches!(
+            f.data_type(),
+            DataType::Binary | DataType::LargeBinary | DataType::BinaryView
+        )
+    }) {
+        return Ok(batch.clone());
+    }
+    let text = |values: &mut dyn Iterator<Item = Option<&[u8]>>| -> ArrayRef {
+        Arc::new(
+            values
+                .map(|v| v.and_then(|b| std::str::from_utf8(b).ok()))
+                .collect::<StringArray>(),
+        )
+    };
+    let mut fields = Vec::with_capacity(schema.fields().len());
+    let mut columns = Vec::with_capacity(fields.capacity());
+    for (field, column) in schema.fields().iter().zip(batch.columns()) {
+        let converted = match field.data_type() {
+            DataType::Binary => Some(text(&mut column.as_binary::<i32>().iter())),
+            DataType::LargeBinary => Some(text(&mut column.as_binary::<i64>().iter())),
+            DataType::BinaryView => Some(text(&mut column.as_binary_view().iter())),
+            _ => None,
+        };
+        match converted {
+            Some(array) => {
+                fields.push(Field::new(field.name(), DataType::Utf8, true));
+                columns.push(array);
+            }
+            None => {
+                fields.push(field.as_ref().clone());
+                columns.push(column.clone());
+            }
+        }
+    }
+    RecordBatch::try_new(Arc::new(Schema::new(fields)), columns).map_err(invalid)
+}
+
 /// [`parquet_lines`]' reader: one batch's JSON Lines at a time.
 struct ParquetJsonLines {
     /// `None` once reading failed: a reader that panicked is not reused.
@@ -261,10 +306,11 @@ struct ParquetJsonLines {
 
 impl ParquetJsonLines {
     fn lines_of(batch: &RecordBatch, buffer: &mut Vec<u8>) -> io::Result<()> {
+        let batch = binary_as_text(batch)?;
         let mut writer = arrow_json::WriterBuilder::new()
             .with_explicit_nulls(true)
             .build::<_, arrow_json::writer::LineDelimited>(buffer);
-        writer.write(batch).map_err(invalid)?;
+        writer.write(&batch).map_err(invalid)?;
         writer.finish().map_err(invalid)
     }
 }

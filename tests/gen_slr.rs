@@ -1123,4 +1123,47 @@ fn progress_adds_up_to_the_work() {
         assert!(work > 3 * 3, "work {work} counts the pre-phase");
         assert_eq!(settled.into_inner(), work, "shard {shard:?}");
     }
+
+/// Every gold rule scores 1.0 as the reference loads answers (every
+/// `eastbound(…) :- ….` clause, nothing else): the judge's default and SWI
+/// through the reference's own extraction. The recursion construct walks
+/// the cars with `eastbound/2` clauses, so it loads there too.
+#[test]
+fn gold_rules_score_one_under_the_reference_loading() {
+    assert!(baseline::swipl_available(), "swipl is required");
+    let (text, _) = generate(vec![6, 9, 12, 15, 18], 16, 50, PromptStyle::Prolog, 2);
+    let tasks = parse_tasks(&text);
+    assert_eq!(tasks.len(), 80);
+    let mut recursive = 0;
+    for task in &tasks {
+        recursive += (task.construct == "recursion") as usize;
+        let record = TaskRecord {
+            validation_program: task.validation_program.clone(),
+            evaluation_config: Some(task.evaluation_config.clone()),
+            ..Default::default()
+        };
+        let ours = judge()
+            .task(&record)
+            .unwrap()
+            .score(&task.ground_truth_rule);
+        assert_eq!(
+            ours.partial_score, 1.0,
+            "{}: {} -> {ours:?}",
+            task.id, task.ground_truth_rule
+        );
+        let reference = baseline::score_reference(
+            &task.validation_program,
+            &task.ground_truth_rule,
+            "eastbound",
+            "westbound",
+        )
+        .expect("swipl runs");
+        assert_eq!(
+            reference.partial_score, 1.0,
+            "{}: {}",
+            task.id, task.ground_truth_rule
+        );
+    }
+    eprintln!("{recursive} recursion rules of {}", tasks.len());
+    assert!(recursive >= 2, "{recursive} recursion rules");
 }

@@ -761,3 +761,68 @@ fn parquet_results_take_any_ids() {
     );
     assert!(back.iter().all(|r| r.partial_score == 1.0));
 }
+
+/// A Parquet batch whose `prediction` column is binary (as some tools
+/// write text): each value is read as UTF-8; one that is not UTF-8 makes
+/// only its row an `input` error.
+#[test]
+fn a_binary_prediction_column_is_read_as_utf8() {
+    use arrow_array::{ArrayRef, BinaryArray, RecordBatch, StringArray};
+    use std::sync::Arc;
+    let dir = std::env::temp_dir().join(format!("entail-judge-binary-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let program = program();
+    let predictions: Vec<&[u8]> = vec![
+        RED.as_bytes(),
+        b"eastbound(T) :- \xff\xfe.",
+        LONG.as_bytes(),
+    ];
+    let columns: Vec<(&str, ArrayRef)> = vec![
+        ("id", Arc::new(StringArray::from(vec!["a", "b", "c"]))),
+        (
+            "validation program",
+            Arc::new(StringArray::from(vec![program.as_str(); 3])),
+        ),
+        ("prediction", Arc::new(BinaryArray::from(predictions))),
+    ];
+    let batch = RecordBatch::try_from_iter(columns).unwrap();
+    let path = dir.join("binary.parquet");
+    let mut writer = parquet::arrow::ArrowWriter::try_new(
+        std::fs::File::create(&path).unwrap(),
+        batch.schema(),
+        None,
+    )
+    .unwrap();
+    writer.write(&batch).unwrap();
+    writer.close().unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_entail"))
+        .args(["judge", "--batch"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let results = parse_output(&out.stdout);
+    let got: Vec<(Option<String>, Option<String>, f64)> = results
+        .iter()
+        .map(|r| {
+            (
+                r.id.as_ref().map(|v| v.to_string()),
+                r.error_kind.map(|k| format!("{k:?}")),
+                r.partial_score,
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            (Some("\"a\"".into()), None, 1.0),
+            (Some("\"b\"".into()), Some("Input".into()), 0.0),
+            (Some("\"c\"".into()), None, 0.75),
+        ]
+    );
+}

@@ -320,3 +320,47 @@ fn built_in_corners_raise_or_succeed_as_in_swi() {
     let answers: Vec<&str> = answers.iter().map(String::as_str).collect();
     assert_agree(&answers);
 }
+
+/// Issue 50, item 6, inside rule bodies under the default `--rules all`:
+/// the judge and the reference (all rules, through swipl) score the same,
+/// and the rules that work score above 0 on both sides.
+#[test]
+fn swi_library_goals_in_rule_bodies_score_as_the_reference() {
+    assert!(baseline::swipl_available(), "swipl is required");
+    let judge = Judge::new(JudgeConfig::default());
+    let record = TaskRecord {
+        validation_program: PROGRAM.into(),
+        ..Default::default()
+    };
+    let task = judge.task(&record).expect("task loads");
+    let answers = [
+        "eastbound(T) :- aggregate(count, C^has_car(T, C), N), N >= 2.",
+        "eastbound(T) :- aggregate(max(L), C^(has_car(T, C), load_num(C, L)), M), M >= 2.",
+        "eastbound(T) :- findall(C, has_car(T, C), Cs), nth0(0, Cs, C, _), car_color(C, red).",
+        "eastbound(T) :- findall(C, has_car(T, C), Cs), nth1(I, Cs, C, Rest), car_color(C, red), I >= 1, is_list(Rest).",
+        "eastbound(T) :- has_car(T, C), car_color(C, red), unify_with_occurs_check(X, f(Y)), X = f(Y).",
+        "eastbound(T) :- has_car(T, C), car_color(C, red), \\+ unify_with_occurs_check(X, f(X)).",
+        "eastbound(T) :- has_car(T, C), car_color(C, K), format(atom(A), \"~t~w~6|\", [K]), atom_length(A, 6), sub_atom(A, _, 3, 0, red).",
+        "eastbound(T) :- has_car(T, C), load_num(C, N), format(atom(A), \"~e\", [N]), sub_atom(A, 0, 1, _, '2').",
+        "eastbound(T) :- has_car(T, C), load_num(C, N), format(atom(A), \"~8r|~c\", [N, 65]), A == '2|A'.",
+        "eastbound(T) :- has_car(T, C), load_num(C, N), X is max(N, nan), X >= 2.",
+        "eastbound(T) :- has_car(T, C), load_num(C, N), X is atan2(0, 0), N > X, atom_number('0x1', M), N > M.",
+        "eastbound(T) :- findall(C, has_car(T, C), Cs), permutation(P, Cs), P = [F|_], car_color(F, red).",
+    ];
+    let mut differing = Vec::new();
+    let mut above_zero = 0;
+    for answer in answers {
+        let ours = task.score(answer);
+        let theirs = baseline::score_reference(PROGRAM, answer, "eastbound", "westbound")
+            .expect("swipl runs");
+        above_zero += (theirs.partial_score > 0.0) as usize;
+        if (ours.partial_score, ours.is_correct) != (theirs.partial_score, theirs.is_correct) {
+            differing.push(format!(
+                "ours {} ({:?}: {:?}) vs swipl {}\n{answer}",
+                ours.partial_score, ours.error_kind, ours.error, theirs.partial_score
+            ));
+        }
+    }
+    assert!(differing.is_empty(), "{}", differing.join("\n\n"));
+    assert_eq!(above_zero, answers.len());
+}

@@ -264,6 +264,8 @@ const SAFE_BUILTINS: &[(&str, usize)] = &[
     ("append", 2),
     ("nth0", 3),
     ("nth1", 3),
+    ("nth0", 4),
+    ("nth1", 4),
     ("last", 2),
     ("msort", 2),
     ("sort", 2),
@@ -1106,6 +1108,7 @@ fn is_control(name: &str, arity: usize) -> bool {
             | ("findall", 4)
             | ("forall", 2)
             | ("aggregate_all", 3)
+            | ("aggregate", 3)
             | ("setof", 3)
             | ("bagof", 3)
             | ("^", 2)
@@ -1225,7 +1228,7 @@ impl Checker<'_> {
                 self.goal(&args[0], called)?,
                 self.goal(&args[1], called)?,
             ])),
-            ("setof", 3) | ("bagof", 3) => {
+            ("setof", 3) | ("bagof", 3) | ("aggregate", 3) => {
                 let mut new_args = args.to_vec();
                 new_args[1] = self.caret_goal(&args[1], called)?;
                 Ok(rebuild(new_args))

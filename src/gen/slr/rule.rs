@@ -75,9 +75,6 @@ pub(crate) const CONSTRUCTS: &[&str] = &[
     "triple",
 ];
 
-/// The helper predicate the recursion template defines.
-const CHAIN: &str = "chain";
-
 struct Builder<'v, 'l> {
     vocabulary: &'v Vocabulary<'l>,
     relevant: BTreeSet<usize>,
@@ -515,15 +512,20 @@ pub(crate) fn pattern(
                 return None;
             }
             let (x, y) = (b.print(&x, "C"), b.print(&y, "C"));
+            // The walk is the label predicate itself at arity 2, as the
+            // paper writes recursion with `eastbound` alone: the reference
+            // loads only `eastbound(…) :- ….` clauses, so a helper of
+            // another name would never load and the gold rule score 0.
+            let chain = b.vocabulary.language.labels.positive.clone();
             let mut rule = finish(
                 b,
                 RuleSampling::Pattern,
                 construct,
-                &format!("{member}(T, C), {position}(C, 1), {CHAIN}(T, C)"),
+                &format!("{member}(T, C), {position}(C, 1), {chain}(T, C)"),
             );
             rule.text.push_str(&format!(
-                "\n{CHAIN}(_, C) :- {y}.\n{CHAIN}(T, C) :- {x}, {position}(C, N), M is N + 1, \
-                 {member}(T, D), {position}(D, M), {CHAIN}(T, D)."
+                "\n{chain}(_, C) :- {y}.\n{chain}(T, C) :- {x}, {position}(C, N), M is N + 1, \
+                 {member}(T, D), {position}(D, M), {chain}(T, D)."
             ));
             return Some(rule);
         }

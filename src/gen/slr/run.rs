@@ -140,10 +140,11 @@ pub fn generate(
     progress: Progress,
 ) -> Result<Stats, Error> {
     config.validate()?;
-    // The generator labels trains with its own rules, some of which
-    // define a helper (`chain/2`): the whole rule program is loaded.
+    // The generator labels trains with its own rules, loaded as the
+    // reference loads them (every label-predicate clause), so a gold rule
+    // scores as the reference scores it.
     let judge = &Judge::new(crate::judge::JudgeConfig {
-        rules: crate::judge::Rules::Program,
+        rules: crate::judge::Rules::All,
         ..config.judge.clone()
     });
     let order = curriculum_levels(config);

@@ -106,6 +106,15 @@ fn float_for_compare(n: &Num) -> f64 {
     }
 }
 
+/// Arithmetic comparison as SWI's `=:=`, `<`, … make it: `None` when an
+/// operand is NaN (every comparison but `=\=` then fails).
+pub(crate) fn compare_numbers(a: &Num, b: &Num) -> Option<Ordering> {
+    match (a, b) {
+        (Num::Float(x), _) | (_, Num::Float(x)) if x.is_nan() => None,
+        _ => compare(a, b).ok(),
+    }
+}
+
 /// Arithmetic comparison.
 pub(crate) fn compare(a: &Num, b: &Num) -> Result<Ordering, Fallback> {
     match (a, b) {
@@ -404,15 +413,16 @@ fn unary(name: &str, x: Num) -> Result<Num, Fallback> {
         ("-", I(i)) => Ok(i.checked_neg().map_or_else(|| big(-BigInt::from(i)), I)),
         ("-", B(b)) => Ok(big(-b)),
         // Negation and abs never overflow: they keep `inf` as it is.
-        ("-", F(f)) if !f.is_nan() => Ok(F(-f)),
+        ("-", F(f)) => Ok(F(-f)),
         ("+", x) => Ok(x),
         ("abs", I(i)) => Ok(i
             .checked_abs()
             .map_or_else(|| big(BigInt::from(i).abs()), I)),
         ("abs", B(b)) => Ok(big(b.abs())),
-        ("abs", F(f)) if !f.is_nan() => Ok(F(f.abs())),
+        ("abs", F(f)) => Ok(F(f.abs())),
         ("sign", I(i)) => Ok(I(i.signum())),
         ("sign", B(b)) => Ok(I(if b.is_negative() { -1 } else { 1 })),
+        ("sign", F(f)) if f.is_nan() => Ok(F(f)),
         ("sign", F(f)) => float(if f > 0.0 {
             1.0
         } else if f < 0.0 {
@@ -424,6 +434,12 @@ fn unary(name: &str, x: Num) -> Result<Num, Fallback> {
         ("float", x) => float(to_float(&x)?),
         ("integer" | "truncate" | "round" | "ceiling" | "ceil" | "floor", x @ (I(_) | B(_))) => {
             Ok(x)
+        }
+        // SWI gives a NaN or an infinity back as it is.
+        ("integer" | "truncate" | "round" | "ceiling" | "ceil" | "floor", F(f))
+            if !f.is_finite() =>
+        {
+            Ok(F(f))
         }
         // Rust's round is half away from zero, as SWI's integer/1 and round/1.
         ("integer" | "round", F(f)) => to_int(f.round()),
@@ -590,6 +606,10 @@ fn binary(name: &str, x: Num, y: Num) -> Result<Num, Fallback> {
         ("//" | "rem" | "mod" | "div" | "gcd" | "lcm", ..) => {
             big_binary(name, need_int(name, &x)?, need_int(name, &y)?)
         }
+        // SWI 9 skips a NaN operand: max(1, nan) is 1; two NaNs give NaN.
+        ("min" | "max", F(a), F(b)) if a.is_nan() && b.is_nan() => Ok(F(*a)),
+        ("min" | "max", F(a), _) if a.is_nan() => Ok(y.clone()),
+        ("min" | "max", _, F(b)) if b.is_nan() => Ok(x.clone()),
         ("min" | "max", I(a), I(b)) => Ok(I(if name == "min" { *a.min(b) } else { *a.max(b) })),
         // SWI orders -0.0 before 0.0 here.
         // The result is an operand: `inf` passes through, as in SWI.
@@ -658,9 +678,7 @@ fn binary(name: &str, x: Num, y: Num) -> Result<Num, Fallback> {
         }
         ("atan2" | "atan", ..) => {
             let (a, b) = (to_float(&x)?, to_float(&y)?);
-            if a == 0.0 && b == 0.0 {
-                return Err(unsure("atan2(0, 0)"));
-            }
+            // atan2(0, 0) is 0.0 in SWI 9, signed as C's atan2.
             float(a.atan2(b))
         }
         ("/\\" | "\\/" | "xor", I(a), I(b)) => Ok(I(match name {

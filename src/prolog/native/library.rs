@@ -6,10 +6,15 @@
 //! `tests/judge_compat.rs`), and charges a step per list cell it walks or
 //! builds and a work unit per character it scans.
 
+use super::arith::Num;
 use super::builtins::{raise, unsure, Chars, Kind, Text};
+use super::format::{self, Columns};
 use super::Machine;
 use crate::prolog::native::term::{Cell, MINUS, NIL};
 use crate::prolog::native::Fallback;
+use crate::syntax::prolog::{atom_text, float_text, quoted as quoted_text};
+use num_bigint::BigInt;
+use num_traits::ToPrimitive;
 
 /// The built-ins of this file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -91,9 +96,9 @@ impl Machine<'_> {
     }
 
     /// format/3 into `atom(A)`, `string(S)`, `codes(C)` or `chars(C)`, with
-    /// the directives `~w`, `~p`, `~a`, `~d`, `~s`, `~n` and `~~` on atomic
-    /// arguments. What SWI writes by its term writer (a compound, a float,
-    /// a variable, `~q`), other directives and a stream fall back.
+    /// the directives `~w ~p ~q ~a ~d ~D ~s ~c ~e ~f ~g ~r ~R ~i ~n ~~` and
+    /// column stops `~t ~| ~+`. What SWI writes by its term writer (a
+    /// compound, a variable), other directives and a stream fall back.
     fn format_into_text(&mut self, args: u32) -> Result<bool, Fallback> {
         let what = "format/3";
         let sink = match self.store.deref(self.arg(args, 0)) {
@@ -110,7 +115,7 @@ impl Machine<'_> {
             },
             _ => None,
         };
-        let Some((kind, out)) = sink else {
+        let Some((kind, target)) = sink else {
             return Err(unsure("format/3 to a stream"));
         };
         let format = match self.store.deref(self.arg(args, 1)) {
@@ -128,40 +133,91 @@ impl Machine<'_> {
         self.charge_steps(values.len())?;
         self.store.charge(format.len() as u64)?;
         let too_few = || raise(format!("format('not enough arguments') in {what}"));
+        let bad = |detail: &str| raise(format!("format('{detail}') in {what}"));
         let mut values = values.into_iter();
-        let mut text = String::new();
-        let mut chars = format.chars();
+        let mut out: Vec<char> = Vec::new();
+        let mut columns = Columns::default();
+        let mut chars = format.chars().peekable();
         while let Some(c) = chars.next() {
             if c != '~' {
-                text.push(c);
+                out.push(c);
                 continue;
             }
-            match chars.next() {
-                Some('~') => text.push('~'),
-                Some('n') => text.push('\n'),
-                Some(directive @ ('w' | 'p' | 'a' | 'd' | 's')) => {
-                    let value = self.store.deref(values.next().ok_or_else(too_few)?);
-                    match (directive, value) {
-                        ('d', Cell::Int(_) | Cell::Big(_)) => {}
-                        ('d', _) => {
-                            return Err(raise(format!(
-                                "format('~d expects an integer argument') in {what}"
-                            )))
-                        }
-                        ('s', _) => {
-                            let spelled = self.list_text(value, what)?;
-                            text.push_str(&spelled);
-                            continue;
-                        }
-                        (_, Cell::Atom(_) | Cell::Int(_) | Cell::Big(_)) => {}
-                        (_, cell) if self.is_string(cell) => {}
-                        _ => return Err(unsure("format/3 writes a term")),
+            // The numeric argument: digits, `*` (the next argument) or
+            // `` `c `` (a character).
+            let mut count: Option<usize> = None;
+            match chars.peek() {
+                Some('*') => {
+                    chars.next();
+                    match self.store.deref(values.next().ok_or_else(too_few)?) {
+                        Cell::Int(n) if n >= 0 => count = Some(n as usize),
+                        _ => return Err(bad("no or negative integer for `*' argument")),
                     }
-                    text.push_str(&self.bound_text(value, what)?);
+                }
+                Some('`') => {
+                    chars.next();
+                    let fill = chars.next().ok_or_else(|| bad("truncated format"))?;
+                    count = Some(fill as usize);
+                }
+                Some(d) if d.is_ascii_digit() => {
+                    let mut n: usize = 0;
+                    while let Some(d) = chars.peek().and_then(|d| d.to_digit(10)) {
+                        chars.next();
+                        n = n.saturating_mul(10).saturating_add(d as usize);
+                    }
+                    count = Some(n);
+                }
+                _ => {}
+            }
+            let directive = chars.next().ok_or_else(|| bad("truncated format"))?;
+            match directive {
+                '~' => out.push('~'),
+                'n' => {
+                    let n = count.unwrap_or(1);
+                    self.reserve_format(out.len(), n)?;
+                    out.extend(std::iter::repeat('\n').take(n));
+                }
+                't' => {
+                    let fill = match count {
+                        Some(code) => u32::try_from(code)
+                            .ok()
+                            .and_then(char::from_u32)
+                            .ok_or_else(|| bad("illegal fill character"))?,
+                        None => ' ',
+                    };
+                    columns.fill(&out, fill);
+                }
+                '|' | '+' => {
+                    let here = Columns::column(&out);
+                    let target = match (directive, count) {
+                        ('|', Some(n)) => n,
+                        ('|', None) => here,
+                        (_, n) => columns.previous(&out).saturating_add(n.unwrap_or(8)),
+                    };
+                    let pad = Columns::padding(&out, target);
+                    self.reserve_format(out.len(), pad)?;
+                    columns.stop(&mut out, pad);
+                }
+                'i' => {
+                    values.next().ok_or_else(too_few)?;
+                }
+                'w' | 'p' | 'q' | 'a' | 'd' | 'D' | 's' | 'c' | 'e' | 'f' | 'g' | 'r' | 'R' => {
+                    let value = self.store.deref(values.next().ok_or_else(too_few)?);
+                    let text = self.format_value(directive, count, value, what)?;
+                    self.reserve_format(out.len(), text.len())?;
+                    out.extend(text.chars());
+                }
+                // SWI's other directives (`~k ~I ~W ~@ ~:` …) are not
+                // implemented; any other letter is SWI's error.
+                d if d.is_ascii_alphabetic() && !"IkNW".contains(d) => {
+                    return Err(raise(format!(
+                        "existence_error(format_character) in {what}"
+                    )))
                 }
                 _ => return Err(unsure("format/3 directive")),
             }
         }
+        let text: String = out.into_iter().collect();
         if values.next().is_some() {
             return Err(raise(format!("format('too many arguments') in {what}")));
         }
@@ -169,7 +225,122 @@ impl Machine<'_> {
             Ok(kind) => self.make_text(&text, kind)?,
             Err(chars) => self.char_list(&text, chars)?,
         };
-        self.unify(out, made)
+        self.unify(target, made)
+    }
+
+    /// Room for `more` characters after `len` in a format/3 output: a
+    /// padding, precision or count beyond memory is SWI's resource error.
+    fn reserve_format(&mut self, len: usize, more: usize) -> Result<(), Fallback> {
+        let total = len.saturating_add(more);
+        if total > 1 << 24 {
+            return Err(Fallback::new("memory", "format/3 output beyond memory"));
+        }
+        self.store.check_heap(total / 2)?;
+        self.charge_text(more)
+    }
+
+    /// The text one format/3 directive writes for `value`, `count` its
+    /// numeric argument. What needs SWI's term writer (a compound, a
+    /// variable, a non-ASCII atom quoted) falls back.
+    fn format_value(
+        &mut self,
+        directive: char,
+        count: Option<usize>,
+        value: Cell,
+        what: &str,
+    ) -> Result<String, Fallback> {
+        let argument_type = || raise(format!("format_argument_type({directive}) in {what}"));
+        // ~d ~D ~r evaluate their argument, which must be an integer.
+        let integer = |m: &mut Self| -> Result<Option<BigInt>, Fallback> {
+            Ok(match super::arith::eval(&mut m.store, &m.atoms, value)? {
+                Num::Int(i) => Some(BigInt::from(i)),
+                Num::Big(b) => Some(b),
+                Num::Float(_) => None,
+            })
+        };
+        let text = match directive {
+            's' => self.list_text(value, what)?,
+            'w' | 'p' | 'q' | 'a' => {
+                let quoted = directive == 'p' || directive == 'q';
+                match value {
+                    Cell::Float(f) => float_text(f),
+                    Cell::Atom(a) if quoted => {
+                        let name = self.atoms.name(a).to_string();
+                        if !name.is_ascii() {
+                            return Err(unsure("format/3 quotes a non-ASCII atom"));
+                        }
+                        atom_text(&name)
+                    }
+                    cell if quoted && self.is_string(cell) => {
+                        quoted_text(&self.bound_text(cell, what)?, '"')
+                    }
+                    Cell::Atom(_) | Cell::Int(_) | Cell::Big(_) => self.bound_text(value, what)?,
+                    cell if self.is_string(cell) => self.bound_text(cell, what)?,
+                    Cell::Ref(_) if directive == 'a' => {
+                        return Err(raise(format!("instantiation_error in {what}")))
+                    }
+                    _ if directive == 'a' => return Err(argument_type()),
+                    _ => return Err(unsure("format/3 writes a term")),
+                }
+            }
+            'd' | 'D' => {
+                let n = integer(self)?.ok_or_else(|| {
+                    raise(format!(
+                        "format('~{directive} expects an integer argument') in {what}"
+                    ))
+                })?;
+                let point = count.unwrap_or(0);
+                self.reserve_format(0, point)?;
+                format::integer_d(&n, point, directive == 'D')
+            }
+            'c' => {
+                let code = match value {
+                    Cell::Int(i) => u32::try_from(i).ok().and_then(char::from_u32),
+                    _ => None,
+                };
+                let c = code.ok_or_else(argument_type)?;
+                let n = count.unwrap_or(1);
+                self.reserve_format(0, n)?;
+                std::iter::repeat(c).take(n).collect()
+            }
+            'r' | 'R' => {
+                let radix = match count.unwrap_or(8) {
+                    r @ 2..=36 => r as u32,
+                    _ => return Err(raise(format!("domain_error(radix) in {what}"))),
+                };
+                let n = integer(self)?.ok_or_else(argument_type)?;
+                let text = n.to_str_radix(radix);
+                if directive == 'R' {
+                    text.to_uppercase()
+                } else {
+                    text
+                }
+            }
+            _ => {
+                // ~e ~f ~g: the argument is evaluated, as SWI does.
+                let precision = count.unwrap_or(6);
+                self.reserve_format(0, precision)?;
+                let n = super::arith::eval(&mut self.store, &self.atoms, value)?;
+                match (directive, n) {
+                    // SWI writes a big integer's digits exactly.
+                    ('f', Num::Big(b)) => format!("{b}.{}", "0".repeat(precision)),
+                    ('g', Num::Big(_)) => return Err(unsure("~g of a big integer")),
+                    (_, n) => {
+                        let f = match n {
+                            Num::Int(i) => i as f64,
+                            Num::Float(f) => f,
+                            Num::Big(b) => b.to_f64().unwrap_or(f64::INFINITY),
+                        };
+                        match directive {
+                            'e' => format::float_e(f, precision),
+                            'f' => format::float_f(f, precision),
+                            _ => format::float_g(f, precision),
+                        }
+                    }
+                }
+            }
+        };
+        Ok(text)
     }
 
     /// Unifies argument `i` with an atom or string of `text`.

@@ -22,6 +22,8 @@ use std::collections::HashSet;
 
 #[path = "builtins.rs"]
 mod builtins;
+#[path = "format.rs"]
+mod format;
 #[path = "library.rs"]
 mod library;
 use builtins::Ext;
@@ -60,6 +62,7 @@ pub(crate) enum Builtin {
     TermLessEq,
     TermGreaterEq,
     Compare,
+    UnifyOccursCheck,
     Var,
     Nonvar,
     Atom,
@@ -137,6 +140,7 @@ pub(crate) fn builtin_table(atoms: &mut AtomTable) -> FastMap<(u32, u32), Builti
         ("@=<", 2, TermLessEq),
         ("@>=", 2, TermGreaterEq),
         ("compare", 3, Compare),
+        ("unify_with_occurs_check", 2, UnifyOccursCheck),
         ("var", 1, Var),
         ("nonvar", 1, Nonvar),
         ("atom", 1, Atom),
@@ -901,11 +905,12 @@ impl<'a> Machine<'a> {
         Ok(items)
     }
 
-    fn arith_compare(&mut self, args: u32, first: u32) -> Result<Ordering, Fallback> {
+    /// `None` when an operand is NaN.
+    fn arith_compare(&mut self, args: u32, first: u32) -> Result<Option<Ordering>, Fallback> {
         let (x, y) = (self.arg(args, first), self.arg(args, first + 1));
         let a = arith::eval(&mut self.store, &self.atoms, x)?;
         let b = arith::eval(&mut self.store, &self.atoms, y)?;
-        arith::compare(&a, &b)
+        Ok(arith::compare_numbers(&a, &b))
     }
 
     fn term_compare(&mut self, args: u32) -> Result<Ordering, Fallback> {
@@ -1253,6 +1258,10 @@ impl<'a> Machine<'a> {
             B::TermGreater => Ok(self.term_compare(args)? == Ordering::Greater),
             B::TermLessEq => Ok(self.term_compare(args)? != Ordering::Greater),
             B::TermGreaterEq => Ok(self.term_compare(args)? != Ordering::Less),
+            B::UnifyOccursCheck => {
+                let (a, b) = (self.arg(args, 0), self.arg(args, 1));
+                self.store.unify_checked(a, b, true)
+            }
             B::Compare => {
                 let order = self.deref_arg(args, 0);
                 let symbol = match order {
@@ -1317,12 +1326,18 @@ impl<'a> Machine<'a> {
                 let v = v.cell(&mut self.store)?;
                 self.unify(self.arg(args, 0), v)
             }
-            B::ArithEq => Ok(self.arith_compare(args, 0)? == Ordering::Equal),
-            B::ArithNe => Ok(self.arith_compare(args, 0)? != Ordering::Equal),
-            B::ArithLt => Ok(self.arith_compare(args, 0)? == Ordering::Less),
-            B::ArithGt => Ok(self.arith_compare(args, 0)? == Ordering::Greater),
-            B::ArithLe => Ok(self.arith_compare(args, 0)? != Ordering::Greater),
-            B::ArithGe => Ok(self.arith_compare(args, 0)? != Ordering::Less),
+            B::ArithEq => Ok(self.arith_compare(args, 0)? == Some(Ordering::Equal)),
+            B::ArithNe => Ok(self.arith_compare(args, 0)? != Some(Ordering::Equal)),
+            B::ArithLt => Ok(self.arith_compare(args, 0)? == Some(Ordering::Less)),
+            B::ArithGt => Ok(self.arith_compare(args, 0)? == Some(Ordering::Greater)),
+            B::ArithLe => Ok(matches!(
+                self.arith_compare(args, 0)?,
+                Some(Ordering::Less | Ordering::Equal)
+            )),
+            B::ArithGe => Ok(matches!(
+                self.arith_compare(args, 0)?,
+                Some(Ordering::Greater | Ordering::Equal)
+            )),
             B::Length => self.length(args),
             B::Msort | B::Sort2 => {
                 let items = self.proper_list_arg(args, 0)?;
@@ -1481,10 +1496,35 @@ impl<'a> Machine<'a> {
                 let (xs, xtail) = self.store.list_items(self.arg(args, 0))?;
                 let (ys, ytail) = self.store.list_items(self.arg(args, 1))?;
                 self.charge_steps(xs.len() + ys.len())?;
+                // As SWI: two proper lists must be as long; a partial list
+                // is made as long as the proper one; a tail that is neither
+                // is SWI's type error. Two partial lists enumerate lengths
+                // in SWI (mostly until its stack overflows): not here.
+                let fill = |m: &mut Self, tail: Cell, have: usize, want: usize| {
+                    let Cell::Ref(var) = tail else {
+                        return Err(Fallback::new("internal", "permutation/2 tail"));
+                    };
+                    if have > want {
+                        return Ok(false);
+                    }
+                    m.charge_steps(want - have)?;
+                    let mut fresh = Vec::with_capacity(want - have);
+                    for _ in have..want {
+                        fresh.push(m.store.new_var()?);
+                    }
+                    let list = m.store.make_list(&fresh, Cell::Atom(NIL))?;
+                    m.store.bind(var, list);
+                    Ok(true)
+                };
                 match (xtail, ytail) {
                     (Cell::Atom(NIL), Cell::Atom(NIL)) => Ok(xs.len() == ys.len()),
-                    (Cell::Atom(NIL), Cell::Ref(_)) if ys.is_empty() => Ok(true),
-                    _ => Err(Fallback::new("unsupported", "permutation/2 arguments")),
+                    (Cell::Atom(NIL), Cell::Ref(_)) => fill(self, ytail, ys.len(), xs.len()),
+                    (Cell::Ref(_), Cell::Atom(NIL)) => fill(self, xtail, xs.len(), ys.len()),
+                    (Cell::Ref(_), Cell::Ref(_)) => Err(Fallback::new(
+                        "unsupported",
+                        "permutation/2 of two partial lists",
+                    )),
+                    _ => Err(Fallback::raise("type_error(list) in permutation/2")),
                 }
             }
             B::Ext(ext) => self.ext_builtin(ext, args),

@@ -32,6 +32,46 @@ nth1(I, L, E) :- '$nth_index'(I, 1),
 '$nth_at'(N, [_|T], E) :- N > 0, M is N - 1, '$nth_at'(M, T, E).
 '$nth_enum'(_, E, E, I, I).
 '$nth_enum'([H|T], E, _, I0, I) :- I1 is I0 + 1, '$nth_enum'(T, E, H, I1, I).
+% nth0/4 and nth1/4: the element at an index and the rest; with the index
+% unbound, every position in turn (an unbound list gets the element
+% inserted at each place of the rest). A negative index is SWI's error.
+nth0(I, L, E, R) :- var(I), !, '$nth_gen'(L, E, R, 0, I).
+nth0(I, L, E, R) :-
+    (   '$nth_index'(I, 0) -> '$nth_del'(I, L, E, R)
+    ;   '$raise'('type_error(nonneg)')
+    ).
+nth1(I, L, E, R) :- var(I), !, '$nth_gen'(L, E, R, 1, I).
+nth1(I, L, E, R) :-
+    (   '$nth_index'(I, 1) -> I0 is I - 1, '$nth_del'(I0, L, E, R)
+    ;   '$raise'('type_error(positive_integer)')
+    ).
+'$nth_gen'([E|R], E, R, I, I).
+'$nth_gen'([H|T], E, [H|R], I0, I) :- I1 is I0 + 1, '$nth_gen'(T, E, R, I1, I).
+'$nth_del'(0, [E|R], E, R) :- !.
+'$nth_del'(N, [H|T], E, [H|R]) :- M is N - 1, '$nth_del'(M, T, E, R).
+
+% aggregate/3 (library(aggregate)): bagof/setof semantics, so free
+% variables of the goal group the solutions and no solution fails.
+aggregate(Spec, Goal, Result) :- var(Spec), !, '$raise'('instantiation_error').
+aggregate(count, Goal, Count) :- !, bagof(x, Goal, L), length(L, Count).
+aggregate(sum(X), Goal, Sum) :- !, bagof(X, Goal, L), sum_list(L, Sum).
+aggregate(max(X), Goal, Max) :- !, bagof(X, Goal, [H|T]), M0 is H, '$agg_fold'(T, max, M0, Max).
+aggregate(min(X), Goal, Min) :- !, bagof(X, Goal, [H|T]), M0 is H, '$agg_fold'(T, min, M0, Min).
+aggregate(max(X, W), Goal, max(Max, Wit)) :- !, bagof(X-W, Goal, [X0-W0|T]),
+    M0 is X0, '$agg_witness'(T, (>), M0, W0, Max, Wit).
+aggregate(min(X, W), Goal, min(Min, Wit)) :- !, bagof(X-W, Goal, [X0-W0|T]),
+    M0 is X0, '$agg_witness'(T, (<), M0, W0, Min, Wit).
+aggregate(bag(X), Goal, Bag) :- !, bagof(X, Goal, Bag).
+aggregate(set(X), Goal, Set) :- !, setof(X, Goal, Set).
+aggregate(_, _, _) :- '$unsupported'('aggregate/3 template').
+'$agg_fold'([], _, M, M).
+'$agg_fold'([X|T], max, M0, M) :- M1 is max(M0, X), '$agg_fold'(T, max, M1, M).
+'$agg_fold'([X|T], min, M0, M) :- M1 is min(M0, X), '$agg_fold'(T, min, M1, M).
+'$agg_witness'([], _, M, W, M, W).
+'$agg_witness'([X-W|T], Op, M0, W0, M, Wit) :- X1 is X,
+    (   call(Op, X1, M0) -> '$agg_witness'(T, Op, X1, W, M, Wit)
+    ;   '$agg_witness'(T, Op, M0, W0, M, Wit)
+    ).
 
 last([X|Xs], Last) :- '$last'(Xs, X, Last).
 '$last'([], Last, Last).

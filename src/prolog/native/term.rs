@@ -527,6 +527,37 @@ impl Store {
     /// Unifies two heap terms (no occurs check, as in SWI and scryer).
     /// Bindings are trailed; on failure the caller undoes them.
     pub(crate) fn unify(&mut self, a: Cell, b: Cell) -> Result<bool, Fallback> {
+        self.unify_checked(a, b, false)
+    }
+
+    /// Whether variable `x` occurs in `term` (charged per cell visited, so
+    /// a cyclic term runs out of budget rather than forever).
+    fn occurs(&mut self, x: u32, term: Cell) -> Result<bool, Fallback> {
+        let mut todo = vec![term];
+        while let Some(t) = todo.pop() {
+            self.charge(1)?;
+            match self.deref(t) {
+                Cell::Ref(y) if y == x => return Ok(true),
+                Cell::Str(p) => {
+                    if let Cell::Functor(_, n) = self.heap[p as usize] {
+                        self.charge(u64::from(n))?;
+                        todo.extend((1..=n).map(|i| self.heap[(p + i) as usize]));
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(false)
+    }
+
+    /// Unification; with `occurs_check`, a variable is never bound to a
+    /// term that contains it (unify_with_occurs_check/2).
+    pub(crate) fn unify_checked(
+        &mut self,
+        a: Cell,
+        b: Cell,
+        occurs_check: bool,
+    ) -> Result<bool, Fallback> {
         // Charged per pair pushed, before pushing: two terms of a huge
         // arity that differ in their first argument cost their arity.
         self.charge(1)?;
@@ -549,7 +580,18 @@ impl Store {
                         }
                     }
                 }
-                (Cell::Ref(x), other) | (other, Cell::Ref(x)) => self.bind(x, other),
+                (Cell::Ref(x), other) | (other, Cell::Ref(x)) => {
+                    if occurs_check {
+                        match self.occurs(x, other) {
+                            Ok(false) => {}
+                            found => {
+                                result = found.map(|_| false);
+                                break;
+                            }
+                        }
+                    }
+                    self.bind(x, other)
+                }
                 (Cell::Atom(x), Cell::Atom(y)) if x == y => {}
                 (Cell::Int(x), Cell::Int(y)) if x == y => {}
                 (Cell::Float(x), Cell::Float(y)) if x.to_bits() == y.to_bits() => {}

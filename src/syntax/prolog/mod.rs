@@ -24,7 +24,7 @@ mod term;
 
 pub use ast::*;
 pub use parser::{Atomic, Reading};
-pub(crate) use print::is_plain_word;
+pub(crate) use print::{atom_text, float_text, is_plain_word, quoted};
 pub use skim::{skim_program, Skimmed};
 pub use term::Subterms;
 
