@@ -1123,6 +1123,7 @@ fn progress_adds_up_to_the_work() {
         assert!(work > 3 * 3, "work {work} counts the pre-phase");
         assert_eq!(settled.into_inner(), work, "shard {shard:?}");
     }
+}
 
 /// Every gold rule scores 1.0 as the reference loads answers (every
 /// `eastbound(…) :- ….` clause, nothing else): the judge's default and SWI
