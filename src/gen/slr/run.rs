@@ -148,20 +148,11 @@ pub fn generate(
         ..config.judge.clone()
     });
     let order = curriculum_levels(config);
-    let block = config
-        .shard
-        .range(config.count.saturating_mul(config.levels.len() as u64));
     let mut held: Option<Taken> = None;
     // This split's taken identities per level, for levels computed in full.
     let mut done: BTreeMap<u32, Taken> = BTreeMap::new();
     let mut stats = Stats::default();
-    for (position, &level) in config.levels.iter().enumerate() {
-        let first = config.count.saturating_mul(position as u64);
-        let slots =
-            block.start.saturating_sub(first)..block.end.saturating_sub(first).min(config.count);
-        if slots.is_empty() {
-            continue;
-        }
+    for (level, first, slots) in shard_slots(config) {
         if held.is_none() {
             held = Some(held_out(judge, config, &order, progress)?);
         }
@@ -212,19 +203,10 @@ pub fn generate(
 /// over positions alone would stand still, then overshoot.
 pub fn work(config: &Config) -> u64 {
     let order = curriculum_levels(config);
-    let block = config
-        .shard
-        .range(config.count.saturating_mul(config.levels.len() as u64));
     let mut total = 0u64;
     let mut held = false;
     let mut done = std::collections::BTreeSet::new();
-    for (position, &level) in config.levels.iter().enumerate() {
-        let first = config.count.saturating_mul(position as u64);
-        let slots =
-            block.start.saturating_sub(first)..block.end.saturating_sub(first).min(config.count);
-        if slots.is_empty() {
-            continue;
-        }
+    for (level, _, slots) in shard_slots(config) {
         if !held {
             held = true;
             let per_level: u64 = held_splits(config.split)
@@ -246,6 +228,24 @@ pub fn work(config: &Config) -> u64 {
         }
     }
     total
+}
+
+/// The requested levels with slots in the shard: each level, the id of its
+/// slot 0, and the shard's slots of it.
+fn shard_slots(config: &Config) -> impl Iterator<Item = (u32, u64, Range<u64>)> + '_ {
+    let block = config
+        .shard
+        .range(config.count.saturating_mul(config.levels.len() as u64));
+    config
+        .levels
+        .iter()
+        .enumerate()
+        .filter_map(move |(position, &level)| {
+            let first = config.count.saturating_mul(position as u64);
+            let slots = block.start.saturating_sub(first)
+                ..block.end.saturating_sub(first).min(config.count);
+            (!slots.is_empty()).then_some((level, first, slots))
+        })
 }
 
 /// The splits held out from `split`'s runs, test first (see [`Split`]).
