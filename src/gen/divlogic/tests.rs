@@ -403,6 +403,29 @@ fn the_missing_premise_is_necessary_and_sufficient_and_distractors_fail() {
                 (antecedent, single(*last))
             };
             assert_eq!(parts(&d), parts(&answer), "{}: distractor {i}", q.id);
+            // Which shown premises mention the option's sentences and the
+            // conclusion's: per premise, how many of each it names (sorted
+            // over the premises), the same for every option.
+            let meetings = |f: &F| {
+                let mut option = std::collections::BTreeSet::new();
+                variables(f, &mut option);
+                let mut out: Vec<(usize, usize)> = rest
+                    .iter()
+                    .map(|p| {
+                        let mut named = std::collections::BTreeSet::new();
+                        variables(p, &mut named);
+                        let mut wanted = std::collections::BTreeSet::new();
+                        variables(&conclusion, &mut wanted);
+                        (
+                            option.intersection(&named).count(),
+                            wanted.intersection(&named).count(),
+                        )
+                    })
+                    .collect();
+                out.sort();
+                out
+            };
+            assert_eq!(meetings(&d), meetings(&answer), "{}: distractor {i}", q.id);
             // From the non-entailment group of the full content, and it fails to complete the content.
             assert!(
                 !entails(&full, &d),
