@@ -323,3 +323,44 @@ proptest! {
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
+
+/// About `mb` MB of CNF: the axioms of a strict order with a successor
+/// (every model infinite, no saturation, so no engine answers) and `r`
+/// units to make the file large; the negated conjecture `~ p(zero)` is
+/// neither provable nor refutable.
+fn unanswerable(mb: usize) -> String {
+    let mut text = String::from(
+        "cnf(irreflexive, axiom, ~ less(X, X)).\n\
+         cnf(transitive, axiom, ~ less(X, Y) | ~ less(Y, Z) | less(X, Z)).\n\
+         cnf(successor, axiom, less(X, s(X))).\n\
+         cnf(goal, negated_conjecture, ~ p(zero)).\n",
+    );
+    let mut i = 0;
+    while text.len() < mb * 1_000_000 {
+        let _ = writeln!(text, "cnf(c{i}, axiom, r(k{i}, k{})).", i + 1);
+        i += 1;
+    }
+    text
+}
+
+#[test]
+fn a_deadline_that_cuts_reading_or_search_gets_one_timeout_line() {
+    // 4 MB takes seconds to read in a debug build, so at 0.3 s the deadline
+    // comes while reading; at 2 s it may come while reading or while the
+    // engines search. Either way: one SZS line, Timeout, exit 4, and for
+    // --json one document.
+    let dir = scratch("prove_inputs", "deadline");
+    let text = unanswerable(4);
+    for timeout in ["0.3", "2"] {
+        let (status, code, out) = szs(&dir, "unanswerable.p", &text, timeout);
+        assert_eq!((status.as_str(), code), ("Timeout", 4), "{out}");
+    }
+    let path = dir.join("unanswerable.p").display().to_string();
+    let (code, out, err) = entail(&["prove", "--json", "--timeout", "0.3", &path]);
+    let docs: Vec<serde_json::Value> = serde_json::Deserializer::from_str(&out)
+        .into_iter::<serde_json::Value>()
+        .collect::<Result<_, _>>()
+        .unwrap_or_else(|e| panic!("{e}: {out}\n{err}"));
+    assert_eq!((docs.len(), code), (1, 4), "{out}");
+    assert_eq!(docs[0]["szs_status"], "Timeout", "{out}");
+}
