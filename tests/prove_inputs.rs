@@ -259,7 +259,7 @@ fn a_large_file_is_read_within_the_deadline() {
 
 /// One generated extreme problem: a shape and a size.
 fn extreme(shape: u8, size: usize) -> (String, &'static str) {
-    match shape % 6 {
+    match shape % 11 {
         0 => (
             format!(
                 "cnf(a, axiom, p({})).\ncnf(b, negated_conjecture, ~ p({})).\n",
@@ -297,26 +297,103 @@ fn extreme(shape: u8, size: usize) -> (String, &'static str) {
             let _ = writeln!(t, "fof(g, conjecture, \"x0\" != \"x1\").");
             (t, "Theorem")
         }
-        _ => {
+        5 => {
             let d = size * 40;
             (
                 format!("fof(a, axiom, {}q{}).\n", "(".repeat(d), ")".repeat(d)),
                 "",
             )
         }
+        6 => {
+            // Up to 999 variables in a term up to 990 deep: closing the
+            // clause adds a quantifier per variable on top of the term.
+            let (n, d) = (size.min(999), size.min(990));
+            let deep = |inner: &str| format!("{}g({inner}){}", "f(".repeat(d), ")".repeat(d));
+            (
+                format!(
+                    "cnf(a, axiom, p({})).\ncnf(b, negated_conjecture, ~ p({})).\n",
+                    deep(&args("X", n)),
+                    deep(&vec!["c"; n].join(","))
+                ),
+                "Unsatisfiable",
+            )
+        }
+        7 => {
+            // Quantifiers nested one variable at a time, and a predicate
+            // of as many arguments.
+            let n = size.min(900);
+            let prefix: String = (1..=n).map(|i| format!("! [X{i}] : ")).collect();
+            (
+                format!(
+                    "fof(a, axiom, {prefix}q({})).\nfof(b, conjecture, q({})).\n",
+                    args("X", n),
+                    vec!["c"; n].join(",")
+                ),
+                "Theorem",
+            )
+        }
+        8 => {
+            // Equivalences nested to the limit (each doubles a naive
+            // expansion): the same formula as axiom and conjecture.
+            let mut f = String::from("q");
+            for i in 0..size.min(300) {
+                f = format!("(p{}(c) <=> {f})", i % 7);
+            }
+            (
+                format!("fof(a, axiom, {f}).\nfof(b, conjecture, {f}).\n"),
+                "Theorem",
+            )
+        }
+        9 => {
+            // Integers and distinct objects side by side.
+            let mut t = String::new();
+            for i in 0..size * 4 {
+                let _ = writeln!(t, "fof(d{i}, axiom, o({i}) & o(\"x{i}\")).");
+            }
+            let _ = writeln!(t, "fof(g, conjecture, 0 != 1 & \"x0\" != 3).");
+            (t, "Theorem")
+        }
+        _ => {
+            // Prover9 syntax: a deep term and a long clause.
+            let d = size.min(900);
+            let term = format!("{}c{}", "f(".repeat(d), ")".repeat(d));
+            let lits: Vec<String> = (0..size * 10).map(|i| format!("s{i}(x)")).collect();
+            (
+                format!(
+                    "formulas(assumptions).\np({term}).\n{}.\nend_of_list.\n\
+                     formulas(goals).\nexists y p(f(y)).\nend_of_list.\n",
+                    lits.join(" | ")
+                ),
+                "Theorem",
+            )
+        }
+    }
+}
+
+#[test]
+fn every_extreme_shape_at_its_largest_size() {
+    let dir = scratch("prove_inputs", "largest");
+    for shape in 0..11 {
+        let (text, expected) = extreme(shape, 599);
+        let name = if shape == 10 { "x.in" } else { "x.p" };
+        let (status, _, out) = szs(&dir, name, &text, "20");
+        if !expected.is_empty() {
+            assert_eq!(status, expected, "shape {shape}: {out}");
+        }
     }
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 16, ..ProptestConfig::default() })]
 
     /// Any shape at any size: one SZS line, an exit code, and the expected
     /// status where the answer is known.
     #[test]
-    fn extreme_inputs_get_one_szs_line(shape in 0u8..6, size in 1usize..600) {
+    fn extreme_inputs_get_one_szs_line(shape in 0u8..11, size in 1usize..600) {
         let dir = scratch("prove_inputs", &format!("prop{shape}-{size}"));
         let (text, expected) = extreme(shape, size);
-        let (status, _, out) = szs(&dir, "x.p", &text, "10");
+        let name = if shape == 10 { "x.in" } else { "x.p" };
+        let (status, _, out) = szs(&dir, name, &text, "10");
         if !expected.is_empty() {
             prop_assert_eq!(status.as_str(), expected, "{}", out);
         }
