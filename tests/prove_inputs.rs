@@ -259,7 +259,7 @@ fn a_large_file_is_read_within_the_deadline() {
 
 /// One generated extreme problem: a shape and a size.
 fn extreme(shape: u8, size: usize) -> (String, &'static str) {
-    match shape % 6 {
+    match shape % 11 {
         0 => (
             format!(
                 "cnf(a, axiom, p({})).\ncnf(b, negated_conjecture, ~ p({})).\n",
@@ -297,29 +297,147 @@ fn extreme(shape: u8, size: usize) -> (String, &'static str) {
             let _ = writeln!(t, "fof(g, conjecture, \"x0\" != \"x1\").");
             (t, "Theorem")
         }
-        _ => {
+        5 => {
             let d = size * 40;
             (
                 format!("fof(a, axiom, {}q{}).\n", "(".repeat(d), ")".repeat(d)),
                 "",
             )
         }
+        6 => {
+            // Up to 999 variables in a term up to 990 deep: closing the
+            // clause adds a quantifier per variable on top of the term.
+            let (n, d) = (size.min(999), size.min(990));
+            let deep = |inner: &str| format!("{}g({inner}){}", "f(".repeat(d), ")".repeat(d));
+            (
+                format!(
+                    "cnf(a, axiom, p({})).\ncnf(b, negated_conjecture, ~ p({})).\n",
+                    deep(&args("X", n)),
+                    deep(&vec!["c"; n].join(","))
+                ),
+                "Unsatisfiable",
+            )
+        }
+        7 => {
+            // Quantifiers nested one variable at a time, and a predicate
+            // of as many arguments.
+            let n = size.min(900);
+            let prefix: String = (1..=n).map(|i| format!("! [X{i}] : ")).collect();
+            (
+                format!(
+                    "fof(a, axiom, {prefix}q({})).\nfof(b, conjecture, q({})).\n",
+                    args("X", n),
+                    vec!["c"; n].join(",")
+                ),
+                "Theorem",
+            )
+        }
+        8 => {
+            // Equivalences nested to the limit (each doubles a naive
+            // expansion): the same formula as axiom and conjecture.
+            let mut f = String::from("q");
+            for i in 0..size.min(300) {
+                f = format!("(p{}(c) <=> {f})", i % 7);
+            }
+            (
+                format!("fof(a, axiom, {f}).\nfof(b, conjecture, {f}).\n"),
+                "Theorem",
+            )
+        }
+        9 => {
+            // Integers and distinct objects side by side.
+            let mut t = String::new();
+            for i in 0..size * 4 {
+                let _ = writeln!(t, "fof(d{i}, axiom, o({i}) & o(\"x{i}\")).");
+            }
+            let _ = writeln!(t, "fof(g, conjecture, 0 != 1 & \"x0\" != 3).");
+            (t, "Theorem")
+        }
+        _ => {
+            // Prover9 syntax: a deep term and a long clause.
+            let d = size.min(900);
+            let term = format!("{}c{}", "f(".repeat(d), ")".repeat(d));
+            let lits: Vec<String> = (0..size * 10).map(|i| format!("s{i}(x)")).collect();
+            (
+                format!(
+                    "formulas(assumptions).\np({term}).\n{}.\nend_of_list.\n\
+                     formulas(goals).\nexists y p(f(y)).\nend_of_list.\n",
+                    lits.join(" | ")
+                ),
+                "Theorem",
+            )
+        }
+    }
+}
+
+#[test]
+fn every_extreme_shape_at_its_largest_size() {
+    let dir = scratch("prove_inputs", "largest");
+    for shape in 0..11 {
+        let (text, expected) = extreme(shape, 599);
+        let name = if shape == 10 { "x.in" } else { "x.p" };
+        let (status, _, out) = szs(&dir, name, &text, "20");
+        if !expected.is_empty() {
+            assert_eq!(status, expected, "shape {shape}: {out}");
+        }
     }
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 16, ..ProptestConfig::default() })]
 
     /// Any shape at any size: one SZS line, an exit code, and the expected
     /// status where the answer is known.
     #[test]
-    fn extreme_inputs_get_one_szs_line(shape in 0u8..6, size in 1usize..600) {
+    fn extreme_inputs_get_one_szs_line(shape in 0u8..11, size in 1usize..600) {
         let dir = scratch("prove_inputs", &format!("prop{shape}-{size}"));
         let (text, expected) = extreme(shape, size);
-        let (status, _, out) = szs(&dir, "x.p", &text, "10");
+        let name = if shape == 10 { "x.in" } else { "x.p" };
+        let (status, _, out) = szs(&dir, name, &text, "10");
         if !expected.is_empty() {
             prop_assert_eq!(status.as_str(), expected, "{}", out);
         }
         let _ = std::fs::remove_dir_all(&dir);
     }
+}
+
+/// About `mb` MB of CNF: the axioms of a strict order with a successor
+/// (every model infinite, no saturation, so no engine answers) and `r`
+/// units to make the file large; the negated conjecture `~ p(zero)` is
+/// neither provable nor refutable.
+fn unanswerable(mb: usize) -> String {
+    let mut text = String::from(
+        "cnf(irreflexive, axiom, ~ less(X, X)).\n\
+         cnf(transitive, axiom, ~ less(X, Y) | ~ less(Y, Z) | less(X, Z)).\n\
+         cnf(successor, axiom, less(X, s(X))).\n\
+         cnf(goal, negated_conjecture, ~ p(zero)).\n",
+    );
+    let mut i = 0;
+    while text.len() < mb * 1_000_000 {
+        let _ = writeln!(text, "cnf(c{i}, axiom, r(k{i}, k{})).", i + 1);
+        i += 1;
+    }
+    text
+}
+
+#[test]
+fn a_deadline_that_cuts_reading_or_search_gets_one_timeout_line() {
+    // 4 MB takes seconds to read in a debug build, so at 0.3 s the deadline
+    // comes while reading; at 2 s it may come while reading or while the
+    // engines search. Either way: one SZS line, Timeout, exit 4, and for
+    // --json one document.
+    let dir = scratch("prove_inputs", "deadline");
+    let text = unanswerable(4);
+    for timeout in ["0.3", "2"] {
+        let (status, code, out) = szs(&dir, "unanswerable.p", &text, timeout);
+        assert_eq!((status.as_str(), code), ("Timeout", 4), "{out}");
+    }
+    let path = dir.join("unanswerable.p").display().to_string();
+    let (code, out, err) = entail(&["prove", "--json", "--timeout", "0.3", &path]);
+    let docs: Vec<serde_json::Value> = serde_json::Deserializer::from_str(&out)
+        .into_iter::<serde_json::Value>()
+        .collect::<Result<_, _>>()
+        .unwrap_or_else(|e| panic!("{e}: {out}\n{err}"));
+    assert_eq!((docs.len(), code), (1, 4), "{out}");
+    assert_eq!(docs[0]["szs_status"], "Timeout", "{out}");
 }

@@ -108,8 +108,44 @@ fn seconds(s: f64, what: &str) -> Result<Duration, ProveError> {
     })
 }
 
-/// Runs `entail prove`.
+/// The stack `entail prove` runs on. Every walk over a formula or a term
+/// (reading, the quick checks, the translations for the engines, printing)
+/// recurses at most as deep as the readers' nesting limit allows: a
+/// thousand levels, plus a quantifier for each variable of a clause when it
+/// is closed. The main thread's 8 MB may be too little for that in a debug
+/// build; this is reserved, not used (the engines' threads get as much).
+const PROVE_STACK: usize = 256 << 20;
+
+/// Runs `entail prove` on a thread with [`PROVE_STACK`] (on this thread if
+/// none can be made).
 pub fn run(args: Args) -> Outcome {
+    let slot = std::sync::Mutex::new(Some(args));
+    let take = || slot.lock().unwrap_or_else(|e| e.into_inner()).take();
+    std::thread::scope(|scope| {
+        let spawned = std::thread::Builder::new()
+            .name("prove".into())
+            .stack_size(PROVE_STACK)
+            .spawn_scoped(scope, || take().map(run_here));
+        let ran = match spawned {
+            Ok(handle) => handle
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            Err(_) => None,
+        };
+        match ran {
+            Some(outcome) => outcome,
+            None => match take() {
+                Some(args) => run_here(args),
+                None => Err(Failure::new(
+                    "entail prove: the run did not start".to_string(),
+                )),
+            },
+        }
+    })
+}
+
+/// Runs `entail prove` on the calling thread.
+fn run_here(args: Args) -> Outcome {
     // A batch writes its answer lines to --output itself, line by line.
     if args.three_way && args.batch {
         return three_way::run(&args);

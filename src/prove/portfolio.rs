@@ -121,7 +121,7 @@ pub(crate) fn confirms(
     premises: &[&Formula],
     goal: Option<&Formula>,
 ) -> bool {
-    premises.iter().all(|p| model.satisfies(p) == Some(true))
+    model.satisfies_all(premises.iter().copied())
         && goal.is_none_or(|g| model.satisfies(g) == Some(false))
 }
 

@@ -17,6 +17,11 @@ use std::collections::BTreeMap;
 /// explode); beyond it the problem is left to the other engines.
 const MAX_CLAUSES: usize = 1000;
 
+/// The most negation-normal-form nodes one input formula may become: an
+/// equivalence is expanded into two copies of each side, so `a <=> (b <=>
+/// (c <=> …))` doubles per level, and 40 levels would be 2^40 nodes.
+const MAX_NODES: usize = 100_000;
+
 /// The symbols of a problem: names, arities, and which are Skolem symbols.
 #[derive(Debug, Default)]
 pub(crate) struct Symbols {
@@ -84,6 +89,7 @@ pub(crate) fn clausify(
             env: Vec::new(),
             universals: Vec::new(),
             next_var: 0,
+            nodes: 0,
         };
         let nnf = c.nnf(&f, true)?;
         for clause in cnf(&nnf)? {
@@ -100,6 +106,8 @@ struct Converter<'s> {
     /// The universal variables in scope.
     universals: Vec<u32>,
     next_var: u32,
+    /// Calls of `nnf` so far for this formula (see [`MAX_NODES`]).
+    nodes: usize,
 }
 
 /// Whether `f` at polarity `pos` is a conjunction (`Some(true)`) or a
@@ -116,6 +124,12 @@ fn junction(f: &Formula, pos: bool) -> Option<(bool, [(&Formula, bool); 2])> {
 
 impl Converter<'_> {
     fn nnf(&mut self, f: &Formula, pos: bool) -> Result<Nnf, String> {
+        self.nodes += 1;
+        if self.nodes > MAX_NODES {
+            return Err(format!(
+                "more than {MAX_NODES} nodes in one formula's negation normal form"
+            ));
+        }
         let (env_len, univ_len) = (self.env.len(), self.universals.len());
         // Negations and quantifiers, in a loop.
         let (mut f, mut pos) = (f, pos);

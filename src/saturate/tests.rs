@@ -182,3 +182,26 @@ fn an_equation_with_a_variable_side_rewrites_every_term() {
     );
     assert_eq!(used(&out), vec![0, 1]);
 }
+
+#[test]
+fn nested_equivalences_are_refused_not_expanded_exponentially() {
+    // 60 levels of `<->` would be 2^60 nodes in negation normal form.
+    let mut f = String::from("q0");
+    for i in 1..60 {
+        f = format!("(q{i} <-> {f})");
+    }
+    let text =
+        format!("formulas(assumptions). {f}. end_of_list.\nformulas(goals). r. end_of_list.");
+    match run(&text) {
+        Outcome::Unknown(why) => assert!(why.contains("negation normal form"), "{why}"),
+        other => panic!("expected Unknown, got {other:?}"),
+    }
+    // Five levels are expanded, and the formula proves itself.
+    let mut f = String::from("q0");
+    for i in 1..5 {
+        f = format!("(q{i} <-> {f})");
+    }
+    let text =
+        format!("formulas(assumptions). {f}. end_of_list.\nformulas(goals). {f}. end_of_list.");
+    assert!(matches!(run(&text), Outcome::Theorem(_)));
+}

@@ -56,32 +56,52 @@ impl Countermodel {
     /// by our own evaluation (independent of the solver that found it).
     /// `None` when a symbol it uses has no table here (e.g. a truncated one).
     pub fn satisfies(&self, formula: &Formula) -> Option<bool> {
-        let tables = |list: &'_ [Table]| -> BTreeMap<(String, usize), Vec<usize>> {
+        self.evaluator().formula_closed(formula)
+    }
+
+    /// Whether every one of `formulas` is true here ([`Self::satisfies`]
+    /// gives `Some(true)`), with the tables indexed once for all of them:
+    /// indexing them per formula made checking a model of 17,000 clauses
+    /// quadratic (13 s for a 500 KB file).
+    pub fn satisfies_all<'a>(&self, formulas: impl IntoIterator<Item = &'a Formula>) -> bool {
+        let eval = self.evaluator();
+        formulas
+            .into_iter()
+            .all(|f| eval.formula_closed(f) == Some(true))
+    }
+
+    fn evaluator(&self) -> Evaluator<'_> {
+        fn tables(list: &[Table]) -> BTreeMap<(&str, usize), &[usize]> {
             list.iter()
-                .map(|t| ((t.symbol.clone(), t.arity), t.values.clone()))
+                .map(|t| ((t.symbol.as_str(), t.arity), t.values.as_slice()))
                 .collect()
-        };
-        let eval = Evaluator {
+        }
+        Evaluator {
             n: self.domain_size,
             functions: tables(&self.functions),
             relations: tables(&self.relations),
-        };
-        if eval.n == 0 {
-            return None;
         }
-        eval.formula(&universal_closure(formula), &mut Vec::new())
     }
 }
 
 /// Evaluates formulas over a finite interpretation; `env` binds variables
 /// to elements, innermost last.
-struct Evaluator {
+struct Evaluator<'a> {
     n: usize,
-    functions: BTreeMap<(String, usize), Vec<usize>>,
-    relations: BTreeMap<(String, usize), Vec<usize>>,
+    functions: BTreeMap<(&'a str, usize), &'a [usize]>,
+    relations: BTreeMap<(&'a str, usize), &'a [usize]>,
 }
 
-impl Evaluator {
+impl Evaluator<'_> {
+    /// `formula`, universally closed, evaluated; `None` on an empty domain
+    /// or a symbol without a table.
+    fn formula_closed(&self, formula: &Formula) -> Option<bool> {
+        if self.n == 0 {
+            return None;
+        }
+        self.formula(&universal_closure(formula), &mut Vec::new())
+    }
+
     fn cell(&self, table: &[usize], args: &[usize]) -> Option<usize> {
         let i = args
             .iter()
@@ -97,7 +117,7 @@ impl Evaluator {
                     .iter()
                     .map(|a| self.term(a, env))
                     .collect::<Option<Vec<_>>>()?;
-                let table = self.functions.get(&(name.clone(), args.len()))?;
+                let table = self.functions.get(&(name.as_str(), args.len()))?;
                 self.cell(table, &args).filter(|&v| v < self.n)
             }
         }
@@ -115,7 +135,7 @@ impl Evaluator {
                     .iter()
                     .map(|a| self.term(a, env))
                     .collect::<Option<Vec<_>>>()?;
-                let table = self.relations.get(&(name.clone(), args.len()))?;
+                let table = self.relations.get(&(name.as_str(), args.len()))?;
                 self.cell(table, &args)? == 1
             }
             Formula::Atom(Term::Var(_)) => return None,
