@@ -1150,6 +1150,44 @@ fn swi_library_differences_agree_with_swipl() {
     assert_goals_agree_with_swipl(goals);
 }
 
+// The quoted atom `'[]'` is an atom apart from the empty list `[]` in SWI 9:
+// they neither unify nor compare equal, atoms made from the text `[]` are
+// `'[]'`, and `'[]'` sorts among the atoms by its name.
+#[test]
+fn quoted_empty_list_atom_agrees_with_swipl() {
+    assert!(baseline::swipl_available(), "swipl is required");
+    let goals: &[&str] = &[
+        "'[]' == []",
+        "'[]' = []",
+        "X = '[]', X \\== []",
+        "'[]' \\= []",
+        "atom('[]')",
+        "atom([])",
+        "is_list('[]')",
+        "length(L, 0), L == '[]'",
+        "findall(X, fail, L), L = '[]'",
+        "atom_codes(A, \"[]\"), A == '[]'",
+        "atom_codes(A, \"[]\"), A == []",
+        "atom_chars(A, ['[', ']']), A == '[]'",
+        "atom_concat('[', ']', A), A == '[]'",
+        "atom_length('[]', 2)",
+        "compare(O, [], '[]'), O == (<)",
+        "'[]' @< a, 'B' @< '[]'",
+        "msort([b, '[]', [], a], L), L == [[], '[]', a, b]",
+        "sort(['[]', [], '[]'], L), length(L, 2)",
+        "X =.. ['[]'], X == '[]'",
+        "functor(T, '[]', 0), T == '[]'",
+        "functor(T, '[]', 0), T == []",
+        "'[]'(a) =.. [F|_], F == '[]'",
+        "format(atom(A), \"~w ~q ~a\", ['[]', '[]', '[]']), A == '[] \\'[]\\' []'",
+        "format(atom(A), \"~q\", [[]]), A == '[]'",
+        "member(X, [a, '[]']), X == '[]'",
+        "member(X, [a, []]), X == '[]'",
+        "'\\x5b\\]' == '[]'",
+    ];
+    assert_goals_agree_with_swipl(goals);
+}
+
 /// What SWI decides and the native engine does not (its term writer for
 /// compounds, rationals, two partial lists to permutation/2): left
 /// undecided, so the judge scores the answer 0 (`engine_unsupported`),

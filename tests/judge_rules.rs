@@ -355,3 +355,54 @@ fn a_correct_rule_with_its_has_car_literals_first_scores_1() {
         }
     }
 }
+
+/// Rules that compare with the quoted atom `'[]'`, which SWI-Prolog 9 keeps
+/// apart from the empty list: each scores as the reference scores it.
+#[test]
+fn rules_comparing_with_the_quoted_empty_list_score_as_the_reference() {
+    if !baseline::swipl_available() {
+        println!("SKIP: swipl not installed");
+        return;
+    }
+    let red = "findall(C, (has_car(T, C), car_color(C, red)), L)";
+    let answers = [
+        format!("eastbound(T) :- {red}, L \\= '[]'."),
+        format!("eastbound(T) :- {red}, L \\== '[]'."),
+        format!("eastbound(T) :- {red}, L = '[]'."),
+        format!("eastbound(T) :- {red}, L \\= []."),
+        format!("eastbound(T) :- {red}, \\+ L == '[]'."),
+        "eastbound(T) :- has_car(T, C), car_color(C, red), '[]' \\== [].".to_string(),
+        "eastbound(T) :- has_car(T, C), car_color(C, red), atom('[]').".to_string(),
+    ];
+    let mut pairs = Vec::new();
+    for (program, _) in pairs_of_tasks(4) {
+        for answer in &answers {
+            pairs.push((program.clone(), answer.clone()));
+        }
+    }
+    let judge = judge(Rules::All);
+    let theirs = baseline::score_all_by(&pairs, baseline::score_reference);
+    let mut differing = Vec::new();
+    for ((program, answer), reference) in pairs.iter().zip(&theirs) {
+        let ours = score(&judge, program, answer);
+        if (ours.partial_score, ours.is_correct) != (reference.partial_score, reference.is_correct)
+        {
+            differing.push(format!(
+                "ours {} ({:?}) vs swipl {}: {answer}",
+                ours.partial_score, ours.error, reference.partial_score
+            ));
+        }
+    }
+    assert!(differing.is_empty(), "{}", differing.join("\n"));
+    // The quoted atom changes the verdicts: `L \= '[]'` holds on every train.
+    let differs = pairs.iter().step_by(answers.len()).any(|(program, _)| {
+        let ours = |answer: &str| score(&judge, program, answer).partial_score;
+        ours(&answers[0]) != ours(&answers[3])
+    });
+    assert!(differs, "no task tells `'[]'` from `[]`");
+}
+
+/// The validation programs of the first `n` tasks of [`pairs`].
+fn pairs_of_tasks(n: usize) -> Vec<(String, String)> {
+    pairs().into_iter().take(n).collect()
+}

@@ -37,8 +37,12 @@ class Judge:
     ``timeout`` in seconds per answer, ``memory_mb`` per worker,
     ``isomorphic`` (``"renamed"`` or ``"both"``), ``renamings`` (score
     each answer under that many independent renamings of the task's trains
-    and cars and report the lowest), ``seed`` (draws the renamings) and
-    ``engine`` (``"auto"`` or ``"scryer"``).
+    and cars and report the lowest), ``seed`` (draws the renamings),
+    ``engine`` (``"auto"`` or ``"scryer"``) and ``rules``, which of an
+    answer's rules are loaded: ``"all"`` (default, as the SLR reference
+    metric loads them), ``"last"`` (the last rule alone) or ``"program"``
+    (the last rule with the Prolog text around it and its helpers), as
+    ``entail judge --rules``.
 
     A reference is a task: a dict with ``"validation program"`` (or
     ``"validation_program"``) and optionally ``"evaluation_config"``,
@@ -70,6 +74,7 @@ class Judge:
         renamings: int = 1,
         seed: int = 0,
         engine: str = "auto",
+        rules: str = "all",
     ) -> None:
         workers = _cores() if workers is None else _positive_int("workers", workers)
         _positive_int("renamings", renamings)
@@ -79,7 +84,7 @@ class Judge:
         _positive_int("memory_mb", memory_mb)
         if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
             raise TypeError(f"timeout must be a number, not {type(timeout).__name__}")
-        for name, value in (("isomorphic", isomorphic), ("engine", engine)):
+        for name, value in (("isomorphic", isomorphic), ("engine", engine), ("rules", rules)):
             if not isinstance(value, str):
                 raise TypeError(f"{name} must be a str, not {type(value).__name__}")
         self._native = _native.NativeJudge(
@@ -92,6 +97,7 @@ class Judge:
             _worker.command(),
             renamings,
             seed,
+            rules,
         )
 
     def score(self, prediction: str, reference: Reference) -> Dict[str, Any]:

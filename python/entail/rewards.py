@@ -24,9 +24,11 @@ Every adapter takes, as keywords:
   predicates are not ``eastbound``/``westbound`` and that has no
   ``evaluation_config``), instead of scoring it 0 with a warning;
 - the judge's options ``workers``, ``isomorphic``, ``renamings``, ``engine``,
-  ``inference_limit``, ``timeout`` and ``memory_mb`` (see ``entail.Judge``).
+  ``rules``, ``inference_limit``, ``timeout`` and ``memory_mb`` (see
+  ``entail.Judge``).
 
-Other keywords (dataset columns, a framework's own arguments) are ignored.
+Other keywords (dataset columns, a framework's own arguments) are ignored,
+and so is a dataset column (a list) named like a judge option.
 ``with_options(adapter, **options)`` binds options and keeps the adapter's
 name, which TRL uses as the reward's name.
 """
@@ -44,7 +46,9 @@ from entail._judge import Judge, shared_judge
 logger = logging.getLogger("entail.rewards")
 
 #: Options every adapter takes and hands to its `entail.Judge`.
-JUDGE_OPTIONS = ("workers", "isomorphic", "renamings", "engine", "inference_limit", "timeout", "memory_mb")
+JUDGE_OPTIONS = (
+    "workers", "isomorphic", "renamings", "engine", "rules", "inference_limit", "timeout", "memory_mb",
+)
 
 
 def _part_text(part: Any) -> str:
@@ -91,7 +95,11 @@ def with_options(adapter: Callable[..., Any], **options: Any) -> Callable[..., A
 
 
 def _judge(options: Mapping[str, Any]) -> Judge:
-    return shared_judge(**{k: options[k] for k in JUDGE_OPTIONS if k in options})
+    # A dataset column (a list, one value per row) that shares an option's
+    # name, such as ``rules``, is a column, not an option.
+    return shared_judge(**{
+        k: options[k] for k in JUDGE_OPTIONS if k in options and not isinstance(options[k], list)
+    })
 
 
 def _reward(result: Mapping[str, Any], binary: bool, holdout: bool) -> float:

@@ -4,8 +4,8 @@
 
 use crate::value::to_python;
 use entail::judge::{
-    Engine, ErrorKind, ExampleResult, Isomorphic, Judge, JudgeConfig, JudgeResult, Label, Task,
-    TaskRecord,
+    Engine, ErrorKind, ExampleResult, Isomorphic, Judge, JudgeConfig, JudgeResult, Label, Rules,
+    Task, TaskRecord,
 };
 use entail::prolog::{with_cancel, WorkerCommand, WorkerConfig};
 use pyo3::exceptions::PyValueError;
@@ -76,7 +76,7 @@ pub struct NativeJudge {
 #[pymethods]
 impl NativeJudge {
     #[new]
-    #[pyo3(signature = (workers, inference_limit, timeout, memory_mb, isomorphic, engine, worker_command, renamings=1, seed=0))]
+    #[pyo3(signature = (workers, inference_limit, timeout, memory_mb, isomorphic, engine, worker_command, renamings=1, seed=0, rules="all"))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         workers: usize,
@@ -88,6 +88,7 @@ impl NativeJudge {
         worker_command: Vec<String>,
         renamings: usize,
         seed: u64,
+        rules: &str,
     ) -> PyResult<NativeJudge> {
         let mut config = JudgeConfig {
             workers: workers.max(1),
@@ -109,6 +110,16 @@ impl NativeJudge {
                 other => {
                     return Err(PyValueError::new_err(format!(
                         "engine must be 'auto' or 'scryer', not {other:?}"
+                    )))
+                }
+            },
+            rules: match rules {
+                "all" => Rules::All,
+                "last" => Rules::Last,
+                "program" => Rules::Program,
+                other => {
+                    return Err(PyValueError::new_err(format!(
+                        "rules must be 'all', 'last' or 'program', not {other:?}"
                     )))
                 }
             },

@@ -95,6 +95,57 @@ def test_score_batch_matches_cli_on_generated_tasks(tmp_path, entail_bin, isomor
     assert {r["error_kind"] for r in ours} >= {None, "unsafe", "syntax", "no_rule"}
 
 
+DRAFT_THEN_FINAL = (
+    "First guess: eastbound(T) :- has_car(T, C), car_len(C, long).\n"
+    "Better:\n```prolog\n" + SHORT_RED + "\n```"
+)
+WITH_HELPER = (
+    "```prolog\nred(C) :- car_color(C, red).\n"
+    "eastbound(T) :- has_car(T, C), red(C).\n```"
+)
+
+
+@pytest.mark.parametrize("rules", ["all", "last", "program"])
+def test_rules_option_matches_cli(tmp_path, entail_bin, rules):
+    """``rules=`` loads what ``entail judge --rules`` loads: the same
+    results on answers with a draft, a helper and one rule."""
+    tasks = entail.gen.slr(levels=(1, 6), count=1, seed=5, threads=2)
+    answers = [SHORT_RED, DRAFT_THEN_FINAL, WITH_HELPER]
+    lines = [dict(task, prediction=a) for task in tasks for a in answers]
+    batch = tmp_path / "batch.jsonl"
+    batch.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    cli = jsonl(run_cli(entail_bin, "judge", "--batch", str(batch), "--workers", "2",
+                        "--rules", rules))
+    ours = entail.Judge(workers=2, rules=rules).score_batch(
+        [line.pop("prediction") for line in lines], lines
+    )
+    assert [without_time(r) for r in ours] == [without_time(r) for r in cli]
+
+
+def test_rules_option_changes_what_is_loaded():
+    """The default loads every rule, as the reference does: a draft counts;
+    ``"last"`` drops it; only ``"program"`` loads a helper."""
+    program = "eastbound(t1).\nwestbound(t2).\nhas_car(t1, c1).\ncar_color(c1, red).\n" \
+              "car_len(c1, short).\nhas_car(t2, c2).\ncar_color(c2, blue).\ncar_len(c2, long).\n"
+    score = lambda answer, **o: entail.Judge(workers=1, **o).score(answer, program)["partial_score"]
+    assert score(DRAFT_THEN_FINAL) == score(DRAFT_THEN_FINAL, rules="all") == 0.5
+    assert score(DRAFT_THEN_FINAL, rules="last") == score(SHORT_RED) == 1.0
+    assert score(WITH_HELPER) == score(WITH_HELPER, rules="last") == 0.0  # red/1 unknown
+    assert score(WITH_HELPER, rules="program") == 1.0
+    with pytest.raises(ValueError, match="'all', 'last' or 'program'"):
+        entail.Judge(workers=1, rules="first")
+    # The option reaches the judge through compute and the reward adapters.
+    assert entail.compute([DRAFT_THEN_FINAL], [program], workers=1)["partial_score"] == 0.5
+    assert entail.compute([DRAFT_THEN_FINAL], [program], workers=1,
+                          rules="last")["partial_score"] == 1.0
+    from entail import rewards
+    reward = lambda **o: rewards.trl_slr(prompts=["p"], completions=[DRAFT_THEN_FINAL],
+                                         **{"validation program": [program]}, workers=1, **o)
+    assert reward() == [0.5] and reward(rules="last") == [1.0]
+    # A dataset column named `rules` is a column, not the option.
+    assert reward(rules=["a column"]) == [0.5]
+
+
 def test_references_in_every_accepted_shape(root):
     record = json.loads((root / "corpora/slr/task_l1.json").read_text())
     program = record["validation program"]
@@ -193,6 +244,10 @@ def test_wrong_argument_types_raise(call, error):
         ({"workers": "2"}, TypeError),
         ({"engine": "swi"}, ValueError),
         ({"isomorphic": "yes"}, ValueError),
+        ({"rules": "first"}, ValueError),
+        ({"rules": "All"}, ValueError),
+        ({"rules": ""}, ValueError),
+        ({"rules": 1}, TypeError),
         ({"timeout": "1"}, TypeError),
         ({"timeout": -1.0}, ValueError),
         ({"inference_limit": 0}, ValueError),

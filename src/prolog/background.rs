@@ -10,7 +10,7 @@
 //! occurrence.
 
 use super::native::FastMap;
-use crate::syntax::prolog::{Atomic, Sentence, Term};
+use crate::syntax::prolog::{Atomic, Sentence, Term, QUOTED_NIL};
 use crate::syntax::Pos;
 use once_cell::race::OnceBox;
 use std::collections::BTreeMap;
@@ -209,7 +209,8 @@ impl ClausesBuilder {
             let atomic: Option<Vec<Atomic<'_>>> = args
                 .iter()
                 .map(|arg| match arg {
-                    Term::Atom(a) => Some(Atomic::Atom(a)),
+                    // `[]` and `'[]'` are not atoms named by their text.
+                    Term::Atom(a) if a != "[]" && a != QUOTED_NIL => Some(Atomic::Atom(a)),
                     Term::Int(i) => Some(Atomic::Int(*i)),
                     _ => None,
                 })

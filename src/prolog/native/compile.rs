@@ -1,8 +1,9 @@
 //! Clause databases: reader terms compiled to templates, indexed on
 //! predicate and first argument.
 
-use super::term::{Cell, FastMap, IndexHashing, Intern, NIL, STRING, TRUE};
+use super::term::{Cell, FastMap, IndexHashing, Intern, NIL, QUOTED_NIL, STRING, TRUE};
 use super::Fallback;
+use crate::syntax::prolog::QUOTED_NIL as QUOTED_NIL_TEXT;
 use crate::syntax::prolog::{Sentence, Term};
 use once_cell::race::OnceBox;
 use std::collections::HashMap;
@@ -258,7 +259,11 @@ impl Db {
             Cell::Str(p) if arity > 0 => key_of(self.templates[p as usize + 1], &self.templates),
             _ => None,
         };
-        let name_id = atoms.intern(name);
+        let name_id = if name == QUOTED_NIL_TEXT {
+            QUOTED_NIL
+        } else {
+            atoms.intern(name)
+        };
         let pred = match self.index.get(&(name_id, arity as u32)) {
             Some(&p) => p,
             None => {
@@ -320,6 +325,9 @@ pub(crate) fn compile_term(
                 let next = vars.len() as u32;
                 Cell::Ref(*vars.entry(key).or_insert(next))
             }
+            // The empty list; an atom named `[]` is the quoted `'[]'`.
+            Term::Atom(a) if a == "[]" => Cell::Atom(NIL),
+            Term::Atom(a) if a == QUOTED_NIL_TEXT => Cell::Atom(QUOTED_NIL),
             Term::Atom(a) => Cell::Atom(atoms.intern(a)),
             Term::Int(i) => Cell::Int(*i),
             Term::Float(f) if f.is_finite() => Cell::Float(*f),

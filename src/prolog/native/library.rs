@@ -10,9 +10,11 @@ use super::arith::Num;
 use super::builtins::{raise, unsure, Chars, Kind, Text};
 use super::format::{self, Columns};
 use super::Machine;
-use crate::prolog::native::term::{Cell, MINUS, NIL};
+use crate::prolog::native::term::{Cell, MINUS, NIL, QUOTED_NIL};
 use crate::prolog::native::Fallback;
-use crate::syntax::prolog::{atom_text, float_text, quoted as quoted_text};
+use crate::syntax::prolog::{
+    atom_text, float_text, quoted as quoted_text, QUOTED_NIL as QUOTED_NIL_TEXT,
+};
 use num_bigint::BigInt;
 use num_traits::ToPrimitive;
 
@@ -269,7 +271,11 @@ impl Machine<'_> {
                         if !name.is_ascii() {
                             return Err(unsure("format/3 quotes a non-ASCII atom"));
                         }
-                        atom_text(&name)
+                        if a == QUOTED_NIL {
+                            atom_text(QUOTED_NIL_TEXT)
+                        } else {
+                            atom_text(&name)
+                        }
                     }
                     cell if quoted && self.is_string(cell) => {
                         quoted_text(&self.bound_text(cell, what)?, '"')

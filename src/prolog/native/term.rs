@@ -33,7 +33,7 @@ pub(crate) enum Cell {
 /// Atoms the engine needs by id; interned first, in this order.
 pub(crate) const KNOWN_ATOMS: &[&str] = &[
     "[]", ".", "true", "fail", ",", "\\+", "-", "<", "=", ">", "x", "^", "->", "*->", "$string",
-    "[|]", "member",
+    "[|]", "member", "[]",
 ];
 pub(crate) const NIL: u32 = 0;
 pub(crate) const DOT: u32 = 1;
@@ -55,6 +55,10 @@ pub(crate) const STRING: u32 = 14;
 /// SWI's name of the list constructor, reported by functor/3 and `=..`.
 pub(crate) const LIST_NAME: u32 = 15;
 pub(crate) const MEMBER: u32 = 16;
+/// The atom `'[]'`, which SWI-Prolog 7+ keeps apart from the empty list
+/// [`NIL`]: both are named `[]`, but only this one is found by its name,
+/// so atoms made from text (`atom_codes(A, "[]")`) are this one, as in SWI.
+pub(crate) const QUOTED_NIL: u32 = 17;
 
 /// Whether a functor is the string wrapper.
 pub(crate) fn is_string_tag(name: u32, arity: u32) -> bool {
@@ -76,9 +80,12 @@ impl AtomTable {
     /// A table holding [`KNOWN_ATOMS`] at their fixed ids.
     pub(crate) fn new() -> AtomTable {
         let mut table = AtomTable::empty(None);
-        for name in KNOWN_ATOMS {
+        // The empty list is not found by its name (see [`QUOTED_NIL`]).
+        table.names.push(KNOWN_ATOMS[NIL as usize].into());
+        for name in &KNOWN_ATOMS[1..] {
             table.intern(name);
         }
+        debug_assert_eq!(table.lookup("[]"), Some(QUOTED_NIL));
         table
     }
 

@@ -2,6 +2,12 @@
 
 use crate::syntax::Pos;
 
+/// How the AST holds the quoted atom `'[]'`, which SWI-Prolog 7+ reads as
+/// an atom distinct from the empty list `[]` (`'[]' == []` fails), while
+/// `Term::Atom("[]")` is the empty list. The reader refuses a quoted atom
+/// with this text, so nothing else reads as it; the printer writes `'[]'`.
+pub const QUOTED_NIL: &str = "\u{0}'[]'";
+
 /// A Prolog term.
 ///
 /// Lists are `'.'(H, T)` ending in `[]`, as ISO defines them; `{X}` is
@@ -10,7 +16,8 @@ use crate::syntax::Pos;
 pub enum Term {
     /// A variable. `_` is anonymous: each occurrence is a distinct variable.
     Var(String),
-    /// An atom, e.g. `foo`, `'hello world'`, `[]`, `{}`.
+    /// An atom, e.g. `foo`, `'hello world'`, `[]` (the empty list), `{}`;
+    /// the quoted atom `'[]'` is [`QUOTED_NIL`].
     Atom(String),
     /// An integer that fits in 64 bits.
     Int(i64),

@@ -12,7 +12,7 @@
 //! n elements is at least n + 1 high). Code that walks terms recursively is
 //! therefore safe on anything the reader accepts, and needs no limit of its own.
 
-use super::ast::{Program, Sentence, Term};
+use super::ast::{Program, Sentence, Term, QUOTED_NIL};
 use super::lexer::{Lexer, Number, Tok, Token};
 use super::ops;
 use crate::syntax::{Pos, SyntaxError};
@@ -505,6 +505,20 @@ impl<'a> Parser<'a> {
                 Ok((term, 0, height))
             }
             Tok::Name(name) => self.after_name(name, token.start, max, true, within),
+            Tok::Quoted(name) if name == QUOTED_NIL => {
+                Err(self.error(token.start, "reserved atom"))
+            }
+            Tok::Quoted(name) if name == "[]" => {
+                let next = self.peek()?;
+                // `'[]'(…)` is a compound named `[]`; `'[]'` alone is an atom
+                // that is not the empty list.
+                let name = if next.tok == Tok::Open && !next.layout_before {
+                    name
+                } else {
+                    QUOTED_NIL.to_string()
+                };
+                self.after_name(name, token.start, max, false, within)
+            }
             Tok::Quoted(name) => self.after_name(name, token.start, max, false, within),
             Tok::Comma => Err(self.error(token.start, "unexpected comma")),
             Tok::Bar => Err(self.error(token.start, "unexpected `|`")),
@@ -771,6 +785,29 @@ mod tests {
             })
             .collect();
         (heads, errors.iter().map(|e| e.pos.line).collect())
+    }
+
+    /// `'[]'` is an atom apart from the empty list, as in SWI-Prolog 9;
+    /// `'[]'(a)` is a compound named `[]`; both print back as they read.
+    #[test]
+    fn the_quoted_empty_list_is_an_atom_of_its_own() {
+        use crate::syntax::prolog::{parse_term, Term, QUOTED_NIL};
+        let read = |s: &str| parse_term(s).unwrap();
+        assert_eq!(read("'[]'"), Term::Atom(QUOTED_NIL.into()));
+        assert_eq!(read("[]"), Term::Atom("[]".into()));
+        assert_eq!(read("[ ]"), Term::Atom("[]".into()));
+        assert_ne!(read("'[]'"), read("[]"));
+        assert_eq!(
+            read("'[]'(a)"),
+            Term::Compound("[]".into(), vec![Term::Atom("a".into())])
+        );
+        assert!(parse_term("'[]' (a)").is_err());
+        for text in ["'[]'", "f('[]',[])", "['[]']", "'[]'(a)", "'[]'=[]"] {
+            let term = read(text);
+            assert_eq!(term.to_string(), text);
+            assert_eq!(read(&term.to_string()), term, "{text}");
+        }
+        assert!(parse_term("'\\0\\\'[]\''").is_err());
     }
 
     #[test]

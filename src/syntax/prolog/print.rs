@@ -63,7 +63,9 @@ fn is_plain_symbol(s: &str) -> bool {
 
 /// An atom as written in argument position, quoted if needed.
 pub(crate) fn atom_text(a: &str) -> String {
-    if is_plain_word(a) || is_plain_symbol(a) || matches!(a, "[]" | "{}" | "!" | ";") {
+    if a == super::ast::QUOTED_NIL {
+        "'[]'".to_string()
+    } else if is_plain_word(a) || is_plain_symbol(a) || matches!(a, "[]" | "{}" | "!" | ";") {
         a.to_string()
     } else {
         quoted(a, '\'')
