@@ -1095,7 +1095,7 @@ fn the_summary_says_when_distractors_are_too_few_to_hide() {
             .expect("runs");
         assert!(output.status.success(), "{output:?}");
         let stderr = String::from_utf8_lossy(&output.stderr);
-        assert!(stderr.contains("1 instances in"), "{stderr}");
+        assert!(stderr.contains("1 instance in"), "{stderr}");
         let note = "note: with fewer than 8 distractors an instance's distractors are told apart";
         let seen = stderr.contains(note);
         assert_eq!(seen, noted, "--distractors {distractors}: {stderr}");

@@ -1,5 +1,6 @@
 //! `entail judge`: score one answer or a JSONL batch against SLR tasks.
 
+use crate::picture::counted;
 use super::{choice, Exit, Failure, Outcome};
 use entail::judge::{
     extract_rule, message, reference_rules, run_batch, BatchSummary, ErrorKind, Judge, JudgeConfig,
@@ -327,8 +328,8 @@ impl Summary<'_> {
     fn to_text(&self) -> String {
         let s = self.summary;
         let mut text = format!(
-            "{} answers, {} bad {}: accuracy {:.4}, partial score {:.4}, syntax score {:.4}",
-            s.lines,
+            "{}, {} bad {}: accuracy {:.4}, partial score {:.4}, syntax score {:.4}",
+            counted(s.lines as u64, "answers"),
             self.bad_lines,
             if self.bad_lines == 1 { "line" } else { "lines" },
             s.accuracy,

@@ -22,7 +22,7 @@ pub mod report;
 pub mod show;
 mod trains;
 
-pub use chart::{BarChart, Series};
+pub use chart::{counted, BarChart, Series};
 pub use page::Page;
 
 /// Why a picture could not be made.

@@ -1,5 +1,6 @@
 //! `entail gen divlogic`.
 
+use crate::picture::counted;
 use super::super::{choice, Outcome};
 use entail::gen::divlogic::{self, Config, Error};
 use std::path::PathBuf;
@@ -85,8 +86,10 @@ pub fn run(args: Args) -> Outcome {
         |out, progress| divlogic::generate(&config, out, progress),
         |stats| {
             format!(
-                "{} questions, {} records ({})",
-                stats.questions, stats.records, stats.lexicon
+                "{}, {} ({})",
+                counted(stats.questions, "questions"),
+                counted(stats.records, "records"),
+                stats.lexicon
             )
         },
         |e| match e {

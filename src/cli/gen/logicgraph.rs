@@ -1,5 +1,6 @@
 //! `entail gen logicgraph`.
 
+use crate::picture::counted;
 use super::super::{choice, Failure, Outcome};
 use entail::gen::logicgraph::{self, Config};
 use std::path::PathBuf;
@@ -127,14 +128,14 @@ pub fn run(args: Args) -> Outcome {
         .map(|(k, v)| format!("{k}: {v}"))
         .collect();
     let text = format!(
-        "{} instances in {} ({} paths, mean {:.1} steps per path, at most {} atoms, words from {}); {} draws discarded{}",
-        stats.generated,
+        "{} in {} ({}, mean {:.1} steps per path, at most {} atoms, words from {}); {} discarded{}",
+        counted(stats.generated, "instances"),
         args.output.display(),
-        stats.paths,
+        counted(stats.paths, "paths"),
         stats.steps as f64 / stats.paths.max(1) as f64,
         stats.max_atoms,
         stats.lexicon,
-        discarded,
+        counted(discarded, "draws"),
         if reasons.is_empty() {
             String::new()
         } else {

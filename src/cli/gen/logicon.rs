@@ -1,5 +1,6 @@
 //! `entail gen logicon`.
 
+use crate::picture::counted;
 use super::super::{choice, Failure, Outcome};
 use entail::gen::logicon::{self, Config, Error};
 use std::path::PathBuf;
@@ -147,7 +148,7 @@ pub fn run(args: Args) -> Outcome {
         "logicon",
         (config.shard.range(config.count).count() as u64, "samples"),
         |out, progress| logicon::generate(&config, out, progress),
-        |stats| format!("{} samples", stats.samples),
+        |stats| counted(stats.samples, "samples"),
         |e| match e {
             Error::Io(e) => Ok(e),
             e => Err(e),

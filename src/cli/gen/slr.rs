@@ -1,5 +1,6 @@
 //! `entail gen slr`.
 
+use crate::picture::counted;
 use super::super::{choice, Failure, Outcome};
 use entail::gen::slr::{self, BackgroundSampling, Config, Error, Language, Pmf, Theta};
 use entail::judge::JudgeConfig;
@@ -219,7 +220,7 @@ pub fn run(args: Args) -> Outcome {
         |stats| {
             let json = serde_json::to_string(stats).unwrap_or_default();
             let seconds = start.elapsed().as_secs_f64();
-            format!("{} tasks in {seconds:.1}s; stats {json}", stats.tasks)
+            format!("{} in {seconds:.1}s; stats {json}", counted(stats.tasks, "tasks"))
         },
         |e| match e {
             Error::Io(e) => Ok(e),

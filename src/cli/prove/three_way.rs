@@ -1,6 +1,7 @@
 //! `entail prove --three-way`: a FOLIO-notation program answered `True`,
 //! `False`, `Uncertain` or `Error`; with `--batch`, a JSONL file of them.
 
+use crate::picture::counted;
 use super::{options, Args};
 use crate::cli::{Exit, Failure, Outcome};
 use entail::prove::{
@@ -107,8 +108,8 @@ fn batch(args: &Args, options: entail::prove::ProveOptions) -> Outcome {
         eprintln!("{text}");
     } else {
         let mut line = format!(
-            "{} programs: {} True, {} False, {} Uncertain ({} undecided), {} Error",
-            summary.lines,
+            "{}: {} True, {} False, {} Uncertain ({} undecided), {} Error",
+            counted(summary.lines as u64, "programs"),
             summary.r#true,
             summary.r#false,
             summary.uncertain,
