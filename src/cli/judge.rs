@@ -1,11 +1,11 @@
 //! `entail judge`: score one answer or a JSONL batch against SLR tasks.
 
-use crate::picture::counted;
 use super::{choice, Exit, Failure, Outcome};
 use entail::judge::{
     extract_rule, message, reference_rules, run_batch, BatchSummary, ErrorKind, Judge, JudgeConfig,
     JudgeResult, Rules, TaskRecord,
 };
+use entail::picture::counted;
 use entail::syntax::prolog::parse_program;
 use entail::syntax::SyntaxError;
 use entail::table::{self, Format, ParquetSink};

@@ -1,8 +1,8 @@
 //! `entail gen divlogic`.
 
-use crate::picture::counted;
 use super::super::{choice, Outcome};
 use entail::gen::divlogic::{self, Config, Error};
+use entail::picture::counted;
 use std::path::PathBuf;
 
 /// Arguments of `entail gen divlogic`.

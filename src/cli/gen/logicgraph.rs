@@ -1,8 +1,8 @@
 //! `entail gen logicgraph`.
 
-use crate::picture::counted;
 use super::super::{choice, Failure, Outcome};
 use entail::gen::logicgraph::{self, Config};
+use entail::picture::counted;
 use std::path::PathBuf;
 
 /// Arguments of `entail gen logicgraph`.

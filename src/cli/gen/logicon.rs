@@ -1,8 +1,8 @@
 //! `entail gen logicon`.
 
-use crate::picture::counted;
 use super::super::{choice, Failure, Outcome};
 use entail::gen::logicon::{self, Config, Error};
+use entail::picture::counted;
 use std::path::PathBuf;
 
 /// Arguments of `entail gen logicon`.

@@ -1,9 +1,9 @@
 //! `entail gen slr`.
 
-use crate::picture::counted;
 use super::super::{choice, Failure, Outcome};
 use entail::gen::slr::{self, BackgroundSampling, Config, Error, Language, Pmf, Theta};
 use entail::judge::JudgeConfig;
+use entail::picture::counted;
 use std::path::PathBuf;
 
 /// Arguments of `entail gen slr`.
@@ -220,7 +220,10 @@ pub fn run(args: Args) -> Outcome {
         |stats| {
             let json = serde_json::to_string(stats).unwrap_or_default();
             let seconds = start.elapsed().as_secs_f64();
-            format!("{} in {seconds:.1}s; stats {json}", counted(stats.tasks, "tasks"))
+            format!(
+                "{} in {seconds:.1}s; stats {json}",
+                counted(stats.tasks, "tasks")
+            )
         },
         |e| match e {
             Error::Io(e) => Ok(e),

@@ -1,9 +1,9 @@
 //! `entail prove --three-way`: a FOLIO-notation program answered `True`,
 //! `False`, `Uncertain` or `Error`; with `--batch`, a JSONL file of them.
 
-use crate::picture::counted;
 use super::{options, Args};
 use crate::cli::{Exit, Failure, Outcome};
+use entail::picture::counted;
 use entail::prove::{
     run_three_way_batch, three_way_answer, Answer, Direction, Prover, ThreeWayError, ThreeWayReport,
 };
