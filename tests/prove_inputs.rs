@@ -199,6 +199,32 @@ fn thousands_of_distinct_objects_are_numbered_not_paired() {
 }
 
 #[test]
+fn a_proof_without_distinctness_needs_no_encoding() {
+    // A fact base naming 5,000 objects, the conjecture one of its facts:
+    // the native prover proves it from the two clauses, before the
+    // objects' axioms (5,000 x 13 units) are made.
+    let dir = scratch("prove_inputs", "distinct_facts");
+    let mut text = String::new();
+    for i in 0..5_000 {
+        let _ = writeln!(text, "fof(f{i}, axiom, name(c{i}, \"o{i}\")).");
+    }
+    let _ = writeln!(text, "fof(goal, conjecture, name(c1234, \"o1234\")).");
+    let path = dir.join("facts.p");
+    std::fs::write(&path, &text).expect("write the problem");
+    let path = path.display().to_string();
+    let (code, out, err) = entail(&["prove", "--json", "--proof", "--timeout", "20", &path]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    let report: serde_json::Value = serde_json::from_str(&out).expect("one JSON document");
+    assert_eq!(report["engine"], "saturate", "{out}");
+    assert_eq!(
+        report["used_premises"],
+        serde_json::json!(["f1234"]),
+        "{out}"
+    );
+    assert_eq!(report["premises_recheck"], "proved", "{out}");
+}
+
+#[test]
 fn input_errors_have_their_own_szs_statuses() {
     let dir = scratch("prove_inputs", "statuses");
     let cases = [

@@ -369,7 +369,11 @@ impl Prover {
     /// it only when its search was complete); `None` when it did not
     /// settle. The budget is counted, so the verdict does not depend on the
     /// machine.
-    fn saturated(&self, premises: &[&Formula], goal: Option<&Formula>) -> Option<Decided> {
+    pub(crate) fn saturated(
+        &self,
+        premises: &[&Formula],
+        goal: Option<&Formula>,
+    ) -> Option<Decided> {
         let (outcome, _) = saturate(premises, goal, &Budget::RACE);
         let decided = |result, reason, proof, used| Decided {
             result,

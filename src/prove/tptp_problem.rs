@@ -3,6 +3,7 @@
 //! objects are pairwise unequal, and negated conjectures keep their role on
 //! the way to E.
 
+use super::portfolio::Decided;
 use super::{Entailment, ProblemReport, ProveError, Prover};
 use crate::smt::Signature;
 use crate::syntax::prover9::{Formula, Item};
@@ -45,6 +46,38 @@ impl Prover {
             }
             premises.push(a.formula.clone());
         }
+        let first_order = !signature.is_propositional();
+        let goal = conjectures.first().map(|a| a.formula.clone());
+        self.premise_names = problem
+            .formulas
+            .iter()
+            .filter(|a| a.role != Role::Conjecture)
+            .map(|a| a.name.clone())
+            .collect();
+        self.goal_name = conjectures
+            .first()
+            .map_or_else(|| "goal".to_string(), |a| a.name.clone());
+        // Many distinct objects take many axioms to encode (n log n): the
+        // native prover first tries without them, where a proof needs no
+        // distinctness; only its proofs count there, since a saturation
+        // without the axioms says nothing about the problem.
+        if problem.distinct_objects().len() > crate::syntax::tptp::PAIRWISE_DISTINCT {
+            let refs: Vec<&Formula> = premises.iter().collect();
+            if let Some(decided) = self.saturated(&refs, goal.as_ref()) {
+                if decided.result == Entailment::Proved {
+                    let names = self.premise_names.clone();
+                    let report = self.tptp_report(
+                        &refs,
+                        &names,
+                        goal.as_ref(),
+                        decided,
+                        first_order,
+                        Vec::new(),
+                    );
+                    return Ok(report);
+                }
+            }
+        }
         let distinct = problem.distinct_object_encoding();
         let mut notes = Vec::new();
         if !distinct.is_empty() {
@@ -62,29 +95,33 @@ impl Prover {
             });
         }
         premises.extend(distinct);
-        let goal = conjectures.first().map(|a| a.formula.clone());
         self.first_model_size = 1;
         // TPTP's variables are upper case and its constants lower case (`x`,
         // `unit`), which is Prover9's reading under this flag.
         self.search_directives = vec![Item::Set("prolog_style_variables".into())];
         self.negated_conjectures = negated;
-        let mut names: Vec<String> = problem
-            .formulas
-            .iter()
-            .filter(|a| a.role != Role::Conjecture)
-            .map(|a| a.name.clone())
-            .collect();
+        let mut names = self.premise_names.clone();
         names.resize(premises.len(), "distinct_objects".to_string());
         self.premise_names = names.clone();
-        self.goal_name = conjectures
-            .first()
-            .map_or_else(|| "goal".to_string(), |a| a.name.clone());
         let refs: Vec<&Formula> = premises.iter().collect();
         let timeout = self.timeout;
-        let first_order = !signature.is_propositional();
-        let decided = self.race(&refs, goal.as_ref(), timeout, first_order);
-        let decided = decided?;
-        let out = self.proved_out(&refs, &names, goal.as_ref(), &decided, first_order);
+        let decided = self.race(&refs, goal.as_ref(), timeout, first_order)?;
+        Ok(self.tptp_report(&refs, &names, goal.as_ref(), decided, first_order, notes))
+    }
+
+    /// The report of a decided TPTP problem over `premises` (named by
+    /// `names`), with the notes made on the way.
+    fn tptp_report(
+        &mut self,
+        premises: &[&Formula],
+        names: &[String],
+        goal: Option<&Formula>,
+        decided: Decided,
+        first_order: bool,
+        mut notes: Vec<String>,
+    ) -> ProblemReport {
+        let timeout = self.timeout;
+        let out = self.proved_out(premises, names, goal, &decided, first_order);
         self.negated_conjectures = Vec::new();
         let mut result = decided.result;
         if !self.options.countermodels {
@@ -93,7 +130,7 @@ impl Prover {
             }
         }
         notes.extend(decided.notes);
-        Ok(ProblemReport {
+        ProblemReport {
             result,
             assumptions: premises.len(),
             goals: usize::from(goal.is_some()),
@@ -104,6 +141,6 @@ impl Prover {
             used_premises: out.as_ref().map(|o| o.used.clone()),
             premises_recheck: out.map(|o| o.recheck),
             proof: decided.proof.filter(|_| self.proof_out),
-        })
+        }
     }
 }

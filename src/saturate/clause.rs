@@ -62,6 +62,14 @@ impl Lit {
                 || (self.eq && self.l == other.r && self.r == other.l))
     }
 
+    /// Whether the literal has no variable.
+    pub(crate) fn is_ground(&self) -> bool {
+        let mut ground = true;
+        self.l.each_var(&mut |_| ground = false);
+        self.r.each_var(&mut |_| ground = false);
+        ground
+    }
+
     fn weight(&self) -> usize {
         if self.eq {
             self.l.weight() + self.r.weight()

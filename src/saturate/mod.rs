@@ -24,7 +24,7 @@ use crate::syntax::prover9::Formula;
 use clause::{maximal, subsumes, Clause, Feature, Lit};
 use clausify::Symbols;
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, HashMap};
 use term::{gt, Subst, T};
 
 /// The deepest term a kept clause may have; deeper ones are discarded (and
@@ -275,6 +275,11 @@ impl State {
     }
 
     fn run(&mut self, input: Vec<(Vec<Lit>, usize)>) -> Outcome {
+        // The ground unit clauses of the input, each by its literal. A unit
+        // whose complement is here already is refuted at once: a negated
+        // goal that restates one fact of a large fact base would otherwise
+        // wait behind every fact of the same weight, beyond the budget.
+        let mut units: HashMap<Lit, usize> = HashMap::new();
         for (lits, source) in input {
             let Some(clause) = Clause::new(lits) else {
                 continue;
@@ -283,8 +288,23 @@ impl State {
                 return Outcome::Unknown("an input term is too deep".into());
             }
             let id = self.push(clause, "clausify", Vec::new(), Some(source));
-            if self.nodes[id].clause.lits.is_empty() {
+            let lits = &self.nodes[id].clause.lits;
+            if lits.is_empty() {
                 return self.theorem(id);
+            }
+            if let [lit] = lits.as_slice() {
+                if lit.is_ground() {
+                    let complement = Lit {
+                        pos: !lit.pos,
+                        ..lit.clone()
+                    };
+                    if let Some(&other) = units.get(&complement) {
+                        let empty = Clause::new(Vec::new()).expect("the empty clause is a clause");
+                        let found = self.push(empty, "resolve", vec![other, id], None);
+                        return self.theorem(found);
+                    }
+                    units.entry(lit.clone()).or_insert(id);
+                }
             }
         }
         let mut picks = 0usize;

@@ -205,3 +205,25 @@ fn nested_equivalences_are_refused_not_expanded_exponentially() {
         format!("formulas(assumptions). {f}. end_of_list.\nformulas(goals). {f}. end_of_list.");
     assert!(matches!(run(&text), Outcome::Theorem(_)));
 }
+
+#[test]
+fn a_goal_restating_one_fact_of_thousands_is_refuted_before_any_pick() {
+    let facts: String = (0..5000)
+        .map(|i| format!("r(k{i}, k{}).\n", i + 1))
+        .collect();
+    let text = format!(
+        "formulas(assumptions).\n{facts}end_of_list.\n\
+         formulas(goals). r(k4000, k4001). end_of_list."
+    );
+    let (premises, goal) = problem(&text);
+    let refs: Vec<&Formula> = premises.iter().collect();
+    let (out, stats) = saturate(&refs, goal.as_ref(), &Budget::RACE);
+    assert_eq!(used(&out), vec![4000]);
+    assert_eq!(stats.given, 0);
+    let Outcome::Theorem(proof) = out else {
+        unreachable!()
+    };
+    let last = proof.steps.last().expect("a step");
+    assert_eq!(last.clause, "$false");
+    assert_eq!(last.from, From::Inference("resolve", vec![4000, 5000]));
+}
