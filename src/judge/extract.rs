@@ -95,6 +95,29 @@ impl ReferenceRules {
         text
     }
 
+    /// The program the judge loads for these rules: [`ReferenceRules::program`]
+    /// with each repeat of a rule's exact text left out, where no rule's
+    /// body names `positive` (then nothing can count its solutions, so a
+    /// repeat changes no score, only the cost: an answer of 2,000 copies
+    /// of one draft loads one clause). With such a body, every rule.
+    pub fn loaded(&self, positive: &str) -> String {
+        let texts = self.rules.iter().map(|r| &self.joined[r.clone()]);
+        let recursive = texts.clone().any(|t| {
+            t.split_once(":-")
+                .is_some_and(|(_, body)| body.contains(positive))
+        });
+        if recursive {
+            return self.program();
+        }
+        let mut seen = std::collections::HashSet::new();
+        let mut text = String::new();
+        for rule in texts.filter(|t| seen.insert(*t)) {
+            text.push_str(rule);
+            text.push('\n');
+        }
+        text
+    }
+
     /// The last rule alone (the reference with its multiple-rules switch
     /// off), or the empty text.
     pub fn last(&self) -> &str {
@@ -466,5 +489,26 @@ mod tests {
         let found = extract_rule("So: westbound(X) :- a(X).", "westbound").unwrap();
         assert_eq!(found.clause, "westbound(X) :- a(X).");
         assert!(extract_rule("eastbound(X) :- a(X).", "westbound").is_none());
+    }
+}
+
+#[cfg(test)]
+mod loaded_tests {
+    use super::reference_rules;
+
+    #[test]
+    fn repeats_load_once_unless_a_body_names_the_predicate() {
+        let draft = "eastbound(T) :- has_car(T, C), car_num(C, 1).";
+        let other = "eastbound(T) :- has_car(T, C), car_len(C, long).";
+        let answer = format!("{draft}\n{other}\n{}", format!("{draft}\n").repeat(500));
+        let found = reference_rules(&answer, "eastbound");
+        assert_eq!(found.rules.len(), 502);
+        assert_eq!(found.loaded("eastbound"), format!("{draft}\n{other}\n"));
+        // A body that calls eastbound could count its solutions: all load.
+        let counting = "eastbound(T) :- aggregate_all(count, eastbound(T), 3).";
+        let answer = format!("{draft}\n{draft}\n{counting}\n");
+        let found = reference_rules(&answer, "eastbound");
+        assert_eq!(found.loaded("eastbound"), found.program());
+        assert_eq!(found.program().lines().count(), 3);
     }
 }

@@ -573,7 +573,7 @@ impl Task<'_> {
         }
         let text = match self.judge.config.rules {
             Rules::Last => Cow::Borrowed(found.last()),
-            _ => Cow::Owned(found.program()),
+            _ => Cow::Owned(found.loaded(positive)),
         };
         let read = consult(&text, positive).map_err(|r| failed(rejected(r)))?;
         let any_clause = read
