@@ -32,9 +32,10 @@ def flood(kind, size):
         "facts": "has_car(train0, car0_1).\n",
     }[kind]
     if unit is None:
-        text, i = [], 0
-        while sum(map(len, text)) < size:
+        text, i, length = [], 0, 0
+        while length < size:
             text.append(f"p_{i:06}(c).\n")
+            length += len(text[-1])
             i += 1
         return rule + "".join(text)
     return rule + unit * (size // len(unit))
