@@ -284,10 +284,14 @@ impl State {
             let Some(clause) = Clause::new(lits) else {
                 continue;
             };
-            if clause.depth > MAX_DEPTH {
-                return Outcome::Unknown("an input term is too deep".into());
-            }
+            let too_deep = clause.depth > MAX_DEPTH;
             let id = self.push(clause, "clausify", Vec::new(), Some(source));
+            if too_deep {
+                // Never picked, so no saturation is claimed; kept only
+                // for the unit check below.
+                self.taken[id] = true;
+                self.incomplete = true;
+            }
             let lits = &self.nodes[id].clause.lits;
             if lits.is_empty() {
                 return self.theorem(id);

@@ -227,3 +227,20 @@ fn a_goal_restating_one_fact_of_thousands_is_refuted_before_any_pick() {
     assert_eq!(last.clause, "$false");
     assert_eq!(last.from, From::Inference("resolve", vec![4000, 5000]));
 }
+
+#[test]
+fn a_too_deep_input_unit_meets_its_complement_but_is_never_picked() {
+    let deep = format!("q({}k5{})", "f(".repeat(200), ")".repeat(200));
+    let text = format!(
+        "formulas(assumptions). {deep}. end_of_list.\nformulas(goals). {deep}. end_of_list."
+    );
+    assert_eq!(used(&run(&text)), vec![0]);
+    // Unpicked, it leaves the search incomplete: no saturation claim.
+    let text =
+        format!("formulas(assumptions). {deep}. end_of_list.\nformulas(goals). p. end_of_list.");
+    assert!(
+        matches!(run(&text), Outcome::Unknown(_)),
+        "{:?}",
+        run(&text)
+    );
+}
