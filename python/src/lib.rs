@@ -289,7 +289,7 @@ fn gen_logicgraph(
     threads: usize,
     shard: (u64, u64),
 ) -> PyResult<Option<String>> {
-    use entail::gen::logicgraph::{self, Config, Form, Tier};
+    use entail::gen::logicgraph::{Config, Form, Tier};
     let bad = |m: String| PyValueError::new_err(m);
     let tier = Tier::parse(tier).ok_or_else(|| bad(format!("unknown tier {tier:?}")))?;
     let mut config = Config::for_tier(tier);
