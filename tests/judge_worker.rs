@@ -271,3 +271,36 @@ fn a_cancel_flag_cuts_a_wait_on_a_worker_short() {
     assert_eq!(result.error.as_deref(), Some("interrupted"), "{result:?}");
     assert!(score(&judge, RULE).is_correct);
 }
+
+#[test]
+fn a_worker_that_never_reads_its_requests_times_out_instead_of_blocking() {
+    // `sleep` never reads stdin: a request larger than a pipe's buffer
+    // (a task of 200 KB) used to block the judge in its write for ever.
+    let _serial = serial();
+    let mut config = scryer_config();
+    config.worker.command = Some(WorkerCommand {
+        program: "sleep".into(),
+        args: vec!["600".into()],
+    });
+    config.worker.eval_timeout = Duration::from_secs(2);
+    config.worker.load_timeout = Duration::from_secs(2);
+    let judge = Judge::new(config);
+    let facts: String = (0..5_000)
+        .map(|i| format!("has_car(train0, car0_{i}).\nshort(car0_{i}).\n"))
+        .collect();
+    let record = TaskRecord {
+        validation_program: format!("{TASK}{facts}"),
+        ..Default::default()
+    };
+    let (sender, answered) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = sender.send(judge.task(&record).expect("task loads").score(RULE));
+    });
+    // A generous bound that only a blocked judge misses (two timeouts,
+    // one retry).
+    let result = answered
+        .recv_timeout(Duration::from_secs(120))
+        .expect("the judge answers");
+    assert!(!result.is_correct, "{result:?}");
+    assert!(result.error_kind.is_some(), "{result:?}");
+}

@@ -24,9 +24,9 @@ use std::ffi::OsString;
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, ExitCode, Stdio};
+use std::process::{Child, Command, ExitCode, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -207,7 +207,10 @@ enum Reply {
 
 struct Running {
     child: Child,
-    stdin: ChildStdin,
+    /// Request lines, written to the worker's stdin by a thread of their
+    /// own: a worker that stops reading blocks that thread, never the
+    /// caller, whose wait for the reply has the timeout.
+    requests: Sender<String>,
     replies: Receiver<String>,
     /// The process that started the worker (see the module documentation).
     owner: u32,
@@ -384,13 +387,9 @@ impl Worker {
         let Some(running) = self.running.as_mut() else {
             return Err(WorkerFailure::Spawn("worker vanished".into()).into());
         };
-        if let Err(e) = running
-            .stdin
-            .write_all(line.as_bytes())
-            .and_then(|_| running.stdin.flush())
-        {
+        if running.requests.send(line).is_err() {
             let status = self.kill();
-            return Err(Attempt::Died(format!("write to worker: {e} ({status})")));
+            return Err(Attempt::Died(format!("write to worker failed ({status})")));
         }
         let deadline = Instant::now() + timeout;
         let received = loop {
@@ -485,6 +484,19 @@ impl Worker {
             let _ = child.wait();
             return Err(WorkerFailure::Spawn("no pipes".into()));
         };
+        let (requests, to_write) = mpsc::channel::<String>();
+        std::thread::spawn(move || {
+            let mut stdin = stdin;
+            for line in to_write {
+                if stdin
+                    .write_all(line.as_bytes())
+                    .and_then(|_| stdin.flush())
+                    .is_err()
+                {
+                    break;
+                }
+            }
+        });
         let (sender, replies) = mpsc::channel();
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
@@ -496,7 +508,7 @@ impl Worker {
         });
         Ok(Running {
             child,
-            stdin,
+            requests,
             replies,
             owner: std::process::id(),
         })
