@@ -91,7 +91,7 @@ def test_readme_examples_run(root, monkeypatch):
     readme = (root / "README.md").read_text()
     quick = blocks(readme, "## Quick start from Python", "## Benchmarks")
     codes = blocks((root / "docs" / "python.md").read_text())
-    assert len(quick) == 1 and len(codes) == 4
+    assert len(quick) == 1 and len(codes) == 5
     codes = quick + codes
     namespace = {}
     for code in codes:
