@@ -61,7 +61,8 @@ impl Prover {
         // native prover first tries without them, where a proof needs no
         // distinctness; only its proofs count there, since a saturation
         // without the axioms says nothing about the problem.
-        if problem.distinct_objects().len() > crate::syntax::tptp::PAIRWISE_DISTINCT {
+        let objects = problem.distinct_objects().len();
+        if objects > crate::syntax::tptp::PAIRWISE_DISTINCT {
             let refs: Vec<&Formula> = premises.iter().collect();
             if let Some(decided) = self.saturated(&refs, goal.as_ref()) {
                 if decided.result == Entailment::Proved {
@@ -81,7 +82,6 @@ impl Prover {
         let distinct = problem.distinct_object_encoding();
         let mut notes = Vec::new();
         if !distinct.is_empty() {
-            let objects = problem.distinct_objects().len();
             notes.push(if objects <= crate::syntax::tptp::PAIRWISE_DISTINCT {
                 format!(
                     "{objects} distinct objects: {} disequalities added",
