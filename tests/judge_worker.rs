@@ -304,3 +304,44 @@ fn a_worker_that_never_reads_its_requests_times_out_instead_of_blocking() {
     assert!(!result.is_correct, "{result:?}");
     assert!(result.error_kind.is_some(), "{result:?}");
 }
+
+/// Forks of this process: counted by an atfork handler, as a host's
+/// libraries (OpenBLAS in a Python host) register them.
+static FORKS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+extern "C" fn count_fork() {
+    FORKS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+}
+
+#[test]
+fn a_worker_starts_without_running_the_hosts_fork_handlers_and_with_its_limits() {
+    // An atfork handler that waits for ever (OpenBLAS's, under scipy) hung a
+    // Python batch inside a worker's start; a start that never forks the
+    // host cannot run one.
+    let _serial = serial();
+    static REGISTER: std::sync::Once = std::sync::Once::new();
+    // SAFETY: the handler only increments an atomic.
+    REGISTER.call_once(|| unsafe {
+        assert_eq!(libc::pthread_atfork(Some(count_fork), None, None), 0);
+    });
+    let mut config = scryer_config();
+    config.workers = 1;
+    config.worker.memory_limit_bytes = 700 << 20;
+    let judge = Judge::new(config);
+    let before = FORKS.load(std::sync::atomic::Ordering::SeqCst);
+    assert!(score(&judge, RULE).is_correct);
+    assert_eq!(FORKS.load(std::sync::atomic::Ordering::SeqCst), before);
+    let pids = workers();
+    assert_eq!(pids.len(), 1, "{pids:?}");
+    let limits = std::fs::read_to_string(format!("/proc/{}/limits", pids[0])).unwrap();
+    let row = |name: &str| {
+        let line = limits.lines().find(|l| l.starts_with(name)).unwrap();
+        line[name.len()..]
+            .split_whitespace()
+            .take(2)
+            .collect::<Vec<_>>()
+    };
+    let bytes = (700u64 << 20).to_string();
+    assert_eq!(row("Max address space"), [bytes.as_str(), bytes.as_str()]);
+    assert_eq!(row("Max core file size"), ["0", "0"]);
+}

@@ -22,7 +22,6 @@ use super::Background;
 use std::cell::RefCell;
 use std::ffi::OsString;
 use std::io::{BufRead, BufReader, Write};
-use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Child, Command, ExitCode, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -451,26 +450,6 @@ impl Worker {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null());
-        let memory_limit = self.config.memory_limit_bytes;
-        // SAFETY: the closure runs in the forked child before exec and only
-        // calls async-signal-safe setrlimit.
-        unsafe {
-            command.pre_exec(move || {
-                let limit = libc::rlimit {
-                    rlim_cur: memory_limit as libc::rlim_t,
-                    rlim_max: memory_limit as libc::rlim_t,
-                };
-                if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
-                    return Err(std::io::Error::last_os_error());
-                }
-                let no_core = libc::rlimit {
-                    rlim_cur: 0,
-                    rlim_max: 0,
-                };
-                libc::setrlimit(libc::RLIMIT_CORE, &no_core);
-                Ok(())
-            });
-        }
         let mut child = command.spawn().map_err(|e| {
             let message = format!("{}: {e}", worker.program.display());
             if e.kind() == std::io::ErrorKind::NotFound {
@@ -479,6 +458,19 @@ impl Worker {
                 WorkerFailure::Spawn(message)
             }
         })?;
+        // The limits are set from here, after the start, not in the child
+        // before exec: a `pre_exec` closure makes the standard library fork
+        // rather than posix_spawn, and fork runs every library's atfork
+        // handlers in the caller, where one can wait for ever (OpenBLAS's,
+        // loaded by scipy in a Python host, hung a batch that way). The
+        // worker evaluates nothing before its first request, sent below.
+        if let Err(e) = limit_resources(&child, self.config.memory_limit_bytes) {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(WorkerFailure::Spawn(format!(
+                "limit the worker's memory: {e}"
+            )));
+        }
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             let _ = child.kill();
             let _ = child.wait();
@@ -513,6 +505,27 @@ impl Worker {
             owner: std::process::id(),
         })
     }
+}
+
+/// Caps a started worker's address space at `memory_limit` bytes and turns
+/// off its core dumps.
+fn limit_resources(child: &Child, memory_limit: u64) -> std::io::Result<()> {
+    let pid = child.id() as libc::pid_t;
+    let limits = [
+        (libc::RLIMIT_AS, memory_limit as libc::rlim_t),
+        (libc::RLIMIT_CORE, 0),
+    ];
+    for (resource, value) in limits {
+        let limit = libc::rlimit {
+            rlim_cur: value,
+            rlim_max: value,
+        };
+        // SAFETY: `limit` outlives the call; the old value is not asked for.
+        if unsafe { libc::prlimit(pid, resource, &limit, std::ptr::null_mut()) } != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+    }
+    Ok(())
 }
 
 impl Drop for Worker {
