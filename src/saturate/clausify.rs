@@ -13,8 +13,10 @@ use crate::smt::{free_variables, universal_closure};
 use crate::syntax::prover9::{Formula, Quantifier, Term};
 use std::collections::BTreeMap;
 
-/// The most clauses one input formula may become (distribution can
-/// explode); beyond it the problem is left to the other engines.
+/// The most clauses distribution may make of one input formula beyond its
+/// literal count (a conjunction of n literals is n clauses, linear; it is
+/// distributing disjunctions over conjunctions that can explode); beyond
+/// it the problem is left to the other engines.
 const MAX_CLAUSES: usize = 1000;
 
 /// The most negation-normal-form nodes one input formula may become: an
@@ -92,7 +94,8 @@ pub(crate) fn clausify(
             nodes: 0,
         };
         let nnf = c.nnf(&f, true)?;
-        for clause in cnf(&nnf)? {
+        let limit = MAX_CLAUSES.max(literals(&nnf));
+        for clause in cnf(&nnf, limit)? {
             out.push((clause, i));
         }
     }
@@ -269,16 +272,24 @@ impl Converter<'_> {
     }
 }
 
-/// The clauses of an NNF formula by distribution, at most [`MAX_CLAUSES`].
-fn cnf(f: &Nnf) -> Result<Vec<Vec<Lit>>, String> {
-    let too_many = || format!("more than {MAX_CLAUSES} clauses from one formula");
+/// How many literals an NNF formula has.
+fn literals(f: &Nnf) -> usize {
+    match f {
+        Nnf::Lit(_) => 1,
+        Nnf::And(parts) | Nnf::Or(parts) => parts.iter().map(literals).sum(),
+    }
+}
+
+/// The clauses of an NNF formula by distribution, at most `limit`.
+fn cnf(f: &Nnf, limit: usize) -> Result<Vec<Vec<Lit>>, String> {
+    let too_many = || format!("more than {limit} clauses from one formula");
     match f {
         Nnf::Lit(l) => Ok(vec![vec![l.clone()]]),
         Nnf::And(parts) => {
             let mut out = Vec::new();
             for p in parts {
-                out.extend(cnf(p)?);
-                if out.len() > MAX_CLAUSES {
+                out.extend(cnf(p, limit)?);
+                if out.len() > limit {
                     return Err(too_many());
                 }
             }
@@ -287,8 +298,8 @@ fn cnf(f: &Nnf) -> Result<Vec<Vec<Lit>>, String> {
         Nnf::Or(parts) => {
             let mut acc: Vec<Vec<Lit>> = vec![Vec::new()];
             for p in parts {
-                let next = cnf(p)?;
-                if acc.len() * next.len() > MAX_CLAUSES {
+                let next = cnf(p, limit)?;
+                if acc.len().saturating_mul(next.len()) > limit {
                     return Err(too_many());
                 }
                 acc = acc

@@ -143,7 +143,9 @@ fn an_infinite_model_is_never_claimed_within_the_budget() {
 
 #[test]
 fn a_long_flat_conjunction_clausifies_without_deep_recursion() {
-    let n = 900;
+    // More conjuncts than the distribution limit: a conjunction's clauses
+    // grow with its literals, so it is taken whole.
+    let n = 5000;
     let conj: Vec<String> = (0..n).map(|i| format!("p{i}")).collect();
     let text = format!(
         "formulas(assumptions). {} . end_of_list.\nformulas(goals). p{} . end_of_list.",
@@ -243,4 +245,18 @@ fn a_too_deep_input_unit_meets_its_complement_but_is_never_picked() {
         "{:?}",
         run(&text)
     );
+}
+
+#[test]
+fn distribution_that_multiplies_clauses_is_left_to_the_other_engines() {
+    // (a0 & b0) | … | (a11 & b11) is 2^12 clauses from 24 literals.
+    let pairs: Vec<String> = (0..12).map(|i| format!("(a{i} & b{i})")).collect();
+    let text = format!(
+        "formulas(assumptions). {} . end_of_list.\nformulas(goals). a0 | b0 . end_of_list.",
+        pairs.join(" | ")
+    );
+    match run(&text) {
+        Outcome::Unknown(why) => assert_eq!(why, "more than 1000 clauses from one formula"),
+        other => panic!("expected no verdict, got {other:?}"),
+    }
 }
