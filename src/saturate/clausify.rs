@@ -11,7 +11,7 @@ use super::clause::Lit;
 use super::term::{Sym, T, TRUE};
 use crate::smt::{free_variables, universal_closure};
 use crate::syntax::prover9::{Formula, Quantifier, Term};
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 
 /// The most clauses distribution may make of one input formula beyond its
 /// literal count (a conjunction of n literals is n clauses, linear; it is
@@ -29,7 +29,9 @@ const MAX_NODES: usize = 100_000;
 pub(crate) struct Symbols {
     pub(crate) names: Vec<String>,
     pub(crate) arities: Vec<usize>,
-    map: BTreeMap<(String, usize, bool), Sym>,
+    /// By name: each (arity, whether a predicate) it is used with. Looked
+    /// up by `&str`, so a symbol seen before costs no allocation.
+    map: HashMap<String, Vec<(usize, bool, Sym)>>,
     skolems: usize,
 }
 
@@ -42,14 +44,18 @@ impl Symbols {
     }
 
     fn intern(&mut self, name: &str, arity: usize, predicate: bool) -> Sym {
-        let key = (name.to_string(), arity, predicate);
-        if let Some(&s) = self.map.get(&key) {
-            return s;
+        if let Some(uses) = self.map.get(name) {
+            if let Some(&(_, _, s)) = uses.iter().find(|u| u.0 == arity && u.1 == predicate) {
+                return s;
+            }
         }
         let s = self.names.len() as Sym;
         self.names.push(name.to_string());
         self.arities.push(arity);
-        self.map.insert(key, s);
+        self.map
+            .entry(name.to_string())
+            .or_default()
+            .push((arity, predicate, s));
         s
     }
 

@@ -2,7 +2,7 @@
 //! helpers (free variables, universal closure) the encoding relies on.
 
 use crate::syntax::prover9::{Formula, Quantifier, Term};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeSet, HashMap};
 
 /// Whether a symbol denotes a relation (predicate) or an operation (function;
 /// constants are 0-ary functions).
@@ -36,10 +36,21 @@ impl EncodeError {
 /// table: `p/1` and `p/2` are different symbols. Using one name and arity both
 /// as a predicate and as a function is an error, because Prover9 rejects it
 /// and an encoding would silently treat them as unrelated.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default)]
 pub struct Signature {
-    symbols: BTreeMap<(String, usize), SymbolKind>,
+    /// By name, then arity: looked up by `&str`, so a symbol seen before
+    /// costs no allocation (a long formula repeats its symbols).
+    symbols: HashMap<String, Vec<(usize, SymbolKind)>>,
 }
+
+/// Equal when they hold the same symbols, whatever order they were met in.
+impl PartialEq for Signature {
+    fn eq(&self, other: &Signature) -> bool {
+        self.symbols().eq(other.symbols())
+    }
+}
+
+impl Eq for Signature {}
 
 impl Signature {
     /// An empty signature.
@@ -92,14 +103,22 @@ impl Signature {
     }
 
     fn add(&mut self, name: &str, arity: usize, kind: SymbolKind) -> Result<(), EncodeError> {
-        match self.symbols.get(&(name.to_string(), arity)) {
+        let known = self
+            .symbols
+            .get(name)
+            .and_then(|uses| uses.iter().find(|(a, _)| *a == arity))
+            .map(|(_, k)| k);
+        match known {
             Some(k) if *k != kind => Err(EncodeError::new(format!(
                 "symbol `{name}` with {arity} argument{} is used both as a predicate and as a function",
                 if arity == 1 { "" } else { "s" }
             ))),
             Some(_) => Ok(()),
             None => {
-                self.symbols.insert((name.to_string(), arity), kind);
+                self.symbols
+                    .entry(name.to_string())
+                    .or_default()
+                    .push((arity, kind));
                 Ok(())
             }
         }
@@ -107,14 +126,21 @@ impl Signature {
 
     /// Every symbol as `(name, arity, kind)`, sorted by name then arity.
     pub fn symbols(&self) -> impl Iterator<Item = (&str, usize, SymbolKind)> {
-        self.symbols.iter().map(|((n, a), k)| (n.as_str(), *a, *k))
+        let mut all: Vec<(&str, usize, SymbolKind)> = self
+            .symbols
+            .iter()
+            .flat_map(|(n, uses)| uses.iter().map(move |(a, k)| (n.as_str(), *a, *k)))
+            .collect();
+        all.sort_unstable_by(|x, y| (x.0, x.1).cmp(&(y.0, y.1)));
+        all.into_iter()
     }
 
     /// Whether the problem is propositional: only 0-ary predicates.
     pub fn is_propositional(&self) -> bool {
         self.symbols
-            .iter()
-            .all(|((_, a), k)| *a == 0 && *k == SymbolKind::Predicate)
+            .values()
+            .flatten()
+            .all(|(a, k)| *a == 0 && *k == SymbolKind::Predicate)
     }
 }
 
