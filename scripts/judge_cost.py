@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Side by side, in one run: the CPU of `entail judge --batch` on 1,000
 answers, with and without 5% of them long (up to 64 KB: floods of drafts,
-distinct names, backticks, fences, comments), and the peak memory of one
+distinct drafts, distinct names, backticks, fences, comments), and the peak memory of one
 answer at the 16 MiB line cap against its size.
 
     python3 scripts/judge_cost.py [path/to/entail]
@@ -26,6 +26,7 @@ def flood(kind, size):
     unit = {
         "drafts": "eastbound(T) :- has_car(T, C), car_num(C, 1).\n",
         "names": None,
+        "numbered": None,
         "backticks": "`",
         "fences": "```\n",
         "comments": "% eastbound(T) :- a.\n",
@@ -34,7 +35,10 @@ def flood(kind, size):
     if unit is None:
         text, i, length = [], 0, 0
         while length < size:
-            text.append(f"p_{i:06}(c).\n")
+            # Distinct names (facts no reader loads), or distinct rules,
+            # each of which the reference loads and runs.
+            text.append(f"p_{i:06}(c).\n" if kind == "names"
+                        else f"eastbound(T) :- has_car(T, C), car_num(C, {i}).\n")
             length += len(text[-1])
             i += 1
         return rule + "".join(text)
@@ -62,7 +66,7 @@ def peak(path):
 
 
 rng = random.Random(50)
-kinds = ["drafts", "names", "backticks", "fences", "comments", "facts"]
+kinds = ["drafts", "numbered", "names", "backticks", "fences", "comments", "facts"]
 # Distinct texts (a comment apart), so no answer is a repeat of another.
 plain = [f"{rng.choice(ORDINARY)}\n% answer {i}" for i in range(1000)]
 costly = list(plain)

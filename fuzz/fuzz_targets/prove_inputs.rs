@@ -1,15 +1,18 @@
 //! What `entail prove` does with a problem before any engine runs, on any
 //! bytes and on generated extreme problems: the TPTP and Prover9 readers,
 //! the distinct-object encoding, the signature, the translations for E and
-//! Prover9 (each read back), and a short finite model search. Fails on a
-//! panic; an abort, a stack overflow or an allocation without bound ends
-//! the fuzzer too. The first byte picks the input: raw TPTP (0-1), raw
-//! Prover9 (2-3), or a generated extreme problem whose shape and size come
-//! from the next bytes (high arity, deep terms and parentheses, long
-//! conjunctions and clauses, many distinct objects, many variables).
+//! Prover9 (each read back), a short finite model search and the native
+//! saturation prover. Fails on a panic, or when the saturation prover
+//! refutes formulas the model search found a model of; an abort, a stack
+//! overflow or an allocation without bound ends the fuzzer too. The first
+//! byte picks the input: raw TPTP (0-1), raw Prover9 (2-3), or a generated
+//! extreme problem whose shape and size come from the next bytes (high
+//! arity, deep terms and parentheses, long conjunctions and clauses, many
+//! distinct objects, many variables).
 #![no_main]
 
 use entail::prove::{ladr, tptp as e_tptp};
+use entail::saturate::{saturate, Budget, Outcome};
 use entail::smt::{finite, Signature};
 use entail::syntax::prover9::Formula;
 use entail::syntax::{prover9, tptp};
@@ -65,7 +68,16 @@ fn check(formulas: &[Formula], negated: &[usize]) {
     let _ = ladr::translate(&[], &refs, None, 1);
     let stop = Arc::new(AtomicBool::new(false));
     let deadline = Instant::now() + Duration::from_millis(20);
-    let _ = finite::find_model(formulas, 4, 1, deadline, &stop);
+    let model = finite::find_model(formulas, 4, 1, deadline, &stop);
+    // The native prover on the same formulas, with the race's budget: a
+    // refutation of formulas that have a model would be unsound.
+    let (outcome, _) = saturate(&refs, None, &Budget::RACE);
+    if let (Outcome::Theorem(proof), Some(model)) = (&outcome, &model) {
+        assert!(
+            !model.satisfies_all(formulas),
+            "saturation refuted formulas with a model: {proof:?}"
+        );
+    }
 }
 
 fuzz_target!(|data: &[u8]| {
