@@ -96,7 +96,9 @@ pub(crate) fn quote(content: &str, q: char) -> String {
 /// `/* */` block comments. Ends with [`Kind::End`].
 pub(crate) fn tokens(src: &str) -> Result<Vec<Token>, SyntaxError> {
     let bytes = src.as_bytes();
-    let mut out = Vec::new();
+    // Deep terms are about a token per byte (`f(`): sized for half of
+    // that, the vector is copied at most once as it grows.
+    let mut out = Vec::with_capacity(src.len() / 2 + 1);
     let mut i = 0;
     while i < bytes.len() {
         let c = bytes[i];
@@ -110,7 +112,7 @@ pub(crate) fn tokens(src: &str) -> Result<Vec<Token>, SyntaxError> {
             }
             continue;
         }
-        if src[i..].starts_with("/*") {
+        if c == b'/' && bytes.get(i + 1) == Some(&b'*') {
             match src[i + 2..].find("*/") {
                 Some(end) => i += 2 + end + 2,
                 None => return Err(SyntaxError::at(src, i, "unterminated comment")),
@@ -171,7 +173,10 @@ pub(crate) fn tokens(src: &str) -> Result<Vec<Token>, SyntaxError> {
                 i += 1;
             }
             Kind::Number(src[start..i].to_string())
-        } else if let Some(p) = PUNCT.iter().find(|p| src[i..].starts_with(**p)) {
+        } else if let Some(p) = PUNCT
+            .iter()
+            .find(|p| p.as_bytes()[0] == c && bytes[i..].starts_with(p.as_bytes()))
+        {
             i += p.len();
             Kind::Punct(p)
         } else {
