@@ -38,8 +38,9 @@ impl EncodeError {
 /// and an encoding would silently treat them as unrelated.
 #[derive(Debug, Clone, Default)]
 pub struct Signature {
-    /// By name, then arity: looked up by `&str`, so a symbol seen before
-    /// costs no allocation (a long formula repeats its symbols).
+    /// By name: each arity it is used with, and how. Looked up by `&str`,
+    /// so a symbol seen before costs no allocation (a long formula repeats
+    /// its symbols); `symbols()` gives them in name order.
     symbols: HashMap<String, Vec<(usize, SymbolKind)>>,
 }
 
