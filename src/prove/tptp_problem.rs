@@ -31,7 +31,7 @@ impl Prover {
                 ),
             ));
         }
-        let mut premises: Vec<Formula> = Vec::new();
+        let mut premises: Vec<&Formula> = Vec::new();
         let mut negated = Vec::new();
         let mut signature = Signature::new();
         for a in &problem.formulas {
@@ -44,10 +44,10 @@ impl Prover {
             if a.role == Role::NegatedConjecture {
                 negated.push(premises.len());
             }
-            premises.push(a.formula.clone());
+            premises.push(&a.formula);
         }
         let first_order = !signature.is_propositional();
-        let goal = conjectures.first().map(|a| a.formula.clone());
+        let goal = conjectures.first().map(|a| &a.formula);
         self.premise_names = problem
             .formulas
             .iter()
@@ -61,40 +61,34 @@ impl Prover {
         // native prover first tries without them, where a proof needs no
         // distinctness; only its proofs count there, since a saturation
         // without the axioms says nothing about the problem.
-        let objects = problem.distinct_objects().len();
-        if objects > crate::syntax::tptp::PAIRWISE_DISTINCT {
-            let refs: Vec<&Formula> = premises.iter().collect();
-            if let Some(decided) = self.saturated(&refs, goal.as_ref()) {
+        let objects = problem.distinct_objects();
+        if objects.len() > crate::syntax::tptp::PAIRWISE_DISTINCT {
+            if let Some(decided) = self.saturated(&premises, goal) {
                 if decided.result == Entailment::Proved {
                     let names = self.premise_names.clone();
-                    let report = self.tptp_report(
-                        &refs,
-                        &names,
-                        goal.as_ref(),
-                        decided,
-                        first_order,
-                        Vec::new(),
-                    );
+                    let report =
+                        self.tptp_report(&premises, &names, goal, decided, first_order, Vec::new());
                     return Ok(report);
                 }
             }
         }
-        let distinct = problem.distinct_object_encoding();
+        let distinct = problem.distinct_object_encoding(&objects);
         let mut notes = Vec::new();
         if !distinct.is_empty() {
-            notes.push(if objects <= crate::syntax::tptp::PAIRWISE_DISTINCT {
+            let count = objects.len();
+            notes.push(if count <= crate::syntax::tptp::PAIRWISE_DISTINCT {
                 format!(
-                    "{objects} distinct objects: {} disequalities added",
+                    "{count} distinct objects: {} disequalities added",
                     distinct.len()
                 )
             } else {
                 format!(
-                    "{objects} distinct objects: numbered in binary by {} unit axioms",
+                    "{count} distinct objects: numbered in binary by {} unit axioms",
                     distinct.len()
                 )
             });
         }
-        premises.extend(distinct);
+        premises.extend(&distinct);
         self.first_model_size = 1;
         // TPTP's variables are upper case and its constants lower case (`x`,
         // `unit`), which is Prover9's reading under this flag.
@@ -103,10 +97,9 @@ impl Prover {
         let mut names = self.premise_names.clone();
         names.resize(premises.len(), "distinct_objects".to_string());
         self.premise_names = names.clone();
-        let refs: Vec<&Formula> = premises.iter().collect();
         let timeout = self.timeout;
-        let decided = self.race(&refs, goal.as_ref(), timeout, first_order)?;
-        Ok(self.tptp_report(&refs, &names, goal.as_ref(), decided, first_order, notes))
+        let decided = self.race(&premises, goal, timeout, first_order)?;
+        Ok(self.tptp_report(&premises, &names, goal, decided, first_order, notes))
     }
 
     /// The report of a decided TPTP problem over `premises` (named by

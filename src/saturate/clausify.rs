@@ -9,9 +9,10 @@
 
 use super::clause::Lit;
 use super::term::{Sym, T, TRUE};
-use crate::smt::{free_variables, universal_closure};
+use crate::smt::{closed, free_variables, universal_closure};
 use crate::syntax::prover9::{Formula, Quantifier, Term};
-use std::collections::HashMap;
+use hashbrown::HashMap;
+use std::borrow::Cow;
 
 /// The most clauses distribution may make of one input formula beyond its
 /// literal count (a conjunction of n literals is n clauses, linear; it is
@@ -88,8 +89,8 @@ pub(crate) fn clausify(
     let negated_goal = goal.map(|g| Formula::Not(Box::new(universal_closure(g))));
     for (i, f) in premises
         .iter()
-        .map(|p| universal_closure(p))
-        .chain(negated_goal)
+        .map(|p| closed(p))
+        .chain(negated_goal.map(Cow::Owned))
         .enumerate()
     {
         let mut c = Converter {
@@ -268,11 +269,12 @@ impl Converter<'_> {
             Term::App(name, args) => {
                 let f = self.symbols.intern(name, args.len(), false);
                 debug_assert_ne!(f, TRUE);
-                let args = args
-                    .iter()
-                    .map(|a| self.term(a))
-                    .collect::<Result<Vec<_>, _>>()?;
-                Ok(T::F(f, args))
+                // Exactly sized: collecting through `Result` reserves four.
+                let mut converted = Vec::with_capacity(args.len());
+                for a in args {
+                    converted.push(self.term(a)?);
+                }
+                Ok(T::F(f, converted))
             }
         }
     }

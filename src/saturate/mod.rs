@@ -23,8 +23,9 @@ mod term;
 use crate::syntax::prover9::Formula;
 use clause::{maximal, subsumes, Clause, Feature, Lit};
 use clausify::Symbols;
+use hashbrown::HashMap;
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::BinaryHeap;
 use term::{gt, Subst, T};
 
 /// The deepest term a kept clause may have; deeper ones are discarded (and
@@ -275,11 +276,7 @@ impl State {
     }
 
     fn run(&mut self, input: Vec<(Vec<Lit>, usize)>) -> Outcome {
-        // The ground unit clauses of the input, each by its literal. A unit
-        // whose complement is here already is refuted at once: a negated
-        // goal that restates one fact of a large fact base would otherwise
-        // wait behind every fact of the same weight, beyond the budget.
-        let mut units: HashMap<Lit, usize> = HashMap::new();
+        let first = self.nodes.len();
         for (lits, source) in input {
             let Some(clause) = Clause::new(lits) else {
                 continue;
@@ -292,24 +289,18 @@ impl State {
                 self.taken[id] = true;
                 self.incomplete = true;
             }
-            let lits = &self.nodes[id].clause.lits;
-            if lits.is_empty() {
+            if self.nodes[id].clause.lits.is_empty() {
                 return self.theorem(id);
             }
-            if let [lit] = lits.as_slice() {
-                if lit.is_ground() {
-                    let complement = Lit {
-                        pos: !lit.pos,
-                        ..lit.clone()
-                    };
-                    if let Some(&other) = units.get(&complement) {
-                        let empty = Clause::new(Vec::new()).expect("the empty clause is a clause");
-                        let found = self.push(empty, "resolve", vec![other, id], None);
-                        return self.theorem(found);
-                    }
-                    units.entry(lit.clone()).or_insert(id);
-                }
-            }
+        }
+        // Two complementary ground units of the input refute it at once: a
+        // negated goal that restates one fact of a large fact base would
+        // otherwise wait behind every fact of the same weight, beyond the
+        // budget.
+        if let Some((a, b)) = self.complementary_units(first) {
+            let empty = Clause::new(Vec::new()).expect("the empty clause is a clause");
+            let found = self.push(empty, "resolve", vec![a, b], None);
+            return self.theorem(found);
         }
         let mut picks = 0usize;
         loop {
@@ -357,6 +348,60 @@ impl State {
     }
 
     /// Adds a node to the passive set.
+    /// The first pair of complementary ground unit clauses from node
+    /// `first` on, in input order: the pair whose later member comes
+    /// earliest, with the earliest complement before it. Only the rarer
+    /// polarity is indexed, by reference, so a fact base of a million
+    /// positive units with one negated goal costs a lookup per fact.
+    fn complementary_units(&self, first: usize) -> Option<(usize, usize)> {
+        let (mut positive, mut negative) = (Vec::new(), Vec::new());
+        for id in first..self.nodes.len() {
+            if let [lit] = self.nodes[id].clause.lits.as_slice() {
+                if lit.is_ground() {
+                    if lit.pos {
+                        positive.push(id);
+                    } else {
+                        negative.push(id);
+                    }
+                }
+            }
+        }
+        let (few, many) = if positive.len() <= negative.len() {
+            (positive, negative)
+        } else {
+            (negative, positive)
+        };
+        let atom = |id: usize| {
+            let lit = &self.nodes[id].clause.lits[0];
+            (lit.eq, &lit.l, &lit.r)
+        };
+        // Each atom's first occurrence on the rarer side.
+        let mut index = HashMap::with_capacity(few.len());
+        for &id in &few {
+            index.entry(atom(id)).or_insert(id);
+        }
+        // Each atom's first occurrence on the other side that meets one.
+        let mut seen = HashMap::new();
+        let mut best: Option<(usize, usize)> = None;
+        for &id in &many {
+            let key = atom(id);
+            let Some(&other) = index.get(&key) else {
+                continue;
+            };
+            let earliest = *seen.entry(key).or_insert(id);
+            // The pair is found when its later member is read.
+            let pair = if other < earliest {
+                (other, earliest)
+            } else {
+                (earliest, other)
+            };
+            if best.is_none_or(|b| pair.1 < b.1) {
+                best = Some(pair);
+            }
+        }
+        best
+    }
+
     fn push(
         &mut self,
         clause: Clause,

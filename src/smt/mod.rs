@@ -15,7 +15,9 @@ mod signature;
 
 pub use map::SubsetMap;
 pub use model::{Countermodel, Table};
-pub use signature::{free_variables, universal_closure, EncodeError, Signature, SymbolKind};
+pub use signature::{
+    closed, free_variables, universal_closure, EncodeError, Signature, SymbolKind,
+};
 
 use crate::syntax::prover9::{Formula, Quantifier, Term};
 use std::collections::HashMap;

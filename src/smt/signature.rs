@@ -2,7 +2,9 @@
 //! helpers (free variables, universal closure) the encoding relies on.
 
 use crate::syntax::prover9::{Formula, Quantifier, Term};
-use std::collections::{BTreeSet, HashMap};
+use hashbrown::HashMap;
+use std::borrow::Cow;
+use std::collections::BTreeSet;
 
 /// Whether a symbol denotes a relation (predicate) or an operation (function;
 /// constants are 0-ary functions).
@@ -190,12 +192,20 @@ pub fn free_variables(formula: &Formula) -> Vec<String> {
 /// `all x1 … all xn formula` over its free variables, as Prover9 reads an
 /// assumption (and a goal, before negating it).
 pub fn universal_closure(formula: &Formula) -> Formula {
-    free_variables(formula)
-        .into_iter()
-        .rev()
-        .fold(formula.clone(), |body, v| {
-            Formula::Quant(Quantifier::All, v, Box::new(body))
-        })
+    closed(formula).into_owned()
+}
+
+/// [`universal_closure`], borrowed when `formula` has no free variable (a
+/// large fact base is closed already, and copying it was a twentieth of
+/// proving it).
+pub fn closed(formula: &Formula) -> Cow<'_, Formula> {
+    let free = free_variables(formula);
+    if free.is_empty() {
+        return Cow::Borrowed(formula);
+    }
+    Cow::Owned(free.into_iter().rev().fold(formula.clone(), |body, v| {
+        Formula::Quant(Quantifier::All, v, Box::new(body))
+    }))
 }
 
 #[cfg(test)]

@@ -1,32 +1,38 @@
 //! Tokens of TPTP's FOF and CNF languages (`grammar/tptp.md`).
 
 use crate::syntax::SyntaxError;
+use std::borrow::Cow;
 
 /// One token and the byte offset where it starts.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Token {
-    pub(crate) kind: Kind,
+pub(crate) struct Token<'a> {
+    pub(crate) kind: Kind<'a>,
     pub(crate) offset: usize,
 }
 
+/// A token's kind and text. Unquoted text is borrowed from the source, so
+/// reading a word allocates nothing until the parser keeps it in a term.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Kind {
+pub(crate) enum Kind<'a> {
     /// A functor or predicate name: a lower word, or a single-quoted atom.
     /// A quoted atom whose text is a lower word is that word (`'abc'` is
     /// `abc`, as TPTP says); any other keeps its quotes, so it cannot meet
     /// an unquoted name.
-    Word(String),
+    Word(Cow<'a, str>),
     /// An upper word: a variable.
-    Var(String),
+    Var(&'a str),
     /// `$word` or `$$word`.
-    Dollar(String),
+    Dollar(&'a str),
     /// `"text"`, kept with its quotes: a distinct object.
     Distinct(String),
     /// An integer, rational or real.
-    Number(String),
+    Number(&'a str),
     /// Punctuation and connectives.
     Punct(&'static str),
     End,
+    /// Where the lexer failed: matches nothing, so the parser stops here
+    /// and reports the lexer's error.
+    Bad,
 }
 
 /// Connectives and punctuation, longest first.
@@ -92,34 +98,46 @@ pub(crate) fn quote(content: &str, q: char) -> String {
     out
 }
 
-/// Splits `src` into tokens, skipping layout, `%` line comments and
-/// `/* */` block comments. Ends with [`Kind::End`].
-pub(crate) fn tokens(src: &str) -> Result<Vec<Token>, SyntaxError> {
-    let bytes = src.as_bytes();
-    // Deep terms are about a token per byte (`f(`): sized for half of
-    // that, the vector is copied at most once as it grows.
-    let mut out = Vec::with_capacity(src.len() / 2 + 1);
-    let mut i = 0;
-    while i < bytes.len() {
-        let c = bytes[i];
-        if c.is_ascii_whitespace() {
-            i += 1;
-            continue;
-        }
-        if c == b'%' {
-            while i < bytes.len() && bytes[i] != b'\n' {
-                i += 1;
+/// The tokens of a source, one at a time, skipping layout, `%` line
+/// comments and `/* */` block comments. Reading token by token (rather than
+/// the whole file first) keeps no token vector: on a file of deep terms
+/// that vector was larger than the formulas read.
+pub(crate) struct Lexer<'a> {
+    src: &'a str,
+    at: usize,
+}
+
+impl<'a> Lexer<'a> {
+    pub(crate) fn new(src: &'a str) -> Lexer<'a> {
+        Lexer { src, at: 0 }
+    }
+
+    /// The next token; [`Kind::End`] at the end, as often as asked.
+    pub(crate) fn next_token(&mut self) -> Result<Token<'a>, SyntaxError> {
+        let src = self.src;
+        let bytes = src.as_bytes();
+        let mut i = self.at;
+        loop {
+            match bytes.get(i) {
+                Some(c) if c.is_ascii_whitespace() => i += 1,
+                Some(b'%') => {
+                    i = memchr::memchr(b'\n', &bytes[i..]).map_or(bytes.len(), |n| i + n);
+                }
+                Some(b'/') if bytes.get(i + 1) == Some(&b'*') => match src[i + 2..].find("*/") {
+                    Some(end) => i += 2 + end + 2,
+                    None => return Err(SyntaxError::at(src, i, "unterminated comment")),
+                },
+                _ => break,
             }
-            continue;
-        }
-        if c == b'/' && bytes.get(i + 1) == Some(&b'*') {
-            match src[i + 2..].find("*/") {
-                Some(end) => i += 2 + end + 2,
-                None => return Err(SyntaxError::at(src, i, "unterminated comment")),
-            }
-            continue;
         }
         let start = i;
+        let Some(&c) = bytes.get(i) else {
+            self.at = i;
+            return Ok(Token {
+                kind: Kind::End,
+                offset: src.len(),
+            });
+        };
         let word_end = |mut j: usize| {
             while j < bytes.len() && (bytes[j].is_ascii_alphanumeric() || bytes[j] == b'_') {
                 j += 1;
@@ -128,10 +146,10 @@ pub(crate) fn tokens(src: &str) -> Result<Vec<Token>, SyntaxError> {
         };
         let kind = if c.is_ascii_lowercase() {
             i = word_end(i);
-            Kind::Word(src[start..i].to_string())
+            Kind::Word(Cow::Borrowed(&src[start..i]))
         } else if c.is_ascii_uppercase() {
             i = word_end(i);
-            Kind::Var(src[start..i].to_string())
+            Kind::Var(&src[start..i])
         } else if c == b'$' {
             let from = if bytes.get(i + 1) == Some(&b'$') {
                 i + 2
@@ -142,7 +160,7 @@ pub(crate) fn tokens(src: &str) -> Result<Vec<Token>, SyntaxError> {
             if i == from {
                 return Err(SyntaxError::at(src, start, "`$` must start a word"));
             }
-            Kind::Dollar(src[start..i].to_string())
+            Kind::Dollar(&src[start..i])
         } else if c == b'\'' {
             let (content, end) = quoted(src, i, b'\'')?;
             if content.is_empty() {
@@ -150,9 +168,9 @@ pub(crate) fn tokens(src: &str) -> Result<Vec<Token>, SyntaxError> {
             }
             i = end;
             if lower_word(&content) {
-                Kind::Word(content)
+                Kind::Word(Cow::Owned(content))
             } else {
-                Kind::Word(quote(&content, '\''))
+                Kind::Word(Cow::Owned(quote(&content, '\'')))
             }
         } else if c == b'"' {
             let (content, end) = quoted(src, i, b'"')?;
@@ -172,7 +190,7 @@ pub(crate) fn tokens(src: &str) -> Result<Vec<Token>, SyntaxError> {
                 }
                 i += 1;
             }
-            Kind::Number(src[start..i].to_string())
+            Kind::Number(&src[start..i])
         } else if let Some(p) = PUNCT
             .iter()
             .find(|p| p.as_bytes()[0] == c && bytes[i..].starts_with(p.as_bytes()))
@@ -190,28 +208,28 @@ pub(crate) fn tokens(src: &str) -> Result<Vec<Token>, SyntaxError> {
             };
             return Err(SyntaxError::at(src, i, message));
         };
-        out.push(Token {
+        self.at = i;
+        Ok(Token {
             kind,
             offset: start,
-        });
+        })
     }
-    out.push(Token {
-        kind: Kind::End,
-        offset: src.len(),
-    });
-    Ok(out)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn kinds(src: &str) -> Vec<Kind> {
-        tokens(src)
-            .expect("lexes")
-            .into_iter()
-            .map(|t| t.kind)
-            .collect()
+    fn kinds(src: &str) -> Vec<Kind<'_>> {
+        let mut lexer = Lexer::new(src);
+        let mut out = Vec::new();
+        loop {
+            let kind = lexer.next_token().expect("lexes").kind;
+            out.push(kind.clone());
+            if kind == Kind::End {
+                return out;
+            }
+        }
     }
 
     #[test]
@@ -222,8 +240,8 @@ mod tests {
                 Kind::Word("abc".into()),
                 Kind::Word("'A b'".into()),
                 Kind::Distinct("\"x\\\"y\"".into()),
-                Kind::Var("X1".into()),
-                Kind::Dollar("$true".into()),
+                Kind::Var("X1"),
+                Kind::Dollar("$true"),
                 Kind::End
             ]
         );
@@ -248,10 +266,10 @@ mod tests {
             [
                 Kind::Word("p".into()),
                 Kind::Punct("("),
-                Kind::Number("12".into()),
+                Kind::Number("12"),
                 Kind::Punct(")"),
                 Kind::Punct("."),
-                Kind::Number("1.5".into()),
+                Kind::Number("1.5"),
                 Kind::End
             ]
         );

@@ -190,11 +190,11 @@ impl Problem {
     /// ground units (36,000 for 3,000 objects) instead of `n(n-1)/2`
     /// disequalities (4.5 million). The fresh predicates are named
     /// `distinct_object_bit<j>` (with more `_` if the problem uses such a
-    /// name).
-    pub fn distinct_object_encoding(&self) -> Vec<Formula> {
-        let objects = self.distinct_objects();
+    /// name). `objects` are the problem's [`Problem::distinct_objects`],
+    /// which the caller has at hand (finding them walks every formula).
+    pub fn distinct_object_encoding(&self, objects: &[String]) -> Vec<Formula> {
         if objects.len() <= PAIRWISE_DISTINCT {
-            return self.distinct_object_axioms();
+            return pairwise_unequal(objects);
         }
         let bits = usize::BITS - (objects.len() - 1).leading_zeros();
         let mut prefix = "distinct_object_bit".to_string();
@@ -245,18 +245,22 @@ impl Problem {
 
     /// `a != b` for each pair of distinct objects.
     pub fn distinct_object_axioms(&self) -> Vec<Formula> {
-        let objects = self.distinct_objects();
-        let mut out = Vec::new();
-        for (i, a) in objects.iter().enumerate() {
-            for b in &objects[i + 1..] {
-                out.push(Formula::not(Formula::Atom(Term::App(
-                    "=".into(),
-                    vec![Term::App(a.clone(), vec![]), Term::App(b.clone(), vec![])],
-                ))));
-            }
-        }
-        out
+        pairwise_unequal(&self.distinct_objects())
     }
+}
+
+/// `a != b` for each pair of `objects`.
+fn pairwise_unequal(objects: &[String]) -> Vec<Formula> {
+    let mut out = Vec::new();
+    for (i, a) in objects.iter().enumerate() {
+        for b in &objects[i + 1..] {
+            out.push(Formula::not(Formula::Atom(Term::App(
+                "=".into(),
+                vec![Term::App(a.clone(), vec![]), Term::App(b.clone(), vec![])],
+            ))));
+        }
+    }
+    out
 }
 
 /// The most distinct objects made unequal pair by pair (120 disequalities);

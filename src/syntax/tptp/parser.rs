@@ -1,6 +1,6 @@
 //! A recursive-descent parser for TPTP FOF and CNF (`grammar/tptp.md`).
 
-use super::lexer::{tokens, Kind, Token};
+use super::lexer::{Kind, Lexer, Token};
 use super::{Annotated, Include, Language, Role, Statement};
 use crate::syntax::prover9::{Formula, Quantifier, Term};
 use crate::syntax::{Pos, PosCursor, SyntaxError};
@@ -13,8 +13,11 @@ const NON_ASSOCIATIVE: [&str; 6] = ["<=>", "=>", "<=", "<~>", "~|", "~&"];
 
 pub(crate) struct Parser<'a> {
     src: &'a str,
-    toks: Vec<Token>,
-    at: usize,
+    lexer: Lexer<'a>,
+    /// The token under the cursor (the parser never looks further).
+    current: Token<'a>,
+    /// The lexer's error, once it failed; `current` is then [`Kind::Bad`].
+    lex_error: Option<SyntaxError>,
     depth: usize,
     /// The variables bound at this point of a FOF formula, innermost last.
     bound: Vec<String>,
@@ -31,42 +34,67 @@ type Parsed<T> = Result<T, SyntaxError>;
 
 impl<'a> Parser<'a> {
     pub(crate) fn new(src: &'a str) -> Parsed<Parser<'a>> {
-        Ok(Parser {
+        let mut parser = Parser {
             src,
-            toks: tokens(src)?,
-            at: 0,
+            lexer: Lexer::new(src),
+            current: Token {
+                kind: Kind::End,
+                offset: 0,
+            },
+            lex_error: None,
             depth: 0,
             bound: Vec::new(),
             open: false,
             positions: PosCursor::new(),
             clause_vars: std::collections::BTreeSet::new(),
-        })
+        };
+        parser.advance();
+        Ok(parser)
     }
 
-    fn peek(&self) -> &Kind {
-        &self.toks[self.at].kind
+    fn peek(&self) -> &Kind<'a> {
+        &self.current.kind
     }
 
     fn offset(&self) -> usize {
-        self.toks[self.at].offset
+        self.current.offset
+    }
+
+    /// Moves to the next token. A lexer error stops the cursor on
+    /// [`Kind::Bad`], which no rule accepts, so the next [`Parser::error`]
+    /// reports it.
+    fn advance(&mut self) {
+        if self.lex_error.is_some() {
+            return;
+        }
+        match self.lexer.next_token() {
+            Ok(token) => self.current = token,
+            Err(e) => {
+                self.current = Token {
+                    kind: Kind::Bad,
+                    offset: self.current.offset,
+                };
+                self.lex_error = Some(e);
+            }
+        }
     }
 
     fn error<T>(&self, message: impl Into<String>) -> Parsed<T> {
+        if let Some(e) = &self.lex_error {
+            return Err(e.clone());
+        }
         Err(SyntaxError::at(self.src, self.offset(), message))
     }
 
     fn describe(&self) -> String {
-        match self.peek() {
-            Kind::Word(w)
-            | Kind::Var(w)
-            | Kind::Dollar(w)
-            | Kind::Distinct(w)
-            | Kind::Number(w) => {
-                format!("`{w}`")
-            }
-            Kind::Punct(p) => format!("`{p}`"),
-            Kind::End => "the end of the input".to_string(),
-        }
+        let text: &str = match self.peek() {
+            Kind::Word(w) => w,
+            Kind::Distinct(w) => w,
+            Kind::Var(w) | Kind::Dollar(w) | Kind::Number(w) | Kind::Punct(w) => w,
+            Kind::End => return "the end of the input".to_string(),
+            Kind::Bad => return "an unreadable token".to_string(),
+        };
+        format!("`{text}`")
     }
 
     fn is(&self, p: &str) -> bool {
@@ -76,7 +104,7 @@ impl<'a> Parser<'a> {
     fn eat(&mut self, p: &str) -> bool {
         let yes = self.is(p);
         if yes {
-            self.at += 1;
+            self.advance();
         }
         yes
     }
@@ -110,7 +138,7 @@ impl<'a> Parser<'a> {
         let start = self.offset();
         let pos = self.positions.at(self.src, start);
         let keyword = match self.peek() {
-            Kind::Word(w) => w.clone(),
+            Kind::Word(w) => w.to_string(),
             _ => {
                 return self.error(format!(
                     "expected `fof(`, `cnf(` or `include(`, found {}",
@@ -129,7 +157,7 @@ impl<'a> Parser<'a> {
             }
             _ => return self.error(format!("expected `fof(`, `cnf(` or `include(`, found `{keyword}`")),
         };
-        self.at += 1;
+        self.advance();
         self.expect("(")?;
         let name = self.name()?;
         self.expect(",")?;
@@ -144,7 +172,7 @@ impl<'a> Parser<'a> {
             },
             _ => return self.error(format!("expected a role, found {}", self.describe())),
         };
-        self.at += 1;
+        self.advance();
         self.expect(",")?;
         self.open = language == Language::Cnf;
         self.clause_vars.clear();
@@ -178,11 +206,11 @@ impl<'a> Parser<'a> {
 
     /// `include('file')` or `include('file', [name, ...])`.
     fn include(&mut self, pos: Pos) -> Parsed<Statement> {
-        self.at += 1;
+        self.advance();
         self.expect("(")?;
         let path = match self.peek() {
             Kind::Word(w) if w.starts_with('\'') => unquote(w),
-            Kind::Word(w) => w.clone(),
+            Kind::Word(w) => w.to_string(),
             _ => {
                 return self.error(format!(
                     "expected a quoted file name, found {}",
@@ -190,7 +218,7 @@ impl<'a> Parser<'a> {
                 ))
             }
         };
-        self.at += 1;
+        self.advance();
         let mut names = None;
         if self.eat(",") {
             self.expect("[")?;
@@ -213,13 +241,13 @@ impl<'a> Parser<'a> {
 
     /// A formula name: an atomic word or an integer.
     fn name(&mut self) -> Parsed<String> {
-        match self.peek().clone() {
-            Kind::Word(w) | Kind::Number(w) => {
-                self.at += 1;
-                Ok(w)
-            }
-            _ => self.error(format!("expected a name, found {}", self.describe())),
-        }
+        let name = match self.peek() {
+            Kind::Word(w) => w.to_string(),
+            Kind::Number(n) => n.to_string(),
+            _ => return self.error(format!("expected a name, found {}", self.describe())),
+        };
+        self.advance();
+        Ok(name)
     }
 
     /// Skips the source and useful-info annotations up to the closing `)`.
@@ -227,13 +255,13 @@ impl<'a> Parser<'a> {
         let mut open = 0usize;
         loop {
             match self.peek() {
-                Kind::End => return self.error("unterminated annotations"),
+                Kind::End | Kind::Bad => return self.error("unterminated annotations"),
                 Kind::Punct("(") | Kind::Punct("[") => open += 1,
                 Kind::Punct(")") | Kind::Punct("]") if open == 0 => return Ok(()),
                 Kind::Punct(")") | Kind::Punct("]") => open -= 1,
                 _ => {}
             }
-            self.at += 1;
+            self.advance();
         }
     }
 
@@ -244,7 +272,7 @@ impl<'a> Parser<'a> {
         let first = self.unit()?;
         let f = match self.peek().clone() {
             Kind::Punct(op) if NON_ASSOCIATIVE.contains(&op) => {
-                self.at += 1;
+                self.advance();
                 let second = self.unit()?;
                 if let Kind::Punct(next) = self.peek() {
                     if NON_ASSOCIATIVE.contains(next) || *next == "&" || *next == "|" {
@@ -295,7 +323,7 @@ impl<'a> Parser<'a> {
             let quantifier = if self.eat("!") {
                 Quantifier::All
             } else {
-                self.at += 1;
+                self.advance();
                 Quantifier::Exists
             };
             self.expect("[")?;
@@ -303,8 +331,8 @@ impl<'a> Parser<'a> {
             loop {
                 match self.peek().clone() {
                     Kind::Var(v) => {
-                        self.at += 1;
-                        vars.push(v);
+                        self.advance();
+                        vars.push(v.to_string());
                     }
                     _ => {
                         return self
@@ -347,12 +375,12 @@ impl<'a> Parser<'a> {
     /// `$true`, `$false`, a predicate application, `s = t` or `s != t`.
     fn atomic(&mut self) -> Parsed<Formula> {
         match self.peek() {
-            Kind::Dollar(d) if d == "$true" => {
-                self.at += 1;
+            Kind::Dollar("$true") => {
+                self.advance();
                 return Ok(Formula::True);
             }
-            Kind::Dollar(d) if d == "$false" => {
-                self.at += 1;
+            Kind::Dollar("$false") => {
+                self.advance();
                 return Ok(Formula::False);
             }
             _ => {}
@@ -386,38 +414,45 @@ impl<'a> Parser<'a> {
         let t = match self.peek().clone() {
             Kind::Var(v) => {
                 if self.open {
-                    self.clause_vars.insert(v.clone());
-                } else if !self.bound.contains(&v) {
+                    if !self.clause_vars.contains(v) {
+                        self.clause_vars.insert(v.to_string());
+                    }
+                } else if !self.bound.iter().any(|b| b == v) {
                     return self.error(format!(
                         "variable `{v}` is not bound: a fof formula must be closed"
                     ));
                 }
-                self.at += 1;
-                Term::Var(v)
+                self.advance();
+                Term::Var(v.to_string())
             }
             Kind::Word(w) => {
-                self.at += 1;
+                self.advance();
                 let mut args = Vec::new();
                 if self.eat("(") {
+                    // Sized for one argument, the commonest, and trimmed
+                    // after more: a pushed-to empty vector reserves four,
+                    // which made deep terms take 4x their memory.
+                    args.reserve_exact(1);
                     loop {
                         args.push(self.term()?);
                         if !self.eat(",") {
                             break;
                         }
                     }
+                    args.shrink_to_fit();
                     self.expect(")")?;
                 }
-                Term::App(w, args)
+                Term::App(w.into_owned(), args)
             }
             Kind::Distinct(d) => {
-                self.at += 1;
+                self.advance();
                 Term::App(d, Vec::new())
             }
             // An integer is a constant unequal to every other integer and
             // distinct object, as E reads FOF numerals.
-            Kind::Number(n) if is_integer(&n) => {
-                self.at += 1;
-                Term::App(n, Vec::new())
+            Kind::Number(n) if is_integer(n) => {
+                self.advance();
+                Term::App(n.to_string(), Vec::new())
             }
             Kind::Number(n) => {
                 return self.error(format!(
