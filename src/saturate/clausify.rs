@@ -11,8 +11,9 @@ use super::clause::Lit;
 use super::term::{Sym, T, TRUE};
 use crate::smt::{closed, free_variables, universal_closure};
 use crate::syntax::prover9::{Formula, Quantifier, Term};
-use hashbrown::HashMap;
+use hashbrown::{DefaultHashBuilder, HashTable};
 use std::borrow::Cow;
+use std::hash::BuildHasher;
 
 /// The most clauses distribution may make of one input formula beyond its
 /// literal count (a conjunction of n literals is n clauses, linear; it is
@@ -30,9 +31,15 @@ const MAX_NODES: usize = 100_000;
 pub(crate) struct Symbols {
     pub(crate) names: Vec<String>,
     pub(crate) arities: Vec<usize>,
-    /// By name: each (arity, whether a predicate) it is used with. Looked
-    /// up by `&str`, so a symbol seen before costs no allocation.
-    map: HashMap<String, Vec<(usize, bool, Sym)>>,
+    /// Whether each symbol is a predicate.
+    predicates: Vec<bool>,
+    /// The interned symbols by (name, arity, whether a predicate), compared
+    /// through the vectors above: each name is stored once, and a symbol
+    /// seen before costs a lookup and no allocation (a fact base of a
+    /// million constants is a million symbols).
+    /// Each entry keeps its hash, so growing the table rehashes no name.
+    index: HashTable<(u64, Sym)>,
+    hasher: DefaultHashBuilder,
     skolems: usize,
 }
 
@@ -41,22 +48,32 @@ impl Symbols {
         let mut s = Symbols::default();
         s.names.push("$true".into());
         s.arities.push(0);
+        s.predicates.push(true);
         s
     }
 
     fn intern(&mut self, name: &str, arity: usize, predicate: bool) -> Sym {
-        if let Some(uses) = self.map.get(name) {
-            if let Some(&(_, _, s)) = uses.iter().find(|u| u.0 == arity && u.1 == predicate) {
-                return s;
-            }
+        let Symbols {
+            names,
+            arities,
+            predicates,
+            index,
+            hasher,
+            ..
+        } = self;
+        let hash = hasher.hash_one((name, arity, predicate));
+        let same = |&(h, s): &(u64, Sym)| {
+            let i = s as usize;
+            h == hash && arities[i] == arity && predicates[i] == predicate && names[i] == name
+        };
+        if let Some(&(_, s)) = index.find(hash, same) {
+            return s;
         }
-        let s = self.names.len() as Sym;
-        self.names.push(name.to_string());
-        self.arities.push(arity);
-        self.map
-            .entry(name.to_string())
-            .or_default()
-            .push((arity, predicate, s));
+        let s = names.len() as Sym;
+        names.push(name.to_string());
+        arities.push(arity);
+        predicates.push(predicate);
+        index.insert_unique(hash, (hash, s), |&(h, _)| h);
         s
     }
 
@@ -65,6 +82,7 @@ impl Symbols {
         let s = self.names.len() as Sym;
         self.names.push(format!("sk{}", self.skolems));
         self.arities.push(arity);
+        self.predicates.push(false);
         s
     }
 }

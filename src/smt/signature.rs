@@ -2,9 +2,10 @@
 //! helpers (free variables, universal closure) the encoding relies on.
 
 use crate::syntax::prover9::{Formula, Quantifier, Term};
-use hashbrown::HashMap;
+use hashbrown::{DefaultHashBuilder, HashTable};
 use std::borrow::Cow;
 use std::collections::BTreeSet;
+use std::hash::BuildHasher;
 
 /// Whether a symbol denotes a relation (predicate) or an operation (function;
 /// constants are 0-ary functions).
@@ -40,10 +41,15 @@ impl EncodeError {
 /// and an encoding would silently treat them as unrelated.
 #[derive(Debug, Clone, Default)]
 pub struct Signature {
-    /// By name: each arity it is used with, and how. Looked up by `&str`,
-    /// so a symbol seen before costs no allocation (a long formula repeats
-    /// its symbols); `symbols()` gives them in name order.
-    symbols: HashMap<String, Vec<(usize, SymbolKind)>>,
+    /// Each symbol as (name, arity, how it is used), in the order met;
+    /// `symbols()` gives them in name order.
+    entries: Vec<(String, usize, SymbolKind)>,
+    /// `entries` by name and arity: a symbol seen before costs a lookup and
+    /// no allocation (a long formula repeats its symbols, and a fact base
+    /// of a million constants has a million of them).
+    /// Each entry keeps its hash, so growing the table rehashes no name.
+    index: HashTable<(u64, u32)>,
+    hasher: DefaultHashBuilder,
 }
 
 /// Equal when they hold the same symbols, whatever order they were met in.
@@ -106,22 +112,29 @@ impl Signature {
     }
 
     fn add(&mut self, name: &str, arity: usize, kind: SymbolKind) -> Result<(), EncodeError> {
-        let known = self
-            .symbols
-            .get(name)
-            .and_then(|uses| uses.iter().find(|(a, _)| *a == arity))
-            .map(|(_, k)| k);
+        let Signature {
+            entries,
+            index,
+            hasher,
+        } = self;
+        let hash = hasher.hash_one((name, arity));
+        let known = index
+            .find(hash, |&(h, i)| {
+                let (n, a, _) = &entries[i as usize];
+                h == hash && *a == arity && n == name
+            })
+            .map(|&(_, i)| entries[i as usize].2);
         match known {
-            Some(k) if *k != kind => Err(EncodeError::new(format!(
+            Some(k) if k != kind => Err(EncodeError::new(format!(
                 "symbol `{name}` with {arity} argument{} is used both as a predicate and as a function",
                 if arity == 1 { "" } else { "s" }
             ))),
             Some(_) => Ok(()),
             None => {
-                self.symbols
-                    .entry(name.to_string())
-                    .or_default()
-                    .push((arity, kind));
+                let i = u32::try_from(entries.len())
+                    .map_err(|_| EncodeError::new("more than 2^32 symbols"))?;
+                entries.push((name.to_string(), arity, kind));
+                index.insert_unique(hash, (hash, i), |&(h, _)| h);
                 Ok(())
             }
         }
@@ -130,9 +143,9 @@ impl Signature {
     /// Every symbol as `(name, arity, kind)`, sorted by name then arity.
     pub fn symbols(&self) -> impl Iterator<Item = (&str, usize, SymbolKind)> {
         let mut all: Vec<(&str, usize, SymbolKind)> = self
-            .symbols
+            .entries
             .iter()
-            .flat_map(|(n, uses)| uses.iter().map(move |(a, k)| (n.as_str(), *a, *k)))
+            .map(|(n, a, k)| (n.as_str(), *a, *k))
             .collect();
         all.sort_unstable_by(|x, y| (x.0, x.1).cmp(&(y.0, y.1)));
         all.into_iter()
@@ -140,10 +153,9 @@ impl Signature {
 
     /// Whether the problem is propositional: only 0-ary predicates.
     pub fn is_propositional(&self) -> bool {
-        self.symbols
-            .values()
-            .flatten()
-            .all(|(a, k)| *a == 0 && *k == SymbolKind::Predicate)
+        self.entries
+            .iter()
+            .all(|(_, a, k)| *a == 0 && *k == SymbolKind::Predicate)
     }
 }
 
