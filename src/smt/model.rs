@@ -1,9 +1,9 @@
 //! Finite countermodels read back from Z3 and printed the way Mace4 prints
 //! interpretations, which Prover9 users already read.
 
-use super::signature::{universal_closure, Signature, SymbolKind};
+use super::signature::{closed, Signature, SymbolKind};
 use crate::syntax::prover9::{Formula, Quantifier, Term};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::fmt;
 use std::rc::Rc;
 use z3::ast::{Ast, Bool, Dynamic};
@@ -71,10 +71,13 @@ impl Countermodel {
     }
 
     fn evaluator(&self) -> Evaluator<'_> {
-        fn tables(list: &[Table]) -> BTreeMap<(&str, usize), &[usize]> {
-            list.iter()
+        fn tables(list: &[Table]) -> Tables<'_> {
+            let mut tables: Vec<_> = list
+                .iter()
                 .map(|t| ((t.symbol.as_str(), t.arity), t.values.as_slice()))
-                .collect()
+                .collect();
+            tables.sort_unstable_by_key(|&(key, _)| key);
+            Tables(tables)
         }
         Evaluator {
             n: self.domain_size,
@@ -88,8 +91,19 @@ impl Countermodel {
 /// to elements, innermost last.
 struct Evaluator<'a> {
     n: usize,
-    functions: BTreeMap<(&'a str, usize), &'a [usize]>,
-    relations: BTreeMap<(&'a str, usize), &'a [usize]>,
+    functions: Tables<'a>,
+    relations: Tables<'a>,
+}
+
+/// Tables by symbol and arity, sorted for binary search: one vector, as a
+/// model search makes an evaluator for each candidate it checks.
+struct Tables<'a>(Vec<((&'a str, usize), &'a [usize])>);
+
+impl<'a> Tables<'a> {
+    fn get(&self, key: &(&str, usize)) -> Option<&'a [usize]> {
+        let i = self.0.binary_search_by(|(k, _)| k.cmp(key)).ok()?;
+        Some(self.0[i].1)
+    }
 }
 
 impl Evaluator<'_> {
@@ -99,31 +113,31 @@ impl Evaluator<'_> {
         if self.n == 0 {
             return None;
         }
-        self.formula(&universal_closure(formula), &mut Vec::new())
+        self.formula(&closed(formula), &mut Vec::new())
     }
 
-    fn cell(&self, table: &[usize], args: &[usize]) -> Option<usize> {
-        let i = args
-            .iter()
-            .try_fold(0usize, |acc, &a| acc.checked_mul(self.n)?.checked_add(a))?;
+    /// The cell of `table` at the values of `args`, evaluated on the way
+    /// (a model search evaluates every formula once per candidate, so no
+    /// vector of values is built).
+    fn cell(&self, table: &[usize], args: &[Term], env: &[(&str, usize)]) -> Option<usize> {
+        let mut i = 0usize;
+        for a in args {
+            i = i.checked_mul(self.n)?.checked_add(self.term(a, env)?)?;
+        }
         table.get(i).copied()
     }
 
-    fn term(&self, term: &Term, env: &[(String, usize)]) -> Option<usize> {
+    fn term(&self, term: &Term, env: &[(&str, usize)]) -> Option<usize> {
         match term {
             Term::Var(v) => env.iter().rev().find(|(name, _)| name == v).map(|b| b.1),
             Term::App(name, args) => {
-                let args = args
-                    .iter()
-                    .map(|a| self.term(a, env))
-                    .collect::<Option<Vec<_>>>()?;
                 let table = self.functions.get(&(name.as_str(), args.len()))?;
-                self.cell(table, &args).filter(|&v| v < self.n)
+                self.cell(table, args, env).filter(|&v| v < self.n)
             }
         }
     }
 
-    fn formula(&self, formula: &Formula, env: &mut Vec<(String, usize)>) -> Option<bool> {
+    fn formula<'f>(&self, formula: &'f Formula, env: &mut Vec<(&'f str, usize)>) -> Option<bool> {
         Some(match formula {
             Formula::True => true,
             Formula::False => false,
@@ -131,12 +145,8 @@ impl Evaluator<'_> {
                 self.term(&args[0], env)? == self.term(&args[1], env)?
             }
             Formula::Atom(Term::App(name, args)) => {
-                let args = args
-                    .iter()
-                    .map(|a| self.term(a, env))
-                    .collect::<Option<Vec<_>>>()?;
                 let table = self.relations.get(&(name.as_str(), args.len()))?;
-                self.cell(table, &args)? == 1
+                self.cell(table, args, env)? == 1
             }
             Formula::Atom(Term::Var(_)) => return None,
             Formula::Not(f) => !self.formula(f, env)?,
@@ -148,7 +158,7 @@ impl Evaluator<'_> {
             Formula::Quant(q, var, body) => {
                 let want = matches!(q, Quantifier::Exists);
                 for e in 0..self.n {
-                    env.push((var.clone(), e));
+                    env.push((var, e));
                     let value = self.formula(body, env);
                     env.pop();
                     if value? == want {

@@ -161,20 +161,27 @@ impl Signature {
 
 /// The free variables of `formula`, in order of first occurrence.
 pub fn free_variables(formula: &Formula) -> Vec<String> {
-    fn term(t: &Term, bound: &mut Vec<String>, seen: &mut BTreeSet<String>, out: &mut Vec<String>) {
+    // Names are borrowed on the way and copied only when found free: a
+    // model search checks every formula's closure once per candidate.
+    fn term<'f>(
+        t: &'f Term,
+        bound: &[&'f str],
+        seen: &mut BTreeSet<&'f str>,
+        out: &mut Vec<String>,
+    ) {
         match t {
             Term::Var(v) => {
-                if !bound.contains(v) && seen.insert(v.clone()) {
+                if !bound.contains(&v.as_str()) && seen.insert(v) {
                     out.push(v.clone());
                 }
             }
             Term::App(_, args) => args.iter().for_each(|a| term(a, bound, seen, out)),
         }
     }
-    fn walk(
-        f: &Formula,
-        bound: &mut Vec<String>,
-        seen: &mut BTreeSet<String>,
+    fn walk<'f>(
+        f: &'f Formula,
+        bound: &mut Vec<&'f str>,
+        seen: &mut BTreeSet<&'f str>,
         out: &mut Vec<String>,
     ) {
         match f {
@@ -190,7 +197,7 @@ pub fn free_variables(formula: &Formula) -> Vec<String> {
                 walk(b, bound, seen, out);
             }
             Formula::Quant(_, v, body) => {
-                bound.push(v.clone());
+                bound.push(v);
                 walk(body, bound, seen, out);
                 bound.pop();
             }
