@@ -265,11 +265,7 @@ impl Converter<'_> {
             )),
             Term::App(name, args) => {
                 let p = self.symbols.intern(name, args.len(), true);
-                let args = args
-                    .iter()
-                    .map(|a| self.term(a))
-                    .collect::<Result<Vec<_>, _>>()?;
-                Ok(Lit::pred(pos, T::F(p, args)))
+                Ok(Lit::pred(pos, T::F(p, self.terms(args)?)))
             }
             Term::Var(v) => Err(format!("variable `{v}` used as a formula")),
         }
@@ -287,14 +283,19 @@ impl Converter<'_> {
             Term::App(name, args) => {
                 let f = self.symbols.intern(name, args.len(), false);
                 debug_assert_ne!(f, TRUE);
-                // Exactly sized: collecting through `Result` reserves four.
-                let mut converted = Vec::with_capacity(args.len());
-                for a in args {
-                    converted.push(self.term(a)?);
-                }
-                Ok(T::F(f, converted))
+                Ok(T::F(f, self.terms(args)?))
             }
         }
+    }
+
+    /// `args` converted, in a vector of exactly their number (collecting
+    /// through `Result` reserves four, 4x the memory of a unary term).
+    fn terms(&mut self, args: &[Term]) -> Result<Vec<T>, String> {
+        let mut converted = Vec::with_capacity(args.len());
+        for a in args {
+            converted.push(self.term(a)?);
+        }
+        Ok(converted)
     }
 }
 

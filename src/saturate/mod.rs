@@ -277,6 +277,15 @@ impl State {
 
     fn run(&mut self, input: Vec<(Vec<Lit>, usize)>) -> Outcome {
         let first = self.nodes.len();
+        // Sized once: growing by doubling copied a million-clause input's
+        // vectors some twenty times.
+        let n = input.len();
+        self.nodes.reserve(n);
+        self.by_weight.reserve(n);
+        self.by_age.reserve(n);
+        self.taken.reserve(n);
+        self.active.reserve(n);
+        self.eligible.reserve(n);
         for (lits, source) in input {
             let Some(clause) = Clause::new(lits) else {
                 continue;
