@@ -35,6 +35,26 @@ fn used(outcome: &Outcome) -> Vec<usize> {
 }
 
 #[test]
+fn the_first_complementary_pair_of_input_units_refutes_at_once() {
+    // p(a) is met at c0 and c4, p(b) at c1 and c2: the pair of p(b) is
+    // complete first (at c2), so it is the proof, whatever side is rarer.
+    let out = run("formulas(assumptions). p(a). p(b). -p(b). p(c). -p(a). end_of_list.");
+    assert_eq!(used(&out), vec![1, 2]);
+    let Outcome::Theorem(proof) = out else {
+        unreachable!()
+    };
+    assert_eq!(
+        proof.text(),
+        "cnf(c1, axiom, (p(b)), file('<stdin>', a1)).\n\
+         cnf(c2, axiom, (~p(b)), file('<stdin>', a2)).\n\
+         cnf(c5, plain, $false, inference(resolve, [status(thm)], [c1, c2])).\n"
+    );
+    // With the polarities swapped, the same pair.
+    let out = run("formulas(assumptions). -p(a). -p(b). p(b). -p(c). p(a). end_of_list.");
+    assert_eq!(used(&out), vec![1, 2]);
+}
+
+#[test]
 fn modus_ponens_uses_exactly_its_two_premises() {
     let out = run("formulas(assumptions). r. p. p -> q. end_of_list.\n\
          formulas(goals). q. end_of_list.");
