@@ -138,6 +138,6 @@ fuzz_target!(|data: &[u8]| {
         .filter(|(_, a)| a.role == tptp::Role::NegatedConjecture)
         .map(|(i, _)| i)
         .collect();
-    formulas.extend(problem.distinct_object_encoding());
+    formulas.extend(problem.distinct_object_encoding(&problem.distinct_objects()));
     check(&formulas, &negated);
 });
