@@ -460,6 +460,26 @@ mod tests {
     use super::*;
 
     #[test]
+    fn argument_vectors_hold_exactly_their_arguments() {
+        // A pushed-to empty vector reserves four: deep terms took 4x their memory.
+        fn check(t: &Term) {
+            if let Term::App(_, args) = t {
+                assert_eq!(args.capacity(), args.len(), "{t}");
+                args.iter().for_each(check);
+            }
+        }
+        let statements =
+            parse("cnf(a, axiom, p(f(f(a)), g(b, c, d), h(X, e, f(X)))).").expect("parses");
+        let Statement::Formula(a) = &statements[0] else {
+            panic!("a formula")
+        };
+        let Formula::Atom(atom) = &a.formula else {
+            panic!("an atom: {:?}", a.formula)
+        };
+        check(atom);
+    }
+
+    #[test]
     fn looks_like_tptp_skips_comments() {
         assert!(looks_like_tptp("% c\n/* x */ fof (a, axiom, p)."));
         assert!(looks_like_tptp("include('Axioms/A.ax')."));
