@@ -2,6 +2,8 @@
 //! uses only its public API.
 
 mod cli;
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+mod lazy_z3;
 
 /// Generators and the judge build and drop millions of small terms;
 /// mimalloc roughly halves `gen slr`'s time against the system allocator.

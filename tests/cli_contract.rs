@@ -694,3 +694,67 @@ fn every_gen_command_takes_the_shared_flags() {
     assert_eq!(one.lines().count(), 70);
     assert!(one == run("2"), "divlogic output differs on two threads");
 }
+
+/// `entail` with libz3 made unloadable (`ENTAIL_LIBZ3` names a file that does
+/// not exist): (exit code, stdout, stderr).
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+fn entail_without_z3(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_entail"))
+        .args(args)
+        .current_dir(ROOT)
+        .env("ENTAIL_LIBZ3", "/nonexistent/libz3.so")
+        .output()
+        .expect("run entail");
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (
+        out.status.code().unwrap_or(-1),
+        text(&out.stdout),
+        text(&out.stderr),
+    )
+}
+
+/// The binary does not load libz3 at start (it costs about 2 ms of every
+/// run), so work that never reaches Z3 runs without it; work that does
+/// reach it loads it then, and says plainly when it cannot.
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+#[test]
+fn libz3_is_loaded_only_when_z3_is_used() {
+    let dynamic = Command::new("readelf")
+        .args(["-d", env!("CARGO_BIN_EXE_entail")])
+        .output()
+        .expect("readelf (binutils, which the linker comes with)");
+    let dynamic = String::from_utf8_lossy(&dynamic.stdout);
+    assert!(dynamic.contains("(NEEDED)"), "{dynamic}");
+    assert!(
+        !dynamic.contains("libz3"),
+        "entail needs libz3 at start:\n{dynamic}"
+    );
+    assert!(!dynamic.contains("libstdc++"), "{dynamic}");
+
+    // The native prover proves this one; Z3 is never touched.
+    let (code, out, err) = entail_without_z3(&["prove", "corpora/prove/group.in"]);
+    assert_eq!((code, out.trim()), (0, "proved"), "{err}");
+
+    // First-order steps are checked by Z3.
+    let dir = scratch("cli_contract", "libz3");
+    let steps = dir.join("steps.in");
+    std::fs::write(
+        &steps,
+        "formulas(assumptions).\n  all x (man(x) -> mortal(x)) # label(P1).\n  \
+         man(socrates) # label(P2).\nend_of_list.\nformulas(goals).\n  mortal(socrates).\n\
+         end_of_list.\nformulas(solution_1).\n  mortal(socrates) # label(S1) # from(P1, P2).\n\
+         end_of_list.\n",
+    )
+    .unwrap();
+    let steps = steps.to_str().unwrap();
+    let (code, _, err) = entail_without_z3(&["prove", steps]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("libz3 could not be loaded (/nonexistent/libz3.so: ")
+            && err.contains("set ENTAIL_LIBZ3 to its path"),
+        "{err}"
+    );
+    let (code, out, err) = entail(&["prove", steps]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("solution 1: steps valid: yes"), "{out}");
+}
