@@ -11,14 +11,53 @@ mod lazy_z3;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> std::process::ExitCode {
-    if std::env::args_os()
-        .nth(1)
-        .is_some_and(|command| command == "judge")
-    {
+    let command = std::env::args_os().nth(1);
+    if command.as_ref().is_some_and(|c| c == "judge") {
         return_freed_memory_at_once();
     }
     cli::main()
 }
+
+/// Most proofs take milliseconds, and mimalloc asks for transparent huge
+/// pages, so the first allocations made the kernel zero fresh 2 MiB pages:
+/// 1.2-1.5 ms of a 5-6 ms `entail prove` of an easy problem
+/// (`scripts/prove-speed`). This runs before mimalloc's own initialiser
+/// (ours has the first priority a program may use; glibc passes `argv` to
+/// initialisers), so `prove` never gets a huge page. The setting is
+/// inherited by the provers `prove` starts. Other commands run long enough
+/// to keep them.
+#[cfg(target_os = "linux")]
+#[used]
+#[link_section = ".init_array.00101"]
+static NO_HUGE_PAGES_FOR_PROVE: extern "C" fn(
+    std::ffi::c_int,
+    *const *const std::ffi::c_char,
+    *const *const std::ffi::c_char,
+) = {
+    extern "C" fn no_huge_pages_for_prove(
+        argc: std::ffi::c_int,
+        argv: *const *const std::ffi::c_char,
+        _env: *const *const std::ffi::c_char,
+    ) {
+        if argc < 2 || argv.is_null() {
+            return;
+        }
+        // SAFETY: glibc passes the program's argc and argv, whose entries
+        // are NUL-terminated strings.
+        let command = unsafe {
+            let arg = *argv.add(1);
+            !arg.is_null() && std::ffi::CStr::from_ptr(arg).to_bytes() == b"prove"
+        };
+        if command {
+            // SAFETY: PR_SET_THP_DISABLE takes plain integers and changes
+            // only which pages back this process's memory.
+            unsafe {
+                libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
+            }
+        }
+    }
+    no_huge_pages_for_prove
+};
 
 /// mimalloc keeps freed pages a second before it gives them back, so a judge
 /// run over one long answer held its memory twice over (a 15 MB answer:
