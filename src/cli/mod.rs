@@ -15,7 +15,7 @@ mod score;
 mod show;
 mod terminal;
 
-use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+use clap::{Args as _, CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -139,6 +139,9 @@ enum Command {
 
 /// Runs the command line and maps the outcome to an exit code.
 pub fn main() -> ExitCode {
+    if let Some(exit) = prove_alone() {
+        return exit;
+    }
     let parsed = Cli::command()
         .try_get_matches()
         .and_then(|matches| Cli::from_arg_matches(&matches).map(|cli| (cli, matches)));
@@ -165,6 +168,22 @@ pub fn main() -> ExitCode {
         Command::Show(args) => show::run(args),
     };
     report(&command_name(&matches), outcome)
+}
+
+/// `entail prove ARGS` parsed with `prove`'s flags alone. Most proofs take
+/// milliseconds, and building every command's flags and help texts took
+/// about one of them. Anything this parse refuses (help, a usage error) is
+/// left to the whole command line, which says it as it always has.
+fn prove_alone() -> Option<ExitCode> {
+    if std::env::args_os().nth(1)? != "prove" {
+        return None;
+    }
+    let command = prove::Args::augment_args(clap::Command::new("prove").bin_name("entail prove"));
+    let matches = command
+        .try_get_matches_from(std::env::args_os().skip(1))
+        .ok()?;
+    let args = prove::Args::from_arg_matches(&matches).ok()?;
+    Some(report("prove", prove::run(args)))
 }
 
 /// The command as typed, such as `gen slr` or `judge`, for the prefix of
