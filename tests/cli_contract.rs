@@ -699,18 +699,7 @@ fn every_gen_command_takes_the_shared_flags() {
 /// not exist): (exit code, stdout, stderr).
 #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
 fn entail_without_z3(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_entail"))
-        .args(args)
-        .current_dir(ROOT)
-        .env("ENTAIL_LIBZ3", "/nonexistent/libz3.so")
-        .output()
-        .expect("run entail");
-    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-    (
-        out.status.code().unwrap_or(-1),
-        text(&out.stdout),
-        text(&out.stderr),
-    )
+    common::entail_with_env(args, &[("ENTAIL_LIBZ3", "/nonexistent/libz3.so")])
 }
 
 /// The binary does not load libz3 at start (it costs about 2 ms of every

@@ -11,8 +11,14 @@ pub const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
 /// Runs `entail ARGS` from the crate root: (exit code, stdout, stderr).
 pub fn entail(args: &[&str]) -> (i32, String, String) {
+    entail_with_env(args, &[])
+}
+
+/// [`entail`] with these environment variables set.
+pub fn entail_with_env(args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_entail"))
         .args(args)
+        .envs(env.iter().copied())
         .current_dir(ROOT)
         .output()
         .expect("run entail");
