@@ -11,8 +11,10 @@ mod lazy_z3;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> std::process::ExitCode {
-    let command = std::env::args_os().nth(1);
-    if command.as_ref().is_some_and(|c| c == "judge") {
+    if std::env::args_os()
+        .nth(1)
+        .is_some_and(|command| command == "judge")
+    {
         return_freed_memory_at_once();
     }
     cli::main()
@@ -26,7 +28,7 @@ fn main() -> std::process::ExitCode {
 /// initialisers), so `prove` never gets a huge page. The setting is
 /// inherited by the provers `prove` starts. Other commands run long enough
 /// to keep them.
-#[cfg(target_os = "linux")]
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
 #[used]
 #[link_section = ".init_array.00101"]
 static NO_HUGE_PAGES_FOR_PROVE: extern "C" fn(
