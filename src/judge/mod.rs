@@ -543,8 +543,8 @@ impl Task<'_> {
 
     /// Checks what was read of an answer: its clauses, or the error kind,
     /// whether it counts as syntactically valid, and the message.
-    fn check(&self, read: &Consulted) -> Result<Vec<Term>, (ErrorKind, bool, String)> {
-        sanitize(&read.program, &read.unread, &self.program).map_err(rejected)
+    fn check(&self, read: Consulted) -> Result<Vec<Term>, (ErrorKind, bool, String)> {
+        sanitize(read.program, &read.unread, &self.program).map_err(rejected)
     }
 
     /// The answer's hypothesis, checked: the clauses to load, or the
@@ -585,7 +585,7 @@ impl Task<'_> {
             Some(error) if !any_clause => {
                 Err(failed((ErrorKind::Syntax, false, error.to_string())))
             }
-            _ => self.check(&read).map_err(failed),
+            _ => self.check(read).map_err(failed),
         }
     }
 
@@ -620,10 +620,10 @@ impl Task<'_> {
             })
         });
         if holds_clause {
-            return self.check(&around).map_err(failed);
+            return self.check(around).map_err(failed);
         }
         match clause.errors.first() {
-            None => self.check(&clause).map_err(failed),
+            None => self.check(clause).map_err(failed),
             Some(error) => {
                 let message = around.errors.first().unwrap_or(error).to_string();
                 Err(failed((ErrorKind::Syntax, false, message)))

@@ -10,7 +10,7 @@
 //! previous answer left in the machine can be reached.
 
 use super::task::TaskProgram;
-use crate::syntax::prolog::{parse_sentences_at, skim_program, Program, Sentence, Term};
+use crate::syntax::prolog::{parse_sentences_in, skim_program, Program, Sentence, Term};
 use crate::syntax::SyntaxError;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -207,23 +207,21 @@ pub fn consult(text: &str, positive: &str) -> Result<Consulted, Rejection> {
             (start, len, arity)
         })
         .collect();
-    // The sentences of the runs read: a headless run is one sentence; a
-    // run of clauses is skimmed again, alone, for where each starts.
-    let mut starts = Vec::new();
+    // The runs read: a headless run (one sentence), and each run of
+    // clauses whose name is reached, as spans of the text.
+    let mut spans: Vec<(usize, usize)> = Vec::new();
     for (i, run) in runs.iter().enumerate() {
-        let start = run.start as usize;
-        if run.name == HEADLESS {
-            starts.push(start);
-        } else if reached[run.name as usize] {
+        if run.name == HEADLESS || reached[run.name as usize] {
             let end = runs
                 .get(i + 1)
                 .map_or(text.len(), |next| next.start as usize);
-            skim_program(&text[start..end], &mut |sentence| {
-                starts.push(start + sentence.start);
-            });
+            match spans.last_mut() {
+                Some(last) if last.1 == run.start as usize => last.1 = end,
+                _ => spans.push((run.start as usize, end)),
+            }
         }
     }
-    let (program, errors) = parse_sentences_at(text, &starts);
+    let (program, errors) = parse_sentences_in(text, &spans);
     Ok(Consulted {
         program,
         errors,
@@ -711,7 +709,7 @@ enum DoubleQuotes {
 /// permission error), and a definition of any other built-in or library
 /// predicate overrides it.
 pub fn sanitize(
-    program: &Program,
+    program: Program,
     unread: &Unread,
     task: &TaskProgram,
 ) -> Result<Vec<Term>, Rejection> {
@@ -720,46 +718,50 @@ pub fn sanitize(
     let mut order: Vec<(String, usize)> = Vec::new();
     let mut dynamic: Vec<(String, usize)> = Vec::new();
     let mut quotes = DoubleQuotes::String;
-    for sentence in &program.sentences {
-        match sentence {
-            Sentence::Directive { goal, .. } => directive(goal, &mut dynamic, &mut quotes)?,
-            Sentence::Clause { term, .. } => {
-                let term = with_double_quotes(term, quotes);
-                let (head, body) = match &term {
-                    Term::Compound(neck, args) if neck == ":-" && args.len() == 2 => {
-                        (&args[0], Some(&args[1]))
-                    }
-                    other => (other, None),
-                };
-                let head = match head {
-                    // `user:Head` defines Head where the rest of the file does.
-                    Term::Compound(colon, args) if colon == ":" && args.len() == 2 => {
-                        if args[0] != Term::Atom("user".into()) {
-                            return Err(Rejection::Unsafe(format!(
-                                "defines {head} in another module"
-                            )));
-                        }
-                        &args[1]
-                    }
-                    head => head,
-                };
-                let Some((name, arity)) = head.name_arity() else {
-                    // SWI reports a clause whose head is not callable and
-                    // loads the rest.
-                    continue;
-                };
-                if ISO_PROTECTED.contains(&(name, arity)) {
-                    // SWI: permission error for this clause alone.
-                    continue;
+    for sentence in program.sentences {
+        let term = match sentence {
+            Sentence::Directive { goal, .. } => {
+                directive(&goal, &mut dynamic, &mut quotes)?;
+                continue;
+            }
+            Sentence::Clause { term, .. } => with_double_quotes(term, quotes),
+        };
+        let (head, body) = match term {
+            Term::Compound(neck, args) if neck == ":-" && args.len() == 2 => {
+                let [head, body]: [Term; 2] = args.try_into().expect("two arguments");
+                (head, Some(body))
+            }
+            other => (other, None),
+        };
+        let head = match head {
+            // `user:Head` defines Head where the rest of the file does.
+            Term::Compound(colon, args) if colon == ":" && args.len() == 2 => {
+                let [module, head]: [Term; 2] = args.try_into().expect("two arguments");
+                if module != Term::Atom("user".into()) {
+                    return Err(Rejection::Unsafe(format!(
+                        "defines {} in another module",
+                        Term::Compound(colon, vec![module, head])
+                    )));
                 }
-                let key = (name.to_string(), arity);
-                if !clauses.contains_key(&key) {
-                    order.push(key.clone());
-                }
-                clauses
-                    .entry(key)
-                    .or_default()
-                    .push((head.clone(), body.cloned()));
+                head
+            }
+            head => head,
+        };
+        let Some((name, arity)) = head.name_arity() else {
+            // SWI reports a clause whose head is not callable and loads
+            // the rest.
+            continue;
+        };
+        if ISO_PROTECTED.contains(&(name, arity)) {
+            // SWI: permission error for this clause alone.
+            continue;
+        }
+        let key = (name.to_string(), arity);
+        match clauses.get_mut(&key) {
+            Some(list) => list.push((head, body)),
+            None => {
+                order.push(key.clone());
+                clauses.insert(key, vec![(head, body)]);
             }
         }
     }
@@ -851,7 +853,8 @@ pub fn sanitize(
     while i < kept.len() {
         let key = kept[i].clone();
         i += 1;
-        let Some(list) = clauses.get(&key) else {
+        // Each name is kept once, so its clauses can be taken.
+        let Some(list) = clauses.remove(&key) else {
             continue;
         };
         for (head, body) in list {
@@ -859,7 +862,7 @@ pub fn sanitize(
             let new_head = checker.rename_head(head, &key);
             let term = match body {
                 Some(body) => {
-                    let mut new_body = checker.goal(body, &mut called)?;
+                    let mut new_body = checker.goal(&body, &mut called)?;
                     if key == target {
                         if let Some(joined) = join_in_order(&new_head, &new_body, task) {
                             new_body = joined;
@@ -1072,13 +1075,13 @@ fn predicate_specs(spec: &Term, out: &mut Vec<(String, usize)>) {
 }
 
 /// `term` with its double-quoted text read as `quotes` says.
-fn with_double_quotes(term: &Term, quotes: DoubleQuotes) -> Term {
+fn with_double_quotes(term: Term, quotes: DoubleQuotes) -> Term {
     if quotes == DoubleQuotes::String {
-        return term.clone();
+        return term;
     }
     match term {
         Term::Str(text) => match quotes {
-            DoubleQuotes::Atom => Term::Atom(text.clone()),
+            DoubleQuotes::Atom => Term::Atom(text),
             _ => text.chars().rev().fold(Term::Atom("[]".into()), |tail, c| {
                 let item = match quotes {
                     DoubleQuotes::Codes => Term::Int(c as i64),
@@ -1088,10 +1091,12 @@ fn with_double_quotes(term: &Term, quotes: DoubleQuotes) -> Term {
             }),
         },
         Term::Compound(name, args) => Term::Compound(
-            name.clone(),
-            args.iter().map(|a| with_double_quotes(a, quotes)).collect(),
+            name,
+            args.into_iter()
+                .map(|a| with_double_quotes(a, quotes))
+                .collect(),
         ),
-        other => other.clone(),
+        other => other,
     }
 }
 
@@ -1166,13 +1171,13 @@ fn is_builtin(name: &str, arity: usize) -> bool {
 }
 
 impl Checker<'_> {
-    fn rename_head(&self, head: &Term, key: &(String, usize)) -> Term {
+    fn rename_head(&self, head: Term, key: &(String, usize)) -> Term {
         match self.helpers.get(key) {
             Some(private) => match head {
-                Term::Compound(_, args) => Term::Compound(private.clone(), args.clone()),
+                Term::Compound(_, args) => Term::Compound(private.clone(), args),
                 _ => Term::Atom(private.clone()),
             },
-            None => head.clone(),
+            None => head,
         }
     }
 
@@ -1724,12 +1729,12 @@ mod tests {
                 })
                 .collect();
             let whole = sanitize(
-                &parse_program_recovering(&text).0,
+                parse_program_recovering(&text).0,
                 &Unread::default(),
                 &task,
             );
             let part = consult(&text, "eastbound")
-                .and_then(|read| sanitize(&read.program, &read.unread, &task));
+                .and_then(|read| sanitize(read.program, &read.unread, &task));
             if kind(&whole) != kind(&part) {
                 differ.push(format!("{text:?}: {} / {}", kind(&whole), kind(&part)));
             }

@@ -95,7 +95,7 @@ impl<'l> LevelContext<'l> {
     /// Whether the judge's sandbox accepts `rule` (the judge's own check).
     pub(crate) fn rule_is_safe(&self, rule: &str) -> bool {
         match parse_program(rule) {
-            Ok(program) => sanitize(&program, &Unread::default(), &self.probe).is_ok(),
+            Ok(program) => sanitize(program, &Unread::default(), &self.probe).is_ok(),
             Err(_) => false,
         }
     }

@@ -249,7 +249,7 @@ impl Db {
         let Some((name, arity)) = head.name_arity() else {
             return Err(Fallback::new("unsupported", format!("clause head {head}")));
         };
-        let mut vars: HashMap<String, u32> = HashMap::new();
+        let mut vars = VarNumbers::default();
         let head_cell = compile_term(head, atoms, self, &mut vars)?;
         let body_cell = match body {
             Some(b) => compile_term(b, atoms, self, &mut vars)?,
@@ -300,6 +300,10 @@ pub(crate) fn key_of(cell: Cell, arena: &[Cell]) -> Option<Key> {
     }
 }
 
+/// The numbers of a clause's named variables (and of each `_`, under a
+/// name no variable has), in order of first occurrence.
+pub(crate) type VarNumbers = hashbrown::HashMap<String, u32>;
+
 /// Compiles a reader term into `db`'s templates (big integers into its
 /// `bigs`); named variables share numbers through `vars`, each `_` is
 /// fresh. Iterative: lists nest as deep as they are long.
@@ -307,7 +311,7 @@ pub(crate) fn compile_term(
     term: &Term,
     atoms: &mut impl Intern,
     db: &mut Db,
-    vars: &mut HashMap<String, u32>,
+    vars: &mut VarNumbers,
 ) -> Result<Cell, Fallback> {
     let mut anonymous = 0u32;
     let root_slot = db.templates.len();
@@ -316,14 +320,17 @@ pub(crate) fn compile_term(
     while let Some((t, slot)) = todo.pop() {
         let cell = match t {
             Term::Var(name) => {
-                let key = if name == "_" {
-                    anonymous += 1;
-                    format!("_ {anonymous}")
-                } else {
-                    name.clone()
-                };
                 let next = vars.len() as u32;
-                Cell::Ref(*vars.entry(key).or_insert(next))
+                if name == "_" {
+                    anonymous += 1;
+                    vars.insert(format!("_ {anonymous}"), next);
+                    Cell::Ref(next)
+                } else if let Some(&number) = vars.get(name.as_str()) {
+                    Cell::Ref(number)
+                } else {
+                    vars.insert(name.clone(), next);
+                    Cell::Ref(next)
+                }
             }
             // The empty list; an atom named `[]` is the quoted `'[]'`.
             Term::Atom(a) if a == "[]" => Cell::Atom(NIL),

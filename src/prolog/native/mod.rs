@@ -79,7 +79,7 @@ use crate::syntax::prolog::{parse_program, parse_term, Program, Sentence, Term};
 use compile::{compile_term, Db};
 use machine::{builtin_table, Builtin, Machine};
 use once_cell::race::OnceBox;
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use term::{AtomTable, Atoms, Cell, Intern};
@@ -276,7 +276,7 @@ impl Base {
         }
         let mut compiled = Vec::with_capacity(goals.len());
         for goal in goals {
-            let mut vars = HashMap::new();
+            let mut vars = compile::VarNumbers::default();
             let cell = match compile_term(goal, &mut atoms, &mut hyp, &mut vars) {
                 Ok(cell) => cell,
                 Err(stop) => return decided(stop, Vec::new()),

@@ -72,8 +72,9 @@ pub(crate) struct AtomTable {
     /// of copied: its atoms keep their ids, this table's come after them.
     parent: Option<&'static AtomTable>,
     names: Vec<Box<str>>,
-    /// Names come from answers too, so they keep the standard (keyed) hasher.
-    ids: HashMap<Box<str>, u32>,
+    /// Names come from answers too, so they take a keyed hasher
+    /// (foldhash, seeded for each table).
+    ids: hashbrown::HashMap<Box<str>, u32>,
 }
 
 impl AtomTable {
@@ -94,7 +95,7 @@ impl AtomTable {
         AtomTable {
             parent,
             names: Vec::new(),
-            ids: HashMap::new(),
+            ids: hashbrown::HashMap::new(),
         }
     }
 

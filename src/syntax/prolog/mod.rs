@@ -43,12 +43,13 @@ pub fn parse_program_recovering(src: &str) -> (Program, Vec<SyntaxError>) {
     parser::Parser::new(src).program_recovering()
 }
 
-/// Reads the sentences of `src` that start at `starts` (ascending, each
-/// where [`skim_program`] says a sentence starts), as
-/// [`parse_program_recovering`] reads them: a sentence with a syntax error
-/// is reported and left out. Positions are within the whole of `src`.
-pub fn parse_sentences_at(src: &str, starts: &[usize]) -> (Program, Vec<SyntaxError>) {
-    parser::Parser::new(src).sentences_at(starts)
+/// Reads the sentences of `src` within `spans` (ascending `(start, end)`
+/// byte ranges, each starting and ending where [`skim_program`] says
+/// sentences start), as [`parse_program_recovering`] reads them: a
+/// sentence with a syntax error is reported and left out. Positions are
+/// within the whole of `src`.
+pub fn parse_sentences_in(src: &str, spans: &[(usize, usize)]) -> (Program, Vec<SyntaxError>) {
+    parser::Parser::new(src).sentences_in(spans)
 }
 
 /// Reads a Prolog text as [`parse_program`] does, handing each sentence

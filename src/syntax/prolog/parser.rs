@@ -135,9 +135,12 @@ pub(crate) struct Parser<'a> {
     /// Whether the last token taken was the end token `.`, so that a
     /// syntax error reported on it needs no skipping to resynchronise.
     after_end: bool,
-    /// Whether [`Parser::flat_fact`] may read sentences (off only in tests
-    /// that compare it with the general reader).
-    flat_facts: bool,
+    /// Whether flat facts and clauses ([`Parser::flat_fact`],
+    /// [`flat_clause_at`]) may be read straight from the bytes (off only
+    /// in tests that compare that with the general reader).
+    flat: bool,
+    /// The last flat clause read, kept for its buffers.
+    flat_clause: FlatClause<'a>,
 }
 
 type Result<T> = std::result::Result<T, SyntaxError>;
@@ -151,7 +154,8 @@ impl<'a> Parser<'a> {
             depth: 0,
             cursor: Cursor::default(),
             after_end: false,
-            flat_facts: true,
+            flat: true,
+            flat_clause: FlatClause::default(),
         }
     }
 
@@ -228,14 +232,13 @@ impl<'a> Parser<'a> {
         (Program { sentences }, errors)
     }
 
-    /// The sentences starting at `starts` (see [`super::parse_sentences_at`]).
-    pub fn sentences_at(&mut self, starts: &[usize]) -> (Program, Vec<SyntaxError>) {
+    /// The sentences within `spans` (see [`super::parse_sentences_in`]).
+    pub fn sentences_in(&mut self, spans: &[(usize, usize)]) -> (Program, Vec<SyntaxError>) {
         let mut sentences = Vec::new();
         let mut errors = Vec::new();
-        for &start in starts {
+        for &(start, end) in spans {
             self.ahead.clear();
             self.depth = 0;
-            self.after_end = false;
             let (at, _) = self.lexer.rest();
             if start < at {
                 self.lexer = Lexer::new(self.src);
@@ -243,13 +246,32 @@ impl<'a> Parser<'a> {
             } else {
                 self.lexer.skip(start - at);
             }
-            match self.sentence() {
-                Ok(Some(sentence)) => sentences.push(sentence),
-                Ok(None) => {}
-                Err(error) => errors.push(error),
+            while self.position() < end {
+                self.after_end = false;
+                match self.sentence() {
+                    Ok(Some(sentence)) => sentences.push(sentence),
+                    Ok(None) => break,
+                    Err(error) => {
+                        // As in `program_recovering`, but uncapped: the
+                        // spans hold only sentences the caller needs.
+                        let runs_to_end = error.message.starts_with("unterminated");
+                        errors.push(error);
+                        if runs_to_end || !self.skip_to_end() {
+                            break;
+                        }
+                    }
+                }
             }
         }
         (Program { sentences }, errors)
+    }
+
+    /// Where reading goes on: the next buffered token, else the end of
+    /// the last token read.
+    fn position(&self) -> usize {
+        self.ahead
+            .front()
+            .map_or_else(|| self.lexer.rest().0, |token| token.start)
     }
 
     /// Skips the rest of a sentence after a syntax error, up to and
@@ -296,7 +318,7 @@ impl<'a> Parser<'a> {
     pub fn read_program(&mut self, each: &mut dyn FnMut(Reading<'a, '_>)) -> Result<()> {
         let mut args = Vec::new();
         loop {
-            if self.flat_facts && self.ahead.is_empty() {
+            if self.flat && self.ahead.is_empty() {
                 if let Some((offset, name)) = self.flat_fact(&mut args) {
                     each(Reading::Fact {
                         name,
@@ -315,6 +337,19 @@ impl<'a> Parser<'a> {
 
     /// One sentence, or `None` at end of input.
     fn sentence(&mut self) -> Result<Option<Sentence>> {
+        if self.flat && self.ahead.is_empty() {
+            let (offset, rest) = self.lexer.rest();
+            let mut flat = std::mem::take(&mut self.flat_clause);
+            let found = flat_clause_at(rest, &mut flat);
+            let term = found.map(|_| flat.to_term());
+            self.flat_clause = flat;
+            if let (Some((start, len)), Some(term)) = (found, term) {
+                self.lexer.skip(len);
+                self.after_end = true;
+                let pos = self.pos_of(offset + start);
+                return Ok(Some(Sentence::Clause { term, pos }));
+            }
+        }
         let first = self.peek()?.clone();
         if first.tok == Tok::Eof {
             return Ok(None);
@@ -341,7 +376,18 @@ impl<'a> Parser<'a> {
     /// general reader.
     fn flat_fact(&mut self, args: &mut Vec<Atomic<'a>>) -> Option<(usize, &'a str)> {
         let (offset, rest) = self.lexer.rest();
-        let (start, name, len) = flat_fact_at(rest, args)?;
+        let flat = &mut self.flat_clause;
+        let (start, len) = flat_clause_at(rest, flat)?;
+        let [(name, _)] = flat.literals[..] else {
+            return None;
+        };
+        args.clear();
+        for arg in &flat.args {
+            match *arg {
+                FlatArg::Atomic(atomic) => args.push(atomic),
+                FlatArg::Var(_) => return None,
+            }
+        }
         self.lexer.skip(len);
         Some((offset + start, name))
     }
@@ -679,67 +725,163 @@ const WORD_BYTE: [bool; 256] = {
     table
 };
 
-/// The flat ground fact at the start of `rest` (after spaces and newlines),
-/// as [`Parser::flat_fact`] reads it: where it starts, its name, and the
-/// bytes up to and including its end token's `.`; its arguments in `args`.
-pub(crate) fn flat_fact_at<'a>(
-    rest: &'a str,
-    args: &mut Vec<Atomic<'a>>,
-) -> Option<(usize, &'a str, usize)> {
-    let bytes = rest.as_bytes();
-    let mut i = bytes
-        .iter()
-        .take_while(|b| matches!(b, b' ' | b'\n'))
-        .count();
-    let start = i;
-    let name = lower_word(rest, &mut i)?;
-    if bytes.get(i) != Some(&b'(') {
-        return None;
+/// An argument of a flat clause, borrowed from the text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum FlatArg<'s> {
+    /// A plain atom or integer.
+    Atomic(Atomic<'s>),
+    /// A variable written as a plain ASCII word (`_` among them).
+    Var(&'s str),
+}
+
+/// Most literals a flat clause's body may have: far below [`MAX_DEPTH`],
+/// so a clause read here is never too high for the general reader.
+const FLAT_LITERALS: usize = 256;
+
+/// A flat clause as [`flat_clause_at`] finds it: `Head.` or
+/// `Head :- L1, …, Ln.`, where the head and every literal are
+/// `name(a1, …, ak)` and each argument a plain atom, integer or variable:
+/// nearly every rule an answer holds.
+#[derive(Debug, Default)]
+pub(crate) struct FlatClause<'s> {
+    /// The head first, then the body's literals: each name and its
+    /// arguments' end in `args`.
+    pub literals: Vec<(&'s str, usize)>,
+    /// Every literal's arguments, in order.
+    pub args: Vec<FlatArg<'s>>,
+}
+
+impl<'s> FlatClause<'s> {
+    /// Each literal's name and arguments, the head first.
+    pub fn each_literal(&self) -> impl Iterator<Item = (&'s str, &[FlatArg<'s>])> {
+        let mut from = 0;
+        self.literals.iter().map(move |&(name, to)| {
+            let args = &self.args[from..to];
+            from = to;
+            (name, args)
+        })
     }
-    i += 1;
-    args.clear();
-    loop {
-        while bytes.get(i) == Some(&b' ') {
-            i += 1;
+
+    /// The tokens the general lexer finds in it, the end token included.
+    pub fn tokens(&self) -> usize {
+        // `name ( a1 , … , ak )` is 2k + 2 tokens; then `:-` and the
+        // commas between literals, and the end.
+        let body = self.literals.len() - 1;
+        2 * self.args.len() + 2 * self.literals.len() + usize::from(body > 0) + body.saturating_sub(1) + 1
+    }
+
+    /// The term the general reader reads.
+    pub fn to_term(&self) -> Term {
+        let mut literals = self.each_literal().map(|(name, args)| {
+            let args = args
+                .iter()
+                .map(|arg| match *arg {
+                    FlatArg::Atomic(a) => a.to_term(),
+                    FlatArg::Var(v) => Term::Var(v.to_string()),
+                })
+                .collect();
+            Term::Compound(name.to_string(), args)
+        });
+        let head = literals.next().expect("a head");
+        let mut body: Vec<Term> = literals.collect();
+        let Some(mut goal) = body.pop() else {
+            return head;
+        };
+        while let Some(before) = body.pop() {
+            goal = Term::Compound(",".into(), vec![before, goal]);
         }
-        let arg = match bytes.get(i)? {
-            b'0'..=b'9' => {
-                let from = i;
-                while bytes.get(i).is_some_and(u8::is_ascii_digit) {
-                    i += 1;
+        Term::Compound(":-".into(), vec![head, goal])
+    }
+}
+
+/// The flat clause (see [`FlatClause`]) at the start of `rest`, after
+/// spaces and newlines, read into `out`: where it starts, and the bytes up
+/// to and including its end token's `.`. Spaces may stand between an
+/// argument list's tokens, spaces and newlines between literals. Anything
+/// else (comments, quotes, operators, other layout, floats, digit groups,
+/// big numbers, non-ASCII, atoms that are operators) is left to the
+/// general reader.
+pub(crate) fn flat_clause_at<'a>(rest: &'a str, out: &mut FlatClause<'a>) -> Option<(usize, usize)> {
+    let bytes = rest.as_bytes();
+    let layout = |i: &mut usize, newlines: bool| {
+        while bytes.get(*i).is_some_and(|&b| b == b' ' || (newlines && b == b'\n')) {
+            *i += 1;
+        }
+    };
+    out.literals.clear();
+    out.args.clear();
+    let mut i = 0;
+    layout(&mut i, true);
+    let start = i;
+    loop {
+        let name = lower_word(rest, &mut i)?;
+        if bytes.get(i) != Some(&b'(') {
+            return None;
+        }
+        i += 1;
+        loop {
+            layout(&mut i, false);
+            let arg = match *bytes.get(i)? {
+                b'0'..=b'9' => {
+                    let from = i;
+                    while bytes.get(i).is_some_and(u8::is_ascii_digit) {
+                        i += 1;
+                    }
+                    FlatArg::Atomic(Atomic::Int(rest[from..i].parse().ok()?))
                 }
-                Atomic::Int(rest[from..i].parse().ok()?)
+                b'A'..=b'Z' | b'_' => {
+                    let from = i;
+                    i += 1;
+                    while bytes.get(i).is_some_and(|&b| WORD_BYTE[b as usize]) {
+                        i += 1;
+                    }
+                    if bytes.get(i).is_some_and(|b| !b.is_ascii()) {
+                        return None;
+                    }
+                    FlatArg::Var(&rest[from..i])
+                }
+                _ => {
+                    let word = lower_word(rest, &mut i)?;
+                    if ops::is_any_operator(word) {
+                        return None;
+                    }
+                    FlatArg::Atomic(Atomic::Atom(word))
+                }
+            };
+            out.args.push(arg);
+            layout(&mut i, false);
+            match bytes.get(i)? {
+                b',' => i += 1,
+                b')' => break,
+                _ => return None,
             }
-            _ => {
-                let word = lower_word(rest, &mut i)?;
-                if ops::is_any_operator(word) {
+        }
+        i += 1;
+        out.literals.push((name, out.args.len()));
+        if out.literals.len() > FLAT_LITERALS + 1 {
+            return None;
+        }
+        layout(&mut i, true);
+        match bytes.get(i)? {
+            b'.' => {
+                i += 1;
+                if !matches!(bytes.get(i), None | Some(b' ' | b'\n' | b'\t' | b'\r' | b'%')) {
                     return None;
                 }
-                Atomic::Atom(word)
+                return Some((start, i));
             }
-        };
-        args.push(arg);
-        while bytes.get(i) == Some(&b' ') {
-            i += 1;
-        }
-        match bytes.get(i)? {
-            b',' => i += 1,
-            b')' => break,
+            b',' if out.literals.len() > 1 => i += 1,
+            b':' if out.literals.len() == 1 && bytes.get(i + 1) == Some(&b'-') => {
+                i += 2;
+                // `:-` alone, not the start of a longer symbol token.
+                if !bytes.get(i).is_some_and(|&b| b == b' ' || b == b'\n' || b.is_ascii_lowercase()) {
+                    return None;
+                }
+            }
             _ => return None,
         }
+        layout(&mut i, true);
     }
-    // `).` then layout or the end: the end token.
-    if bytes.get(i + 1) != Some(&b'.') {
-        return None;
-    }
-    i += 2;
-    if !matches!(
-        bytes.get(i),
-        None | Some(b' ' | b'\n' | b'\t' | b'\r' | b'%')
-    ) {
-        return None;
-    }
-    Some((start, name, i))
 }
 
 /// An ASCII word starting with a lower-case letter at `bytes[*i]`, which
@@ -846,7 +988,7 @@ mod tests {
     fn both(src: &str) -> (String, String) {
         let read = |flat: bool| {
             let mut parser = Parser::new(src);
-            parser.flat_facts = flat;
+            parser.flat = flat;
             match parser.program() {
                 Ok(program) => program
                     .sentences
@@ -931,6 +1073,94 @@ mod tests {
             }
             let (fast, general) = both(&src);
             assert_eq!(fast, general, "case {case}: {src:?}");
+        }
+    }
+
+    /// Random rules made of flat literals and near misses: every one reads
+    /// exactly as the general reader reads it, error or not.
+    #[test]
+    fn flat_clauses_read_as_the_general_reader_reads_them() {
+        // Each part: what the flat reader takes, then near misses it must
+        // leave to the general reader.
+        const LEAD: (&[&str], &[&str]) = (&["", " ", "\n", " \n "], &["\t", "% c\n", "/* c */"]);
+        const NAMES: (&[&str], &[&str]) = (
+            &["eastbound", "has_car", "car_num", "is", "mod", "dynamic"],
+            &["é", "X", "'q'", "-", "\\+", "a.b"],
+        );
+        const ARGS: (&[&str], &[&str]) = (
+            &["T", "C", "_", "_C1", "car0_1", "red", "7", "007", "9223372036854775807"],
+            &[
+                "Xé", "1_000", "0'a", "1.5", "9223372036854775808", "-1", "mod", "'a b'", "[]",
+                "f(a)", "X+1", "", "\"s\"",
+            ],
+        );
+        const NECKS: (&[&str], &[&str]) = (
+            &[" :- ", ":-", ":-\n", " :-\n  ", "\n:- "],
+            &[":--", ":- \\+ ", "-->", ": -", " :-\t", ":-%c\n", ":-("],
+        );
+        const JOINS: (&[&str], &[&str]) = (
+            &[", ", ",", ",\n  ", " ,", "\n, "],
+            &[";", "|", " -> ", ",,", ", % c\n", ",\t"],
+        );
+        const ENDS: (&[&str], &[&str]) = (
+            &[").", ").\n", ") .", ")\n.", ").%c", ").\t"],
+            &[").a", ")", ")).", ").(", ")..", ")./*"],
+        );
+        fn pick(rng: &mut ChaCha8Rng, (good, bad): (&[&'static str], &[&'static str])) -> &'static str {
+            let from = if rng.gen_bool(0.9) { good } else { bad };
+            from.choose(rng).unwrap()
+        }
+        let literal = |rng: &mut ChaCha8Rng, src: &mut String| {
+            src.push_str(pick(rng, NAMES));
+            src.push_str(if rng.gen_bool(0.97) { "(" } else { " (" });
+            for k in 0..rng.gen_range(1..4) {
+                if k > 0 {
+                    src.push_str(pick(rng, (&[", ", ",", " , "], &[",\n", ";"])));
+                }
+                src.push_str(pick(rng, ARGS));
+            }
+        };
+        let mut rng = ChaCha8Rng::seed_from_u64(23);
+        let mut rules = 0;
+        for case in 0..20_000 {
+            let mut src = String::new();
+            for _ in 0..rng.gen_range(1..4) {
+                src.push_str(pick(&mut rng, LEAD));
+                literal(&mut rng, &mut src);
+                let body = rng.gen_range(0..5);
+                if body > 0 {
+                    src.push(')');
+                    src.push_str(pick(&mut rng, NECKS));
+                }
+                for k in 0..body {
+                    if k > 0 {
+                        src.push(')');
+                        src.push_str(pick(&mut rng, JOINS));
+                    }
+                    literal(&mut rng, &mut src);
+                }
+                src.push_str(pick(&mut rng, ENDS));
+                if rng.gen_bool(0.7) {
+                    src.push('\n');
+                }
+            }
+            let (fast, general) = both(&src);
+            assert_eq!(fast, general, "case {case}: {src:?}");
+            rules += fast.matches("Compound(\",\"").count();
+        }
+        // The flat reader is tried on many rules of several literals.
+        assert!(rules > 5_000, "{rules}");
+    }
+
+    /// A body as long as the flat reader takes, and one literal longer:
+    /// both read as the general reader reads them.
+    #[test]
+    fn long_flat_bodies_read_alike() {
+        for n in [super::FLAT_LITERALS, super::FLAT_LITERALS + 1] {
+            let body = vec!["car_num(C, 1)"; n].join(", ");
+            let src = format!("eastbound(T) :- {body}.\n");
+            let (fast, general) = both(&src);
+            assert_eq!(fast, general);
         }
     }
 

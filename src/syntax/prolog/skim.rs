@@ -4,8 +4,7 @@
 //! costs one pass of the tokenizer and no memory).
 
 use super::lexer::{Lexer, Tok};
-use super::parser::flat_fact_at;
-use std::collections::HashSet;
+use super::parser::{flat_clause_at, Atomic, FlatArg, FlatClause};
 
 /// One sentence of a text as [`skim_program`] finds it.
 pub struct Skimmed<'t> {
@@ -28,19 +27,39 @@ pub struct Skimmed<'t> {
 /// end tokens, as [`super::parse_program_recovering`] finds them, so
 /// reading from a sentence's `start` reads that sentence.
 pub fn skim_program(src: &str, each: &mut dyn FnMut(Skimmed<'_>)) {
+    skim(src, true, each)
+}
+
+/// [`skim_program`], with flat clauses read from the bytes or not (only
+/// tests compare the two).
+fn skim(src: &str, flat_clauses: bool, each: &mut dyn FnMut(Skimmed<'_>)) {
     let mut lexer = Lexer::new(src);
     let mut start = 0;
     let mut mentions = Mentions::default();
-    let mut args = Vec::new();
+    let mut flat = FlatClause::default();
     loop {
         mentions.clear();
-        // Most of a long text is flat facts: those are found by bytes.
-        if let Some((_, name, len)) = flat_fact_at(lexer.rest().1, &mut args) {
+        // Most of a long text is flat facts and rules: those are found by
+        // bytes.
+        let found = flat_clauses
+            .then(|| flat_clause_at(lexer.rest().1, &mut flat))
+            .flatten();
+        if let Some((_, len)) = found {
+            let mut literals = flat.each_literal();
+            let (name, head_args) = literals.next().expect("a head");
+            for (callee, args) in literals {
+                mentions.add(callee);
+                for arg in args {
+                    if let FlatArg::Atomic(Atomic::Atom(atom)) = arg {
+                        mentions.add(atom);
+                    }
+                }
+            }
             each(Skimmed {
                 start,
-                tokens: 2 * args.len() + 3,
-                head: Some((name, args.len())),
-                mentions: &[],
+                tokens: flat.tokens(),
+                head: Some((name, head_args.len())),
+                mentions: &mentions.list,
             });
             lexer.skip(len);
             start = lexer.rest().0;
@@ -78,7 +97,7 @@ pub fn skim_program(src: &str, each: &mut dyn FnMut(Skimmed<'_>)) {
                 break;
             }
             if in_body || !plain {
-                if let Tok::Name(s) | Tok::Quoted(s) | Tok::Str(s) = token.tok {
+                if let Tok::Name(s) | Tok::Quoted(s) | Tok::Str(s) = &token.tok {
                     mentions.add(s);
                 }
                 continue;
@@ -114,7 +133,7 @@ pub fn skim_program(src: &str, each: &mut dyn FnMut(Skimmed<'_>)) {
                 (Some((_, _, d)), _) if *d > 0 => {}
                 (_, tok) => {
                     plain = false;
-                    if let Tok::Name(s) | Tok::Quoted(s) | Tok::Str(s) = tok {
+                    if let Tok::Name(s) | Tok::Quoted(s) | Tok::Str(s) = &tok {
                         mentions.add(s);
                     }
                 }
@@ -129,7 +148,7 @@ pub fn skim_program(src: &str, each: &mut dyn FnMut(Skimmed<'_>)) {
         };
         if plain_head.is_none() {
             if let Some((name, ..)) = &head {
-                mentions.add(name.clone());
+                mentions.add(name);
             }
         }
         each(Skimmed {
@@ -150,19 +169,55 @@ pub fn skim_program(src: &str, each: &mut dyn FnMut(Skimmed<'_>)) {
 #[derive(Default)]
 struct Mentions {
     list: Vec<String>,
-    seen: HashSet<String>,
+    seen: hashbrown::HashSet<String>,
 }
 
 impl Mentions {
-    fn add(&mut self, name: String) {
-        if !self.seen.contains(&name) {
-            self.seen.insert(name.clone());
-            self.list.push(name);
+    fn add(&mut self, name: &str) {
+        if !self.seen.contains(name) {
+            self.seen.insert(name.to_string());
+            self.list.push(name.to_string());
         }
     }
 
     fn clear(&mut self) {
         self.list.clear();
         self.seen.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::skim;
+
+    /// What the skim hands over, printed.
+    fn skimmed(src: &str, flat: bool) -> Vec<String> {
+        let mut out = Vec::new();
+        skim(src, flat, &mut |s| {
+            out.push(format!("{} {} {:?} {:?}", s.start, s.tokens, s.head, s.mentions));
+        });
+        out
+    }
+
+    /// Flat facts and rules are skimmed from their bytes exactly as the
+    /// tokenizer skims them: starts, token counts, heads and mentions.
+    #[test]
+    fn flat_clauses_skim_as_tokens_do() {
+        let texts = [
+            "eastbound(T) :- has_car(T, C), car_num(C, 1).\n",
+            "eastbound(T):-has_car(T,C),car_color(C,red),car_len(C, red).",
+            "  p(a, 1).\nq(X) :- p(X, _), p(b, Y).\n\np(c, 2) .\n",
+            "h(T) :- a(T),\n  b(T, z),\n  a(T).\nh(T) :- c(T).",
+            "eastbound(T) :- has_car(T, C), \\+ car_num(C, 1).\np(a).\n",
+            "x(A) :- y(A, is, 2).\nx(a) :- y(B).",
+        ];
+        for text in texts {
+            assert_eq!(skimmed(text, true), skimmed(text, false), "{text:?}");
+        }
+        // The flat reader took the rules (a mention list, head and tokens).
+        assert_eq!(
+            skimmed(texts[0], true),
+            ["0 19 Some((\"eastbound\", 1)) [\"has_car\", \"car_num\"]"]
+        );
     }
 }
