@@ -53,6 +53,12 @@ fn library() -> Result<usize, String> {
         .clone()
 }
 
+/// Whether libz3 loads (loading it if not yet done): the check the
+/// library's provers make before Z3 joins a race (`entail::smt::z3_loads`).
+pub fn loads() -> bool {
+    library().is_ok()
+}
+
 fn last_dl_error() -> String {
     // SAFETY: dlerror returns null or a NUL-terminated message.
     let message = unsafe { libc::dlerror() };

@@ -736,6 +736,20 @@ fn libz3_is_loaded_only_when_z3_is_used() {
     )
     .unwrap();
     let steps = steps.to_str().unwrap();
+
+    // A race goes on without Z3: saturation never ends here, and the model
+    // search answers.
+    let endless = dir.join("endless.in");
+    std::fs::write(
+        &endless,
+        "formulas(assumptions).\n  p(z).\n  all x (p(x) -> p(s(x))).\nend_of_list.\n\
+         formulas(goals).\n  q(z).\nend_of_list.\n",
+    )
+    .unwrap();
+    let (code, out, err) = entail_without_z3(&["prove", "--szs", endless.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(out.starts_with("% SZS status CounterSatisfiable for endless\nnot_proved\n"), "{out}");
+
     let (code, _, err) = entail_without_z3(&["prove", steps]);
     assert_eq!(code, 1, "{err}");
     assert!(

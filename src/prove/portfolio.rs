@@ -259,6 +259,13 @@ impl Prover {
                 if !wait_unless(&stop, &prover9_ended, delay) {
                     return;
                 }
+                // Where libz3 is loaded on first use and cannot be, the
+                // others race without Z3; alone, Z3 stops the run with why.
+                if portfolio && !crate::smt::z3_loads() {
+                    let reason = "libz3 could not be loaded: Z3 did not run".to_string();
+                    let _ = tx.send(Helper::Z3(Ok(Entailment::Unknown { reason })));
+                    return;
+                }
                 let mut z3 = Prover::new(ProveOptions {
                     timeout: Some(timeout),
                     countermodels: true,

@@ -28,6 +28,23 @@ use std::time::{Duration, Instant};
 use z3::ast::{Ast, Bool, Dynamic};
 use z3::{FuncDecl, Params, SatResult, Solver, Sort};
 
+/// How a program that loads libz3 on first use says whether it can
+/// ([`set_z3_check`]).
+static Z3_CHECK: std::sync::OnceLock<fn() -> bool> = std::sync::OnceLock::new();
+
+/// Installs the check [`z3_loads`] makes: for a program that loads libz3
+/// when first called (the `entail` binary) instead of linking it.
+pub fn set_z3_check(check: fn() -> bool) {
+    let _ = Z3_CHECK.set(check);
+}
+
+/// Whether Z3 can be called: true where libz3 is linked; else the
+/// installed check's answer, which may load the library. A race of several
+/// provers leaves Z3 out when this is false, rather than stopping.
+pub fn z3_loads() -> bool {
+    Z3_CHECK.get().is_none_or(|check| check())
+}
+
 /// The answer of one satisfiability check.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Sat {
