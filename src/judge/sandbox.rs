@@ -862,7 +862,12 @@ pub fn sanitize(
             let new_head = checker.rename_head(head, &key);
             let term = match body {
                 Some(body) => {
-                    let mut new_body = checker.goal(&body, &mut called)?;
+                    // A join of background facts is its own rewriting.
+                    let mut new_body = if is_background_join(&body, task) {
+                        body
+                    } else {
+                        checker.goal(&body, &mut called)?
+                    };
                     if key == target {
                         if let Some(joined) = join_in_order(&new_head, &new_body, task) {
                             new_body = joined;
@@ -901,7 +906,7 @@ pub const MAX_JOIN_CALLS: u64 = 10_000_000;
 /// answer's own order costs SWI at most [`MAX_JOIN_CALLS`] calls (bounded
 /// from the fact counts), so an order the reference would not finish
 /// within its time limit is never rescued.
-fn join_in_order(head: &Term, body: &Term, task: &TaskProgram) -> Option<Term> {
+fn join_in_order<'t>(head: &'t Term, body: &'t Term, task: &TaskProgram) -> Option<Term> {
     fn conjuncts<'t>(goal: &'t Term, out: &mut Vec<&'t Term>) {
         match goal {
             Term::Compound(comma, args) if comma == "," && args.len() == 2 => {
@@ -934,9 +939,9 @@ fn join_in_order(head: &Term, body: &Term, task: &TaskProgram) -> Option<Term> {
     let mut head_vars = BTreeSet::new();
     collect_vars(head, &mut head_vars);
     // What a literal may enumerate once `bound` variables are bound.
-    let fanout = |(counts, args): &(&(u64, u64), &Vec<Term>), bound: &BTreeSet<String>| {
+    let fanout = |(counts, args): &(&(u64, u64), &Vec<Term>), bound: &BTreeSet<&str>| {
         let is_bound = |a: &Term| match a {
-            Term::Var(v) => v != "_" && bound.contains(v),
+            Term::Var(v) => v != "_" && bound.contains(v.as_str()),
             _ => true,
         };
         if args.iter().all(is_bound) {
@@ -947,10 +952,10 @@ fn join_in_order(head: &Term, body: &Term, task: &TaskProgram) -> Option<Term> {
             counts.0
         }
     };
-    let bind = |args: &Vec<Term>, bound: &mut BTreeSet<String>| {
+    let bind = |args: &'t Vec<Term>, bound: &mut BTreeSet<&'t str>| {
         for a in args {
             if let Term::Var(v) = a {
-                bound.insert(v.clone());
+                bound.insert(v);
             }
         }
     };
@@ -959,7 +964,7 @@ fn join_in_order(head: &Term, body: &Term, task: &TaskProgram) -> Option<Term> {
     for literal in &facts {
         calls = calls.saturating_add(runs);
         let first_bound = literal.1.first().is_some_and(|a| match a {
-            Term::Var(v) => v != "_" && bound.contains(v),
+            Term::Var(v) => v != "_" && bound.contains(v.as_str()),
             _ => true,
         });
         // Every fact the index gives is tried.
@@ -1003,11 +1008,38 @@ fn join_in_order(head: &Term, body: &Term, task: &TaskProgram) -> Option<Term> {
     Some(compound(";", vec![guarded, body.clone()]))
 }
 
+/// Whether `body` is a conjunction of calls of background predicates
+/// (none of which an answer may define), which [`Checker::goal`] returns
+/// as it is: most rules are.
+fn is_background_join(body: &Term, task: &TaskProgram) -> bool {
+    match body {
+        Term::Compound(comma, args) if comma == "," && args.len() == 2 => {
+            is_background_join(&args[0], task) && is_background_join(&args[1], task)
+        }
+        // A plain name, none the checker reads as control or library
+        // (a task's background may name its facts anything).
+        Term::Compound(name, args) => {
+            name.starts_with(|c: char| c.is_ascii_lowercase())
+                && !is_library(name, args.len())
+                && !matches!(
+                    name.as_str(),
+                    "not" | "once" | "ignore" | "findall" | "aggregate_all" | "forall" | "setof"
+                        | "bagof" | "aggregate" | "is"
+                )
+                && task
+                    .background_predicates
+                    .iter()
+                    .any(|(n, a)| n == name && *a == args.len())
+        }
+        _ => false,
+    }
+}
+
 /// The names of the variables in `term`.
-fn collect_vars(term: &Term, out: &mut BTreeSet<String>) {
+fn collect_vars<'t>(term: &'t Term, out: &mut BTreeSet<&'t str>) {
     match term {
         Term::Var(v) if v != "_" => {
-            out.insert(v.clone());
+            out.insert(v);
         }
         Term::Compound(_, args) => args.iter().for_each(|a| collect_vars(a, out)),
         _ => {}
