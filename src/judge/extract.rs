@@ -109,7 +109,7 @@ impl ReferenceRules {
         if recursive {
             return self.program();
         }
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = hashbrown::HashSet::new();
         let mut text = String::new();
         for rule in texts.filter(|t| seen.insert(*t)) {
             text.push_str(rule);

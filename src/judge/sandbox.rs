@@ -1019,17 +1019,16 @@ fn is_background_join(body: &Term, task: &TaskProgram) -> bool {
         // A plain name, none the checker reads as control or library
         // (a task's background may name its facts anything).
         Term::Compound(name, args) => {
-            name.starts_with(|c: char| c.is_ascii_lowercase())
+            task.background_predicates
+                .iter()
+                .any(|(n, a)| n == name && *a == args.len())
+                && name.starts_with(|c: char| c.is_ascii_lowercase())
                 && !is_library(name, args.len())
                 && !matches!(
                     name.as_str(),
                     "not" | "once" | "ignore" | "findall" | "aggregate_all" | "forall" | "setof"
                         | "bagof" | "aggregate" | "is"
                 )
-                && task
-                    .background_predicates
-                    .iter()
-                    .any(|(n, a)| n == name && *a == args.len())
         }
         _ => false,
     }
