@@ -58,3 +58,20 @@ def test_look_alikes_are_not_flagged(tmp_path):
         "The suited tourist ties the tie.",
     ])
     assert hits == 0, lemmas
+
+
+def test_compounds_do_not_join_across_punctuation(tmp_path):
+    # "snake pit" is a WordNet compound with a pejorative gloss; a LogicGraph
+    # Prover9 expression names "snake" and "pit" as two arguments, which is
+    # no compound. Spaces join, a hyphen joins as WordNet spells it.
+    _, hits, lemmas = scan(tmp_path, [
+        "supervise(snake, pit)",
+        "all x (snake(x) -> pit(x)). The snake. Pit stops; snake (pit)",
+    ])
+    assert hits == 0, lemmas
+    records, hits, lemmas = scan(tmp_path, [
+        "They fell into the snake  pit.",
+        "A half-breed horse.",
+    ])
+    assert records == 2 and hits == 2
+    assert lemmas == {"snake_pit", "half-breed"}
