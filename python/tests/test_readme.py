@@ -161,7 +161,25 @@ def on_terminal(argv, cwd):
         chunks.append(data)
     os.close(master)
     text = b"".join(chunks).decode().replace("\r\n", "\n")
-    return text, proc.wait()
+    return screen(text), proc.wait()
+
+
+#: A frame of the progress bar (`src/cli/progress.rs`): its clock first.
+BAR_FRAME = re.compile(r"^\d{2}:\d{2}:\d{2} \[")
+
+
+def screen(text):
+    """The lines a terminal is left showing: each line as its last carriage
+    return leaves it, erase sequences applied, and no progress-bar frame
+    (the bar draws only when a run is slow to start, and clears itself)."""
+    lines = []
+    for line in text.split("\n"):
+        line = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", line.split("\r")[-1])
+        if not BAR_FRAME.match(line):
+            lines.append(line)
+    while lines and not lines[-1].strip():
+        lines.pop()
+    return "\n".join(lines) + "\n"
 
 
 def test_quick_start_prints_what_the_readme_shows(root, entail_bin):
