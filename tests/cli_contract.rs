@@ -748,7 +748,10 @@ fn libz3_is_loaded_only_when_z3_is_used() {
     .unwrap();
     let (code, out, err) = entail_without_z3(&["prove", "--szs", endless.to_str().unwrap()]);
     assert_eq!(code, 2, "{err}");
-    assert!(out.starts_with("% SZS status CounterSatisfiable for endless\nnot_proved\n"), "{out}");
+    assert!(
+        out.starts_with("% SZS status CounterSatisfiable for endless\nnot_proved\n"),
+        "{out}"
+    );
 
     let (code, _, err) = entail_without_z3(&["prove", steps]);
     assert_eq!(code, 1, "{err}");

@@ -1026,8 +1026,16 @@ fn is_background_join(body: &Term, task: &TaskProgram) -> bool {
                 && !is_library(name, args.len())
                 && !matches!(
                     name.as_str(),
-                    "not" | "once" | "ignore" | "findall" | "aggregate_all" | "forall" | "setof"
-                        | "bagof" | "aggregate" | "is"
+                    "not"
+                        | "once"
+                        | "ignore"
+                        | "findall"
+                        | "aggregate_all"
+                        | "forall"
+                        | "setof"
+                        | "bagof"
+                        | "aggregate"
+                        | "is"
                 )
         }
         _ => false,
@@ -1759,11 +1767,7 @@ mod tests {
                     format!("{piece}{gap}")
                 })
                 .collect();
-            let whole = sanitize(
-                parse_program_recovering(&text).0,
-                &Unread::default(),
-                &task,
-            );
+            let whole = sanitize(parse_program_recovering(&text).0, &Unread::default(), &task);
             let part = consult(&text, "eastbound")
                 .and_then(|read| sanitize(read.program, &read.unread, &task));
             if kind(&whole) != kind(&part) {

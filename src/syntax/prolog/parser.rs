@@ -767,7 +767,11 @@ impl<'s> FlatClause<'s> {
         // `name ( a1 , … , ak )` is 2k + 2 tokens; then `:-` and the
         // commas between literals, and the end.
         let body = self.literals.len() - 1;
-        2 * self.args.len() + 2 * self.literals.len() + usize::from(body > 0) + body.saturating_sub(1) + 1
+        2 * self.args.len()
+            + 2 * self.literals.len()
+            + usize::from(body > 0)
+            + body.saturating_sub(1)
+            + 1
     }
 
     /// The term the general reader reads.
@@ -801,10 +805,16 @@ impl<'s> FlatClause<'s> {
 /// else (comments, quotes, operators, other layout, floats, digit groups,
 /// big numbers, non-ASCII, atoms that are operators) is left to the
 /// general reader.
-pub(crate) fn flat_clause_at<'a>(rest: &'a str, out: &mut FlatClause<'a>) -> Option<(usize, usize)> {
+pub(crate) fn flat_clause_at<'a>(
+    rest: &'a str,
+    out: &mut FlatClause<'a>,
+) -> Option<(usize, usize)> {
     let bytes = rest.as_bytes();
     let layout = |i: &mut usize, newlines: bool| {
-        while bytes.get(*i).is_some_and(|&b| b == b' ' || (newlines && b == b'\n')) {
+        while bytes
+            .get(*i)
+            .is_some_and(|&b| b == b' ' || (newlines && b == b'\n'))
+        {
             *i += 1;
         }
     };
@@ -865,7 +875,10 @@ pub(crate) fn flat_clause_at<'a>(rest: &'a str, out: &mut FlatClause<'a>) -> Opt
         match bytes.get(i)? {
             b'.' => {
                 i += 1;
-                if !matches!(bytes.get(i), None | Some(b' ' | b'\n' | b'\t' | b'\r' | b'%')) {
+                if !matches!(
+                    bytes.get(i),
+                    None | Some(b' ' | b'\n' | b'\t' | b'\r' | b'%')
+                ) {
                     return None;
                 }
                 return Some((start, i));
@@ -874,7 +887,10 @@ pub(crate) fn flat_clause_at<'a>(rest: &'a str, out: &mut FlatClause<'a>) -> Opt
             b':' if out.literals.len() == 1 && bytes.get(i + 1) == Some(&b'-') => {
                 i += 2;
                 // `:-` alone, not the start of a longer symbol token.
-                if !bytes.get(i).is_some_and(|&b| b == b' ' || b == b'\n' || b.is_ascii_lowercase()) {
+                if !bytes
+                    .get(i)
+                    .is_some_and(|&b| b == b' ' || b == b'\n' || b.is_ascii_lowercase())
+                {
                     return None;
                 }
             }
@@ -1088,10 +1104,31 @@ mod tests {
             &["é", "X", "'q'", "-", "\\+", "a.b"],
         );
         const ARGS: (&[&str], &[&str]) = (
-            &["T", "C", "_", "_C1", "car0_1", "red", "7", "007", "9223372036854775807"],
             &[
-                "Xé", "1_000", "0'a", "1.5", "9223372036854775808", "-1", "mod", "'a b'", "[]",
-                "f(a)", "X+1", "", "\"s\"",
+                "T",
+                "C",
+                "_",
+                "_C1",
+                "car0_1",
+                "red",
+                "7",
+                "007",
+                "9223372036854775807",
+            ],
+            &[
+                "Xé",
+                "1_000",
+                "0'a",
+                "1.5",
+                "9223372036854775808",
+                "-1",
+                "mod",
+                "'a b'",
+                "[]",
+                "f(a)",
+                "X+1",
+                "",
+                "\"s\"",
             ],
         );
         const NECKS: (&[&str], &[&str]) = (
@@ -1106,7 +1143,10 @@ mod tests {
             &[").", ").\n", ") .", ")\n.", ").%c", ").\t"],
             &[").a", ")", ")).", ").(", ")..", ")./*"],
         );
-        fn pick(rng: &mut ChaCha8Rng, (good, bad): (&[&'static str], &[&'static str])) -> &'static str {
+        fn pick(
+            rng: &mut ChaCha8Rng,
+            (good, bad): (&[&'static str], &[&'static str]),
+        ) -> &'static str {
             let from = if rng.gen_bool(0.9) { good } else { bad };
             from.choose(rng).unwrap()
         }

@@ -194,7 +194,10 @@ mod tests {
     fn skimmed(src: &str, flat: bool) -> Vec<String> {
         let mut out = Vec::new();
         skim(src, flat, &mut |s| {
-            out.push(format!("{} {} {:?} {:?}", s.start, s.tokens, s.head, s.mentions));
+            out.push(format!(
+                "{} {} {:?} {:?}",
+                s.start, s.tokens, s.head, s.mentions
+            ));
         });
         out
     }
