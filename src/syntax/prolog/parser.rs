@@ -209,27 +209,40 @@ impl<'a> Parser<'a> {
     /// with the next. An unterminated block comment or quoted item runs to
     /// the end of the input, as in SWI.
     pub fn program_recovering(&mut self) -> (Program, Vec<SyntaxError>) {
-        let mut sentences = Vec::new();
-        let mut errors = Vec::new();
-        loop {
+        let (mut sentences, mut errors) = (Vec::new(), Vec::new());
+        // The text after MAX_ERRORS errors is not read: locating each
+        // costs a scan of the text, and an answer that bad loses nothing
+        // it could score with.
+        self.sentences_until(usize::MAX, MAX_ERRORS, &mut sentences, &mut errors);
+        (Program { sentences }, errors)
+    }
+
+    /// Reads sentences into `sentences` until reading reaches byte `end`
+    /// or the end of the input; a sentence with a syntax error goes into
+    /// `errors` and is skipped to its end token. An unterminated comment
+    /// or quote runs to the end of the input, and so does the text after
+    /// `max_errors` errors.
+    fn sentences_until(
+        &mut self,
+        end: usize,
+        max_errors: usize,
+        sentences: &mut Vec<Sentence>,
+        errors: &mut Vec<SyntaxError>,
+    ) {
+        while self.position() < end {
             self.after_end = false;
             match self.sentence() {
                 Ok(Some(sentence)) => sentences.push(sentence),
                 Ok(None) => break,
                 Err(error) => {
-                    // An unterminated comment or quote runs to the end. So
-                    // does the text after MAX_ERRORS errors: locating each
-                    // costs a scan of the text, and an answer that bad
-                    // loses nothing it could score with.
                     let runs_to_end = error.message.starts_with("unterminated");
                     errors.push(error);
-                    if runs_to_end || errors.len() >= MAX_ERRORS || !self.skip_to_end() {
+                    if runs_to_end || errors.len() >= max_errors || !self.skip_to_end() {
                         break;
                     }
                 }
             }
         }
-        (Program { sentences }, errors)
     }
 
     /// The sentences within `spans` (see [`super::parse_sentences_in`]).
@@ -246,22 +259,8 @@ impl<'a> Parser<'a> {
             } else {
                 self.lexer.skip(start - at);
             }
-            while self.position() < end {
-                self.after_end = false;
-                match self.sentence() {
-                    Ok(Some(sentence)) => sentences.push(sentence),
-                    Ok(None) => break,
-                    Err(error) => {
-                        // As in `program_recovering`, but uncapped: the
-                        // spans hold only sentences the caller needs.
-                        let runs_to_end = error.message.starts_with("unterminated");
-                        errors.push(error);
-                        if runs_to_end || !self.skip_to_end() {
-                            break;
-                        }
-                    }
-                }
-            }
+            // Uncapped: the spans hold only sentences the caller needs.
+            self.sentences_until(end, usize::MAX, &mut sentences, &mut errors);
         }
         (Program { sentences }, errors)
     }
@@ -339,11 +338,8 @@ impl<'a> Parser<'a> {
     fn sentence(&mut self) -> Result<Option<Sentence>> {
         if self.flat && self.ahead.is_empty() {
             let (offset, rest) = self.lexer.rest();
-            let mut flat = std::mem::take(&mut self.flat_clause);
-            let found = flat_clause_at(rest, &mut flat);
-            let term = found.map(|_| flat.to_term());
-            self.flat_clause = flat;
-            if let (Some((start, len)), Some(term)) = (found, term) {
+            if let Some((start, len)) = flat_clause_at(rest, &mut self.flat_clause) {
+                let term = self.flat_clause.to_term();
                 self.lexer.skip(len);
                 self.after_end = true;
                 let pos = self.pos_of(offset + start);
