@@ -752,9 +752,17 @@ pub fn sanitize(
             // the rest.
             continue;
         };
-        if ISO_PROTECTED.contains(&(name, arity)) {
+        if is_iso_protected(name, arity) {
             // SWI: permission error for this clause alone.
             continue;
+        }
+        // Clauses of a name mostly come together: the last key found
+        // spares a key's allocation and a search.
+        if let Some(last) = order.last().filter(|(n, a)| n == name && *a == arity) {
+            if let Some(list) = clauses.get_mut(last) {
+                list.push((head, body));
+                continue;
+            }
         }
         let key = (name.to_string(), arity);
         match clauses.get_mut(&key) {
@@ -769,7 +777,7 @@ pub fn sanitize(
     // raises: it is defined here by one clause that fails.
     for (name, arity) in dynamic {
         let key = (name.clone(), arity);
-        if ISO_PROTECTED.contains(&(name.as_str(), arity))
+        if is_iso_protected(&name, arity)
             || clauses.contains_key(&key)
             || key == target
             || task.background_predicates.contains(&key)
@@ -833,7 +841,7 @@ pub fn sanitize(
     // Clauses not read cannot be called (nothing read names them), so they
     // need no helper name; defining them is still refused alike.
     for (name, arity) in unread.iter() {
-        if (name, arity) != (target.0.as_str(), target.1) && !ISO_PROTECTED.contains(&(name, arity))
+        if (name, arity) != (target.0.as_str(), target.1) && !is_iso_protected(name, arity)
         {
             refuse(name, arity)?;
         }
@@ -845,6 +853,7 @@ pub fn sanitize(
         )));
     }
     let checker = Checker { task, helpers };
+    let joins = JoinPredicates::of(task);
     // Keep the target and the helpers reachable from it.
     let mut kept: Vec<(String, usize)> = vec![target.clone()];
     let mut seen: BTreeSet<(String, usize)> = kept.iter().cloned().collect();
@@ -863,7 +872,7 @@ pub fn sanitize(
             let term = match body {
                 Some(body) => {
                     // A join of background facts is its own rewriting.
-                    let mut new_body = if is_background_join(&body, task) {
+                    let mut new_body = if joins.holds(&body) {
                         body
                     } else {
                         checker.goal(&body, &mut called)?
@@ -893,6 +902,9 @@ pub fn sanitize(
 /// the reference's 5 s.
 pub const MAX_JOIN_CALLS: u64 = 10_000_000;
 
+/// Most literals (and head variables) of a join [`join_in_order`] plans.
+const MAX_JOIN_LITERALS: usize = 64;
+
 /// A body that is a join of background facts, run in a cheap order: for a
 /// clause `Head :- L1, …, Ln` whose literals all call background
 /// predicates defined by flat facts alone, with variables and constants as
@@ -918,7 +930,9 @@ fn join_in_order<'t>(head: &'t Term, body: &'t Term, task: &TaskProgram) -> Opti
     }
     let mut literals = Vec::new();
     conjuncts(body, &mut literals);
-    if literals.len() < 2 {
+    // The planner below is quadratic in literals and bound variables: a
+    // longer join keeps the answer's order (no rule SLR asks for is near).
+    if literals.len() < 2 || literals.len() > MAX_JOIN_LITERALS {
         return None;
     }
     // Each literal's fact counts and arguments.
@@ -927,7 +941,11 @@ fn join_in_order<'t>(head: &'t Term, body: &'t Term, task: &TaskProgram) -> Opti
         let Term::Compound(name, args) = literal else {
             return None;
         };
-        let counts = task.fact_counts.get(&(name.clone(), args.len()))?;
+        // A handful of background predicates: a scan, no key to allocate.
+        let (_, counts) = task
+            .fact_counts
+            .iter()
+            .find(|((n, a), _)| n == name && *a == args.len())?;
         if !args
             .iter()
             .all(|a| matches!(a, Term::Var(_) | Term::Atom(_) | Term::Int(_)))
@@ -936,54 +954,39 @@ fn join_in_order<'t>(head: &'t Term, body: &'t Term, task: &TaskProgram) -> Opti
         }
         facts.push((counts, args));
     }
-    let mut head_vars = BTreeSet::new();
+    // Bound variables: a few names, so a list.
+    let mut head_vars = Vec::new();
     collect_vars(head, &mut head_vars);
+    if head_vars.len() > MAX_JOIN_LITERALS {
+        return None;
+    }
+    let is_bound = |a: &Term, bound: &[&str]| match a {
+        Term::Var(v) => v != "_" && bound.contains(&v.as_str()),
+        _ => true,
+    };
     // What a literal may enumerate once `bound` variables are bound.
-    let fanout = |(counts, args): &(&(u64, u64), &Vec<Term>), bound: &BTreeSet<&str>| {
-        let is_bound = |a: &Term| match a {
-            Term::Var(v) => v != "_" && bound.contains(v.as_str()),
-            _ => true,
-        };
-        if args.iter().all(is_bound) {
+    let fanout = |(counts, args): &(&(u64, u64), &Vec<Term>), bound: &[&str]| {
+        if args.iter().all(|a| is_bound(a, bound)) {
             1.min(counts.0)
-        } else if args.first().is_some_and(is_bound) {
+        } else if args.first().is_some_and(|a| is_bound(a, bound)) {
             counts.1
         } else {
             counts.0
         }
     };
-    let bind = |args: &'t Vec<Term>, bound: &mut BTreeSet<&'t str>| {
+    let bind = |args: &'t Vec<Term>, bound: &mut Vec<&'t str>| {
         for a in args {
             if let Term::Var(v) = a {
-                bound.insert(v);
+                if !bound.contains(&v.as_str()) {
+                    bound.push(v);
+                }
             }
         }
     };
-    // SWI's calls in the answer's order, bounded.
-    let (mut calls, mut runs, mut bound) = (0u64, 1u64, head_vars.clone());
-    for literal in &facts {
-        calls = calls.saturating_add(runs);
-        let first_bound = literal.1.first().is_some_and(|a| match a {
-            Term::Var(v) => v != "_" && bound.contains(v.as_str()),
-            _ => true,
-        });
-        // Every fact the index gives is tried.
-        let tried = if first_bound {
-            literal.0 .1
-        } else {
-            literal.0 .0
-        };
-        runs = runs.saturating_mul(tried.max(1));
-        calls = calls.saturating_add(runs);
-        bind(literal.1, &mut bound);
-    }
-    if calls > MAX_JOIN_CALLS {
-        return None;
-    }
     // The cheap order: fewest facts next, the answer's order among equals.
     let mut left: Vec<usize> = (0..facts.len()).collect();
     let mut order = Vec::with_capacity(facts.len());
-    let mut bound = head_vars;
+    let mut bound = head_vars.clone();
     while !left.is_empty() {
         let (at, _) = left
             .iter()
@@ -994,6 +997,23 @@ fn join_in_order<'t>(head: &'t Term, body: &'t Term, task: &TaskProgram) -> Opti
         order.push(i);
     }
     if order.iter().enumerate().all(|(k, &i)| k == i) {
+        return None;
+    }
+    // SWI's calls in the answer's order, bounded.
+    let (mut calls, mut runs, mut bound) = (0u64, 1u64, head_vars);
+    for literal in &facts {
+        calls = calls.saturating_add(runs);
+        // Every fact the index gives is tried.
+        let tried = if literal.1.first().is_some_and(|a| is_bound(a, &bound)) {
+            literal.0 .1
+        } else {
+            literal.0 .0
+        };
+        runs = runs.saturating_mul(tried.max(1));
+        calls = calls.saturating_add(runs);
+        bind(literal.1, &mut bound);
+    }
+    if calls > MAX_JOIN_CALLS {
         return None;
     }
     let reordered = order
@@ -1008,45 +1028,62 @@ fn join_in_order<'t>(head: &'t Term, body: &'t Term, task: &TaskProgram) -> Opti
     Some(compound(";", vec![guarded, body.clone()]))
 }
 
-/// Whether `body` is a conjunction of calls of background predicates
-/// (none of which an answer may define), which [`Checker::goal`] returns
-/// as it is: most rules are.
-fn is_background_join(body: &Term, task: &TaskProgram) -> bool {
-    match body {
-        Term::Compound(comma, args) if comma == "," && args.len() == 2 => {
-            is_background_join(&args[0], task) && is_background_join(&args[1], task)
-        }
-        // A plain name, none the checker reads as control or library
-        // (a task's background may name its facts anything).
-        Term::Compound(name, args) => {
+/// The background predicates a body may call as plain goals, which
+/// [`Checker::goal`] returns as they are: a body that only joins them
+/// needs no rewriting (most rules are such joins). Found once per answer,
+/// not per clause.
+struct JoinPredicates<'t>(Vec<(&'t str, usize)>);
+
+impl<'t> JoinPredicates<'t> {
+    fn of(task: &'t TaskProgram) -> JoinPredicates<'t> {
+        JoinPredicates(
             task.background_predicates
                 .iter()
-                .any(|(n, a)| n == name && *a == args.len())
-                && name.starts_with(|c: char| c.is_ascii_lowercase())
-                && !is_library(name, args.len())
-                && !matches!(
-                    name.as_str(),
-                    "not"
-                        | "once"
-                        | "ignore"
-                        | "findall"
-                        | "aggregate_all"
-                        | "forall"
-                        | "setof"
-                        | "bagof"
-                        | "aggregate"
-                        | "is"
-                )
+                .map(|(name, arity)| (name.as_str(), *arity))
+                // A plain name, none the checker reads as control or
+                // library (a task's background may name its facts anything).
+                .filter(|&(name, arity)| {
+                    name.starts_with(|c: char| c.is_ascii_lowercase())
+                        && !is_library(name, arity)
+                        && !matches!(
+                            name,
+                            "not"
+                                | "once"
+                                | "ignore"
+                                | "findall"
+                                | "aggregate_all"
+                                | "forall"
+                                | "setof"
+                                | "bagof"
+                                | "aggregate"
+                                | "is"
+                        )
+                })
+                .collect(),
+        )
+    }
+
+    /// Whether `body` is a conjunction of calls of these predicates.
+    fn holds(&self, body: &Term) -> bool {
+        match body {
+            Term::Compound(comma, args) if comma == "," && args.len() == 2 => {
+                self.holds(&args[0]) && self.holds(&args[1])
+            }
+            Term::Compound(name, args) => self.0.contains(&(name.as_str(), args.len())),
+            _ => false,
         }
-        _ => false,
     }
 }
 
-/// The names of the variables in `term`.
-fn collect_vars<'t>(term: &'t Term, out: &mut BTreeSet<&'t str>) {
+/// The names of the variables in `term`, each once, until there are more
+/// than [`MAX_JOIN_LITERALS`] (the list is searched linearly).
+fn collect_vars<'t>(term: &'t Term, out: &mut Vec<&'t str>) {
     match term {
+        _ if out.len() > MAX_JOIN_LITERALS => {}
         Term::Var(v) if v != "_" => {
-            out.insert(v);
+            if !out.contains(&v.as_str()) {
+                out.push(v);
+            }
         }
         Term::Compound(_, args) => args.iter().for_each(|a| collect_vars(a, out)),
         _ => {}
@@ -1203,6 +1240,12 @@ fn is_lambda_free(term: &Term) -> bool {
 /// A built-in or library predicate SWI has whatever the answer defines.
 fn is_library(name: &str, arity: usize) -> bool {
     is_builtin(name, arity) || closure_extra_args(name, arity).is_some() || is_control(name, arity)
+}
+
+/// Whether SWI refuses a user definition of `name/arity` ([`ISO_PROTECTED`],
+/// kept sorted for this search).
+fn is_iso_protected(name: &str, arity: usize) -> bool {
+    ISO_PROTECTED.binary_search(&(name, arity)).is_ok()
 }
 
 fn is_builtin(name: &str, arity: usize) -> bool {
