@@ -841,8 +841,7 @@ pub fn sanitize(
     // Clauses not read cannot be called (nothing read names them), so they
     // need no helper name; defining them is still refused alike.
     for (name, arity) in unread.iter() {
-        if (name, arity) != (target.0.as_str(), target.1) && !is_iso_protected(name, arity)
-        {
+        if (name, arity) != (target.0.as_str(), target.1) && !is_iso_protected(name, arity) {
             refuse(name, arity)?;
         }
     }

@@ -277,7 +277,7 @@ impl Db {
             Clause {
                 head: head_cell,
                 body: body_cell,
-                nvars: vars.len() as u32,
+                nvars: vars.len(),
             },
             key,
         );
@@ -300,38 +300,51 @@ pub(crate) fn key_of(cell: Cell, arena: &[Cell]) -> Option<Key> {
     }
 }
 
-/// The numbers of a clause's named variables (and of each `_`, under a
-/// name no variable has), in order of first occurrence.
-pub(crate) type VarNumbers = hashbrown::HashMap<String, u32>;
+/// The numbers of a clause's variables, in order of first occurrence:
+/// named ones share theirs, each `_` takes a fresh one. Shared by a
+/// clause's head and body.
+#[derive(Debug, Default)]
+pub(crate) struct VarNumbers<'t> {
+    named: hashbrown::HashMap<&'t str, u32>,
+    count: u32,
+}
+
+impl<'t> VarNumbers<'t> {
+    /// How many variables were numbered.
+    pub(crate) fn len(&self) -> u32 {
+        self.count
+    }
+
+    /// The number of the variable `name` (a fresh one for `_`).
+    fn number(&mut self, name: &'t str) -> u32 {
+        let fresh = self.count;
+        if name == "_" {
+            self.count += 1;
+            return fresh;
+        }
+        let number = *self.named.entry(name).or_insert(fresh);
+        if number == fresh {
+            self.count += 1;
+        }
+        number
+    }
+}
 
 /// Compiles a reader term into `db`'s templates (big integers into its
 /// `bigs`); named variables share numbers through `vars`, each `_` is
 /// fresh. Iterative: lists nest as deep as they are long.
-pub(crate) fn compile_term(
-    term: &Term,
+pub(crate) fn compile_term<'t>(
+    term: &'t Term,
     atoms: &mut impl Intern,
     db: &mut Db,
-    vars: &mut VarNumbers,
+    vars: &mut VarNumbers<'t>,
 ) -> Result<Cell, Fallback> {
-    let mut anonymous = 0u32;
     let root_slot = db.templates.len();
     db.templates.push(Cell::Atom(NIL));
-    let mut todo: Vec<(&Term, usize)> = vec![(term, root_slot)];
+    let mut todo: Vec<(&'t Term, usize)> = vec![(term, root_slot)];
     while let Some((t, slot)) = todo.pop() {
         let cell = match t {
-            Term::Var(name) => {
-                let next = vars.len() as u32;
-                if name == "_" {
-                    anonymous += 1;
-                    vars.insert(format!("_ {anonymous}"), next);
-                    Cell::Ref(next)
-                } else if let Some(&number) = vars.get(name.as_str()) {
-                    Cell::Ref(number)
-                } else {
-                    vars.insert(name.clone(), next);
-                    Cell::Ref(next)
-                }
-            }
+            Term::Var(name) => Cell::Ref(vars.number(name)),
             // The empty list; an atom named `[]` is the quoted `'[]'`.
             Term::Atom(a) if a == "[]" => Cell::Atom(NIL),
             Term::Atom(a) if a == QUOTED_NIL_TEXT => Cell::Atom(QUOTED_NIL),

@@ -281,7 +281,7 @@ impl Base {
                 Ok(cell) => cell,
                 Err(stop) => return decided(stop, Vec::new()),
             };
-            compiled.push((cell, vars.len() as u32));
+            compiled.push((cell, vars.len()));
         }
         atoms.mark_compiled();
         let mut machine = Machine::new(
@@ -669,6 +669,18 @@ mod tests {
     #[test]
     fn prelude_parses_and_compiles() {
         assert!(Base::new(&Background::new(0, Vec::new())).is_ok());
+    }
+
+    /// Each `_` is a variable of its own, in the head and the body alike:
+    /// an anonymous variable of the head and one of the body never share a
+    /// number with each other or with a named variable.
+    #[test]
+    fn anonymous_variables_of_head_and_body_are_distinct() {
+        let bg = "q(a, b).\nr(b).\n";
+        let h = "p(_, _) :- q(_, X), r(X).\n";
+        assert_eq!(run(bg, h, &["p(1, 2)"]), Ok(vec![true]));
+        let h = "p(_) :- q(_, X), r(X).\n";
+        assert_eq!(run(bg, h, &["p(z)"]), Ok(vec![true]));
     }
 
     #[test]
