@@ -13,12 +13,6 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 fn main() -> std::process::ExitCode {
     #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
     entail::smt::set_z3_check(lazy_z3::loads);
-    if std::env::args_os()
-        .nth(1)
-        .is_some_and(|command| command == "judge")
-    {
-        return_freed_memory_at_once();
-    }
     cli::main()
 }
 
@@ -62,33 +56,3 @@ static NO_HUGE_PAGES_FOR_PROVE: extern "C" fn(
     }
     no_huge_pages_for_prove
 };
-
-/// mimalloc keeps freed pages a second before it gives them back, so a judge
-/// run over one long answer held its memory twice over (a 15 MB answer:
-/// 160 MB at peak, 101 MB with this). Batches of short answers run as fast;
-/// `gen` keeps the delay, which saves it system time.
-fn return_freed_memory_at_once() {
-    /// `mi_option_purge_delay` in mimalloc's option enum (v2 and v3; the
-    /// crate names no constant for it).
-    const PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
-    // mimalloc read the user's own setting, which stands.
-    if std::env::var_os("MIMALLOC_PURGE_DELAY").is_some() {
-        return;
-    }
-    // SAFETY: setting an option is allowed at any time, from any thread.
-    unsafe { libmimalloc_sys::mi_option_set(PURGE_DELAY, 0) }
-}
-
-#[cfg(test)]
-mod tests {
-    /// The option set above is the purge delay: option 15 of mimalloc v3
-    /// (the crate's default), whose default is 1,000 ms.
-    #[test]
-    fn option_15_is_the_purge_delay() {
-        // SAFETY: reading an option is allowed at any time.
-        let value = unsafe { libmimalloc_sys::mi_option_get(15) };
-        if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
-            assert_eq!(value, 1000);
-        }
-    }
-}
