@@ -752,17 +752,18 @@ pub fn sanitize(
             // the rest.
             continue;
         };
-        if is_iso_protected(name, arity) {
-            // SWI: permission error for this clause alone.
-            continue;
-        }
         // Clauses of a name mostly come together: the last key found
-        // spares a key's allocation and a search.
+        // (never a protected one) spares the checks, a key's allocation
+        // and a search.
         if let Some(last) = order.last().filter(|(n, a)| n == name && *a == arity) {
             if let Some(list) = clauses.get_mut(last) {
                 list.push((head, body));
                 continue;
             }
+        }
+        if is_iso_protected(name, arity) {
+            // SWI: permission error for this clause alone.
+            continue;
         }
         let key = (name.to_string(), arity);
         match clauses.get_mut(&key) {
@@ -877,7 +878,7 @@ pub fn sanitize(
                         checker.goal(&body, &mut called)?
                     };
                     if key == target {
-                        if let Some(joined) = join_in_order(&new_head, &new_body, task) {
+                        if let Some(joined) = join_in_order(&new_head, &new_body, &joins) {
                             new_body = joined;
                         }
                     }
@@ -917,7 +918,7 @@ const MAX_JOIN_LITERALS: usize = 64;
 /// answer's own order costs SWI at most [`MAX_JOIN_CALLS`] calls (bounded
 /// from the fact counts), so an order the reference would not finish
 /// within its time limit is never rescued.
-fn join_in_order<'t>(head: &'t Term, body: &'t Term, task: &TaskProgram) -> Option<Term> {
+fn join_in_order<'t>(head: &'t Term, body: &'t Term, joins: &JoinPredicates) -> Option<Term> {
     fn conjuncts<'t>(goal: &'t Term, out: &mut Vec<&'t Term>) {
         match goal {
             Term::Compound(comma, args) if comma == "," && args.len() == 2 => {
@@ -940,11 +941,7 @@ fn join_in_order<'t>(head: &'t Term, body: &'t Term, task: &TaskProgram) -> Opti
         let Term::Compound(name, args) = literal else {
             return None;
         };
-        // A handful of background predicates: a scan, no key to allocate.
-        let (_, counts) = task
-            .fact_counts
-            .iter()
-            .find(|((n, a), _)| n == name && *a == args.len())?;
+        let counts = joins.counts.get(&(name.as_str(), args.len()))?;
         if !args
             .iter()
             .all(|a| matches!(a, Term::Var(_) | Term::Atom(_) | Term::Int(_)))
@@ -983,23 +980,28 @@ fn join_in_order<'t>(head: &'t Term, body: &'t Term, task: &TaskProgram) -> Opti
         }
     };
     // The cheap order: fewest facts next, the answer's order among equals.
-    let mut left: Vec<usize> = (0..facts.len()).collect();
-    let mut order = Vec::with_capacity(facts.len());
-    let mut bound = head_vars.clone();
-    while !left.is_empty() {
-        let (at, _) = left
-            .iter()
-            .enumerate()
-            .min_by_key(|(_, &i)| (fanout(&facts[i], &bound), i))?;
-        let i = left.remove(at);
+    // Kept only from the first literal it moves (most answers' order is
+    // cheap already).
+    let mut used = 0u64;
+    let mut order: Option<Vec<usize>> = None;
+    let mut bound = head_vars;
+    for step in 0..facts.len() {
+        let i = (0..facts.len())
+            .filter(|i| used & (1 << i) == 0)
+            .min_by_key(|&i| (fanout(&facts[i], &bound), i))?;
+        used |= 1 << i;
         bind(facts[i].1, &mut bound);
-        order.push(i);
+        if order.is_none() && i != step {
+            order = Some((0..step).collect());
+        }
+        if let Some(order) = &mut order {
+            order.push(i);
+        }
     }
-    if order.iter().enumerate().all(|(k, &i)| k == i) {
-        return None;
-    }
+    let order = order?;
     // SWI's calls in the answer's order, bounded.
-    let (mut calls, mut runs, mut bound) = (0u64, 1u64, head_vars);
+    let (mut calls, mut runs, mut bound) = (0u64, 1u64, Vec::new());
+    collect_vars(head, &mut bound);
     for literal in &facts {
         calls = calls.saturating_add(runs);
         // Every fact the index gives is tried.
@@ -1028,38 +1030,46 @@ fn join_in_order<'t>(head: &'t Term, body: &'t Term, task: &TaskProgram) -> Opti
 }
 
 /// The background predicates a body may call as plain goals, which
-/// [`Checker::goal`] returns as they are: a body that only joins them
-/// needs no rewriting (most rules are such joins). Found once per answer,
-/// not per clause.
-struct JoinPredicates<'t>(Vec<(&'t str, usize)>);
+/// [`Checker::goal`] returns as they are (a body that only joins them needs
+/// no rewriting: most rules are such joins), with their fact counts
+/// ([`TaskProgram::fact_counts`]). Found once per answer, not per clause.
+struct JoinPredicates<'t> {
+    joinable: hashbrown::HashSet<(&'t str, usize)>,
+    counts: hashbrown::HashMap<(&'t str, usize), (u64, u64)>,
+}
 
 impl<'t> JoinPredicates<'t> {
     fn of(task: &'t TaskProgram) -> JoinPredicates<'t> {
-        JoinPredicates(
-            task.background_predicates
-                .iter()
-                .map(|(name, arity)| (name.as_str(), *arity))
-                // A plain name, none the checker reads as control or
-                // library (a task's background may name its facts anything).
-                .filter(|&(name, arity)| {
-                    name.starts_with(|c: char| c.is_ascii_lowercase())
-                        && !is_library(name, arity)
-                        && !matches!(
-                            name,
-                            "not"
-                                | "once"
-                                | "ignore"
-                                | "findall"
-                                | "aggregate_all"
-                                | "forall"
-                                | "setof"
-                                | "bagof"
-                                | "aggregate"
-                                | "is"
-                        )
-                })
-                .collect(),
-        )
+        let joinable = task
+            .background_predicates
+            .iter()
+            .map(|(name, arity)| (name.as_str(), *arity))
+            // A plain name, none the checker reads as control or library
+            // (a task's background may name its facts anything).
+            .filter(|&(name, arity)| {
+                name.starts_with(|c: char| c.is_ascii_lowercase())
+                    && !is_library(name, arity)
+                    && !matches!(
+                        name,
+                        "not"
+                            | "once"
+                            | "ignore"
+                            | "findall"
+                            | "aggregate_all"
+                            | "forall"
+                            | "setof"
+                            | "bagof"
+                            | "aggregate"
+                            | "is"
+                    )
+            })
+            .collect();
+        let counts = task
+            .fact_counts
+            .iter()
+            .map(|((name, arity), &counts)| ((name.as_str(), *arity), counts))
+            .collect();
+        JoinPredicates { joinable, counts }
     }
 
     /// Whether `body` is a conjunction of calls of these predicates.
@@ -1068,7 +1078,7 @@ impl<'t> JoinPredicates<'t> {
             Term::Compound(comma, args) if comma == "," && args.len() == 2 => {
                 self.holds(&args[0]) && self.holds(&args[1])
             }
-            Term::Compound(name, args) => self.0.contains(&(name.as_str(), args.len())),
+            Term::Compound(name, args) => self.joinable.contains(&(name.as_str(), args.len())),
             _ => false,
         }
     }
