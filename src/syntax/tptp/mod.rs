@@ -282,6 +282,14 @@ pub fn load(path: &Path, tptp: Option<&Path>) -> Result<Problem, SyntaxError> {
     Ok(problem)
 }
 
+/// Reads the problem whose text `src` was read from `path`, following its
+/// includes as [`load`] does: for a caller that has read the file already.
+pub fn load_text(path: &Path, src: &str, tptp: Option<&Path>) -> Result<Problem, SyntaxError> {
+    let mut problem = Problem::default();
+    load_text_into(path, src, None, tptp, 0, &mut problem.formulas)?;
+    Ok(problem)
+}
+
 fn load_into(
     path: &Path,
     selection: Option<&BTreeSet<String>>,
@@ -299,7 +307,19 @@ fn load_into(
         },
         message: format!("cannot read: {e}"),
     })?;
-    let statements = parse(&src).map_err(|e| e.in_file(&file))?;
+    load_text_into(path, &src, selection, tptp, depth, out)
+}
+
+fn load_text_into(
+    path: &Path,
+    src: &str,
+    selection: Option<&BTreeSet<String>>,
+    tptp: Option<&Path>,
+    depth: usize,
+    out: &mut Vec<Annotated>,
+) -> Result<(), SyntaxError> {
+    let file = path.display().to_string();
+    let statements = parse(src).map_err(|e| e.in_file(&file))?;
     for statement in statements {
         match statement {
             Statement::Formula(a) => {
