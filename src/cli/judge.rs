@@ -421,8 +421,13 @@ impl<W: Write> Write for BadLines<'_, W> {
 
 /// How many records `path` has, for the progress bar: a Parquet file's
 /// rows, or lines, read in blocks so a huge file is never held in memory
-/// (0 if it cannot be read).
+/// (0 if it cannot be read). The bar draws only where stderr is a terminal;
+/// elsewhere (pipelines, RL workers) the input is not read an extra time,
+/// and this is 0.
 pub(crate) fn count_records(path: &Path) -> u64 {
+    if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        return 0;
+    }
     let Ok(file) = std::fs::File::open(path) else {
         return 0;
     };
