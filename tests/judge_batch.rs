@@ -826,3 +826,52 @@ fn a_binary_prediction_column_is_read_as_utf8() {
         ]
     );
 }
+
+#[test]
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn judge_runs_without_transparent_huge_pages() {
+    // A batch touches its memory sparsely as long answers come and go, and
+    // zeroing whole 2 MiB pages was a third of its CPU: `judge` turns
+    // transparent huge pages off before its allocator starts. It waits here
+    // to open its input, a named pipe, while its status is read.
+    use std::process::{Command, Stdio};
+    let fifo = std::env::temp_dir().join(format!("entail_thp_{}.jsonl", std::process::id()));
+    let _ = std::fs::remove_file(&fifo);
+    let made = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_entail"))
+        .args(["judge", "--batch"])
+        .arg(&fifo)
+        .args(["--output", "/dev/null"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("starts");
+    let status = format!("/proc/{}/status", child.id());
+    // Until the new program has started, the status is this test's own.
+    let mut seen = String::new();
+    for _ in 0..500 {
+        seen = std::fs::read_to_string(&status).unwrap_or_default();
+        if !seen.contains("THP_enabled") || seen.contains("THP_enabled:\t0") {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    // An empty input ends the run.
+    drop(
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(&fifo)
+            .expect("the pipe opens"),
+    );
+    child.wait().expect("ends");
+    let _ = std::fs::remove_file(&fifo);
+    // Kernels before 6.2 do not show the line; nothing to check there.
+    assert!(
+        !seen.contains("THP_enabled") || seen.contains("THP_enabled:\t0"),
+        "{seen}"
+    );
+}
