@@ -19,22 +19,20 @@ fn main() -> std::process::ExitCode {
 /// Most proofs take milliseconds, and mimalloc asks for transparent huge
 /// pages, so the first allocations made the kernel zero fresh 2 MiB pages:
 /// 1.2-1.5 ms of a 5-6 ms `entail prove` of an easy problem
-/// (`scripts/prove-speed`). A judge batch touches its memory sparsely as
-/// long answers come and go: zeroing whole huge pages was a third of the
-/// CPU of 1,000 answers with 5% long ones (`scripts/judge_cost.py`), and
-/// ordinary answers gain nothing from them. This runs before mimalloc's own
-/// initialiser (ours has the first priority a program may use; glibc passes
-/// `argv` to initialisers), so `prove` and `judge` never get a huge page.
-/// The setting is inherited by the provers `prove` starts. `gen` keeps them.
+/// (`scripts/prove-speed`). This runs before mimalloc's own initialiser
+/// (ours has the first priority a program may use; glibc passes `argv` to
+/// initialisers), so `prove` never gets a huge page. The setting is
+/// inherited by the provers `prove` starts. Other commands run long enough
+/// to keep them.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 #[used]
 #[link_section = ".init_array.00101"]
-static NO_HUGE_PAGES_FOR_PROVE_AND_JUDGE: extern "C" fn(
+static NO_HUGE_PAGES_FOR_PROVE: extern "C" fn(
     std::ffi::c_int,
     *const *const std::ffi::c_char,
     *const *const std::ffi::c_char,
 ) = {
-    extern "C" fn no_huge_pages_for_prove_and_judge(
+    extern "C" fn no_huge_pages_for_prove(
         argc: std::ffi::c_int,
         argv: *const *const std::ffi::c_char,
         _env: *const *const std::ffi::c_char,
@@ -46,11 +44,7 @@ static NO_HUGE_PAGES_FOR_PROVE_AND_JUDGE: extern "C" fn(
         // are NUL-terminated strings.
         let command = unsafe {
             let arg = *argv.add(1);
-            !arg.is_null()
-                && matches!(
-                    std::ffi::CStr::from_ptr(arg).to_bytes(),
-                    b"prove" | b"judge"
-                )
+            !arg.is_null() && std::ffi::CStr::from_ptr(arg).to_bytes() == b"prove"
         };
         if command {
             // SAFETY: PR_SET_THP_DISABLE takes plain integers and changes
@@ -60,5 +54,5 @@ static NO_HUGE_PAGES_FOR_PROVE_AND_JUDGE: extern "C" fn(
             }
         }
     }
-    no_huge_pages_for_prove_and_judge
+    no_huge_pages_for_prove
 };
