@@ -215,14 +215,15 @@ fn guarded<T>(read: impl FnOnce() -> io::Result<T>) -> io::Result<T> {
 
 /// A file of records as JSON Lines: a Parquet file's rows (see
 /// [`parquet_lines`]), any other file as it is.
-pub fn json_lines(mut file: File) -> io::Result<Box<dyn BufRead + Send>> {
-    let mut magic = Vec::with_capacity(4);
-    (&mut file).take(4).read_to_end(&mut magic)?;
-    file.seek(SeekFrom::Start(0))?;
-    if is_parquet(&magic) {
-        Ok(Box::new(parquet_lines(file)?))
+pub fn json_lines(file: File) -> io::Result<Box<dyn BufRead + Send>> {
+    // Peeked, not read and sought back: the input may be a pipe
+    // (`--batch <(zcat answers.jsonl.gz)`), which cannot seek. A Parquet
+    // file is read by offsets from its footer.
+    let mut reader = BufReader::new(file);
+    if is_parquet(reader.fill_buf()?) {
+        Ok(Box::new(parquet_lines(reader.into_inner())?))
     } else {
-        Ok(Box::new(BufReader::new(file)))
+        Ok(Box::new(reader))
     }
 }
 

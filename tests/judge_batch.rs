@@ -246,6 +246,50 @@ fn the_cli_exits_0_with_every_line_back() {
     check(&parse_output(&out.stdout), &lines);
 }
 
+/// A batch read from a pipe (`--batch <(zcat answers.jsonl.gz)`), which
+/// cannot seek: every line back (before, the format check sought back to
+/// the start and failed with "Illegal seek").
+#[test]
+#[cfg(unix)]
+fn a_batch_from_a_pipe_gives_every_line_back() {
+    let lines = batch();
+    let dir = std::env::temp_dir().join(format!("entail-judge-pipe-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("batch.jsonl");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    let text = joined(&lines);
+    let writer = {
+        let fifo = fifo.clone();
+        // Opening a pipe to write waits for its reader, the judge.
+        std::thread::spawn(move || std::fs::write(fifo, text))
+    };
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_entail"))
+        .args(["judge", "--batch"])
+        .arg(&fifo)
+        .output()
+        .unwrap();
+    // Should the judge have ended without opening the pipe, a reader of
+    // our own lets the writer end.
+    use std::os::unix::fs::OpenOptionsExt;
+    let _unblock = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(&fifo);
+    let written = writer.join().expect("the writer ends");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(written.is_ok(), "{written:?}");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    check(&parse_output(&out.stdout), &lines);
+}
+
 /// SLR-Bench publishes Parquet: a Parquet batch scores as the same batch
 /// in JSON Lines does, and `--format parquet` writes the same results.
 #[test]

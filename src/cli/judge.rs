@@ -423,7 +423,8 @@ impl<W: Write> Write for BadLines<'_, W> {
 /// rows, or lines, read in blocks so a huge file is never held in memory
 /// (0 if it cannot be read). The bar draws only where stderr is a terminal;
 /// elsewhere (pipelines, RL workers) the input is not read an extra time,
-/// and this is 0.
+/// and this is 0. So is a pipe's: counting would consume what the batch
+/// reads.
 pub(crate) fn count_records(path: &Path) -> u64 {
     if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
         return 0;
@@ -431,6 +432,9 @@ pub(crate) fn count_records(path: &Path) -> u64 {
     let Ok(file) = std::fs::File::open(path) else {
         return 0;
     };
+    if !file.metadata().is_ok_and(|m| m.is_file()) {
+        return 0;
+    }
     let mut reader = BufReader::with_capacity(1 << 16, file);
     if reader.fill_buf().is_ok_and(table::is_parquet) {
         return table::parquet_rows(reader.into_inner()).unwrap_or(0);

@@ -233,8 +233,7 @@ fn run_inner(args: &Args, source: Option<String>, started: Instant) -> Result<Ex
     let problem = if let Some(src) = source {
         if is_tptp(&args.path, &src) {
             let tptp_root = std::env::var_os("TPTP").map(PathBuf::from);
-            let problem =
-                entail::syntax::tptp::load_text(&args.path, &src, tptp_root.as_deref())?;
+            let problem = entail::syntax::tptp::load_text(&args.path, &src, tptp_root.as_deref())?;
             return prove_plain(args, started, timeout, options, |prover| {
                 prover.prove_tptp(&problem)
             });
