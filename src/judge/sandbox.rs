@@ -1733,6 +1733,19 @@ fn local_cut(goal: Term) -> Term {
 #[cfg(test)]
 mod tests {
     use super::{consult, sanitize, Rejection, Unread};
+
+    /// `is_iso_protected` binary-searches the table: it must stay sorted,
+    /// each entry once.
+    #[test]
+    fn the_iso_protected_table_is_sorted() {
+        let table = super::ISO_PROTECTED;
+        assert!(table.windows(2).all(|w| w[0] < w[1]));
+        assert!(table
+            .iter()
+            .all(|&(name, arity)| super::is_iso_protected(name, arity)));
+        assert!(!super::is_iso_protected("eastbound", 1));
+        assert!(!super::is_iso_protected("atom_length", 3));
+    }
     use crate::judge::task::TaskProgram;
     use crate::syntax::prolog::parse_program_recovering;
     use rand::seq::SliceRandom;
