@@ -1123,8 +1123,10 @@ impl<'a> Match<'a> {
 /// What a fact matched to a rule, or a rule to a fact, adds to
 /// [`Match::cost`]. By length alone a rule stood in for a fact too cheaply:
 /// distractors were 14.1% facts against 18.7% of real premises (seed
-/// 80809, Large), and the fact/rule feature alone read +2.5 points.
-const KIND_MISMATCH: usize = 2;
+/// 80809, Large), and the fact/rule feature alone read +2.5 points. With
+/// the sharing figures in the profile, 2 weighed too little again (16.5%
+/// against 18.8%, seed 1001, Large); 4 gives 17.3%.
+const KIND_MISMATCH: usize = 4;
 
 /// Appends `count` distractors and returns their pool indices: of a copied
 /// window ([`copied_windows`]) and [`BROKEN_CANDIDATES`] draws of broken
