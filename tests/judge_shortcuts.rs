@@ -109,7 +109,13 @@ fn exploits() -> Vec<(&'static str, String)> {
 }
 
 /// Labels are balanced, so chance is 0.5; each exploit's mean over 30
-/// tasks must not exceed it by more than sampling noise.
+/// tasks must not exceed it by more than sampling noise. A fixed labelling
+/// of a task with k of n trains eastbound is right on all of them with
+/// chance 1 / C(n, k): 0.24 tasks of these 30 (the small ones of levels 6
+/// and 7), so 2 happen 2.5% of the time and 3 0.2%. With the rule kind
+/// drawn once per task (issue 51), fact-order parity solved 2 of these 30;
+/// over 600 tasks (levels 6-20, 20 each, seeds 17 and 18) it solved 6,
+/// against 4.8 expected by chance, and 2 before the change.
 #[test]
 fn exploits_score_at_chance_on_generated_tasks() {
     let tasks = generated();
@@ -132,7 +138,7 @@ fn exploits_score_at_chance_on_generated_tasks() {
             "{name}: mean partial score {mean:.3} (chance 0.500), {correct} of 30 tasks at 1.0"
         );
         assert!(mean <= 0.56, "{name}: mean {mean:.3} above chance");
-        assert!(correct <= 1, "{name}: {correct} tasks at 1.0");
+        assert!(correct <= 2, "{name}: {correct} tasks at 1.0");
     }
 }
 
