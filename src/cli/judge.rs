@@ -252,19 +252,22 @@ fn run_batch_file(judge: &Judge, path: &Path, args: &Args) -> Outcome {
     // output file is created.
     let read_failure = |e: std::io::Error| Failure::new(format!("{}: {e}", path.display()));
     let input = table::json_lines(super::open_file(path)?).map_err(read_failure)?;
-    let bar = crate::cli::progress::bar(count_records(path), "answers");
     // On a terminal a person reads the results: one row per answer (and no
-    // bar, which the rows would tear); elsewhere they stay JSONL.
+    // bar, which the rows would tear: hidden from the start, since its
+    // ticker may draw a frame as soon as it exists); elsewhere they stay
+    // JSONL.
     let rows = args.output.is_none()
         && matches!(args.format, Format::Jsonl)
         && !args.json
         && std::io::IsTerminal::is_terminal(&std::io::stdout());
+    let bar = if rows {
+        indicatif::ProgressBar::hidden()
+    } else {
+        crate::cli::progress::bar(count_records(path), "answers")
+    };
     let out: Box<dyn Write + Send> = match &args.output {
         Some(p) => Box::new(std::io::BufWriter::new(super::create_file(p)?)),
-        None if rows => {
-            bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
-            Box::new(super::terminal::JudgeTable::new(std::io::stdout()))
-        }
+        None if rows => Box::new(super::terminal::JudgeTable::new(std::io::stdout())),
         None => Box::new(std::io::BufWriter::new(std::io::stdout())),
     };
     let on_done = || bar.inc(1);
