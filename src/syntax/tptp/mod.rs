@@ -277,9 +277,7 @@ const MAX_INCLUDE_DEPTH: usize = 32;
 /// `Axioms/SET005+0.ax` at the root of a TPTP tree), and then under `tptp`
 /// (the `$TPTP` directory, when the caller gives one).
 pub fn load(path: &Path, tptp: Option<&Path>) -> Result<Problem, SyntaxError> {
-    let mut problem = Problem::default();
-    load_into(path, None, tptp, 0, &mut problem.formulas)?;
-    Ok(problem)
+    load_text(path, &read(path)?, tptp)
 }
 
 /// Reads the problem whose text `src` was read from `path`, following its
@@ -290,24 +288,17 @@ pub fn load_text(path: &Path, src: &str, tptp: Option<&Path>) -> Result<Problem,
     Ok(problem)
 }
 
-fn load_into(
-    path: &Path,
-    selection: Option<&BTreeSet<String>>,
-    tptp: Option<&Path>,
-    depth: usize,
-    out: &mut Vec<Annotated>,
-) -> Result<(), SyntaxError> {
-    let file = path.display().to_string();
-    let src = std::fs::read_to_string(path).map_err(|e| SyntaxError {
-        file: Some(file.clone()),
+/// The text of the file at `path`.
+fn read(path: &Path) -> Result<String, SyntaxError> {
+    std::fs::read_to_string(path).map_err(|e| SyntaxError {
+        file: Some(path.display().to_string()),
         pos: Pos {
             offset: 0,
             line: 1,
             col: 1,
         },
         message: format!("cannot read: {e}"),
-    })?;
-    load_text_into(path, &src, selection, tptp, depth, out)
+    })
 }
 
 fn load_text_into(
@@ -354,7 +345,14 @@ fn load_text_into(
                 // An include within a selected include is read whole, then
                 // filtered by the outer selection too.
                 let mut inner = Vec::new();
-                load_into(&found, names.as_ref(), tptp, depth + 1, &mut inner)?;
+                load_text_into(
+                    &found,
+                    &read(&found)?,
+                    names.as_ref(),
+                    tptp,
+                    depth + 1,
+                    &mut inner,
+                )?;
                 out.extend(
                     inner
                         .into_iter()
