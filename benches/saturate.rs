@@ -9,6 +9,8 @@
 //! over those problems of each one's median, and their ratio.
 //! Last, the start-up of `entail prove` (target/release/entail, or
 //! ENTAIL_BIN) on a trivial problem against `prover9` on it (10 runs each).
+//! With NATIVE_ONLY set, only the native prover runs (with its counts of
+//! clauses picked and generated), for quick turns on the prover itself.
 
 use entail::prove::tptp;
 use entail::prove::{combined_goal, ASSUMPTION_LISTS};
@@ -140,6 +142,7 @@ fn main() {
     }
     let tmp = std::env::temp_dir().join(format!("entail-saturate-{}", std::process::id()));
     std::fs::create_dir_all(&tmp).expect("temp dir");
+    let native_only = std::env::var_os("NATIVE_ONLY").is_some();
     let mut rows = Vec::new();
     for (name, text) in &problems {
         let Some((premises, goal)) = read(text) else {
@@ -151,10 +154,26 @@ fn main() {
             Outcome::Satisfiable => 'S',
             Outcome::Unknown(_) => '?',
         };
-        let (first, _) = saturate(&refs, goal.as_ref(), &Budget::QUICK);
+        let (first, stats) = saturate(&refs, goal.as_ref(), &Budget::QUICK);
         let native = timed(5, || {
             verdict(&saturate(&refs, goal.as_ref(), &Budget::QUICK).0) == verdict(&first)
         });
+        if native_only {
+            println!(
+                "{name:<70} native {} {:>8.2} ms  given {:>5} generated {:>6}",
+                verdict(&first),
+                native.0 * 1e3,
+                stats.given,
+                stats.generated
+            );
+            rows.push(Row {
+                name: name.clone(),
+                native: (verdict(&first), native.0),
+                prover9: None,
+                eprover: ('-', 0.0),
+            });
+            continue;
+        }
         let p9_file = tmp.join("p.in");
         // Prover9 with a 2 s limit (the file's own settings kept).
         std::fs::write(&p9_file, text).expect("write");
@@ -235,6 +254,9 @@ fn main() {
         count(&|r| Some(r.native.0), 'T'),
         count(&|r| Some(r.native.0), 'S')
     );
+    if native_only {
+        return;
+    }
     if prover9_bin.is_some() {
         println!(
             "  prover9 {} / {} (search failed)",

@@ -202,6 +202,64 @@ impl Clause {
     }
 }
 
+/// Which literals of a clause inferences may use.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Eligible {
+    /// Per literal: eligible.
+    pub(crate) lits: Vec<bool>,
+    /// Whether a negative literal is selected: then it is the only
+    /// eligible one, and inferences do not check it for maximality.
+    pub(crate) selected: bool,
+}
+
+impl Eligible {
+    /// The eligible literals of `lits`: the selected negative literal (see
+    /// [`select`]) if any, else the maximal ones.
+    pub(crate) fn of(lits: &[Lit]) -> Eligible {
+        match select(lits) {
+            Some(k) => Eligible {
+                lits: (0..lits.len()).map(|i| i == k).collect(),
+                selected: true,
+            },
+            None => Eligible {
+                lits: (0..lits.len()).map(|i| maximal(lits, i)).collect(),
+                selected: false,
+            },
+        }
+    }
+
+    /// Whether literal `i` of `lits` (an instance of the clause) may take
+    /// part in an inference: selected, or maximal in the instance.
+    pub(crate) fn holds(&self, lits: &[Lit], i: usize) -> bool {
+        self.selected || maximal(lits, i)
+    }
+}
+
+/// The negative literal selected in a clause with a positive one: the
+/// heaviest negative predicate literal, else the heaviest negative
+/// equation (first of equals). Selecting a negative literal keeps the
+/// superposition calculus refutationally complete (Bachmair and
+/// Ganzinger), so saturation still shows a model; resolving Horn clauses
+/// on one body literal at a time, not on every maximal one, is what keeps
+/// problems like Schubert's Steamroller small. A clause of negative
+/// literals only (a negated goal) keeps its maximal literals.
+pub(crate) fn select(lits: &[Lit]) -> Option<usize> {
+    if !lits.iter().any(|l| l.pos) {
+        return None;
+    }
+    let mut best: Option<(bool, usize, usize)> = None;
+    for (i, l) in lits.iter().enumerate() {
+        if l.pos {
+            continue;
+        }
+        let key = (!l.eq, l.weight());
+        if best.is_none_or(|(p, w, _)| key > (p, w)) {
+            best = Some((key.0, key.1, i));
+        }
+    }
+    best.map(|(_, _, i)| i)
+}
+
 /// Whether no literal of `lits` is greater than `lits[i]` (the eligibility
 /// of ordered resolution and superposition without selection; checked
 /// again on the instance an inference makes).

@@ -2,7 +2,8 @@
 //! given-clause loop (DISCOUNT style, as in E) over the superposition
 //! calculus: ordered resolution and factoring, superposition into equations
 //! and predicate arguments, equality resolution and equality factoring,
-//! under the Knuth–Bendix order, without literal selection. Simplification:
+//! under the Knuth–Bendix order, with one negative literal selected in
+//! each clause that has a positive one (see `clause::select`). Simplification:
 //! demodulation by unit equations (ordered), tautology deletion, forward and
 //! backward subsumption (feature-vector prefilter) and backward
 //! demodulation. Clauses are picked by weight, every fifth by age, so every
@@ -21,7 +22,7 @@ mod clausify;
 mod term;
 
 use crate::syntax::prover9::Formula;
-use clause::{maximal, subsumes, Clause, Feature, Lit};
+use clause::{maximal, subsumes, Clause, Eligible, Feature, Lit};
 use clausify::Symbols;
 use hashbrown::HashMap;
 use std::cmp::Reverse;
@@ -247,8 +248,8 @@ struct State {
     incomplete: bool,
     /// The thread's work counter when the run started.
     work_start: u64,
-    /// Per active node: which of its literals are eligible (maximal).
-    eligible: Vec<Vec<bool>>,
+    /// Per active node: which of its literals are eligible.
+    eligible: Vec<Eligible>,
 }
 
 /// A result of an inner step: the node of the empty clause, if found.
@@ -429,7 +430,7 @@ impl State {
         });
         self.taken.push(false);
         self.active.push(false);
-        self.eligible.push(Vec::new());
+        self.eligible.push(Eligible::default());
         id
     }
 
@@ -607,7 +608,7 @@ impl State {
     fn activate(&mut self, id: usize) -> Found {
         self.active[id] = true;
         let lits = &self.nodes[id].clause.lits;
-        self.eligible[id] = (0..lits.len()).map(|i| maximal(lits, i)).collect();
+        self.eligible[id] = Eligible::of(lits);
         let feature = self.nodes[id].clause.feature();
         self.actives.push((id, feature));
         let Some((l, r)) = self.nodes[id].clause.unit_equation() else {
@@ -701,7 +702,7 @@ impl State {
                 depth: partner.depth,
             };
             let n = given.nvars + partner.nvars;
-            let (g, r) = ((&given, ge.as_slice()), (&renamed, pe.as_slice()));
+            let (g, r) = ((&given, &ge), (&renamed, pe));
             resolve(g, id, r, p, n, &mut out);
             superpose(g, id, r, p, n, &mut out);
             superpose(r, p, g, id, n, &mut out);
@@ -794,19 +795,19 @@ impl State {
 /// factoring and (positive) factoring.
 fn unary(
     c: &Clause,
-    eligible: &[bool],
+    eligible: &Eligible,
     id: usize,
     out: &mut Vec<(Vec<Lit>, &'static str, Vec<usize>)>,
 ) {
     for (i, lit) in c.lits.iter().enumerate() {
-        if !eligible[i] {
+        if !eligible.lits[i] {
             continue;
         }
         if !lit.pos && lit.eq {
             let mut s = Subst::new(c.nvars);
             if s.unify(&lit.l, &lit.r) {
                 let lits = instance(&c.lits, &s);
-                if maximal(&lits, i) {
+                if eligible.holds(&lits, i) {
                     out.push((without(&lits, &[i]), "eq_resolve", vec![id]));
                 }
             }
@@ -859,19 +860,19 @@ fn unary(
 /// Ordered binary resolution between `a` and `b` (variables apart; `n`
 /// variables in all).
 fn resolve(
-    (a, ae): (&Clause, &[bool]),
+    (a, ae): (&Clause, &Eligible),
     ia: usize,
-    (b, be): (&Clause, &[bool]),
+    (b, be): (&Clause, &Eligible),
     ib: usize,
     n: u32,
     out: &mut Vec<(Vec<Lit>, &'static str, Vec<usize>)>,
 ) {
     for (i, x) in a.lits.iter().enumerate() {
-        if x.eq || !ae[i] {
+        if x.eq || !ae.lits[i] {
             continue;
         }
         for (j, y) in b.lits.iter().enumerate() {
-            if y.eq || y.pos == x.pos || !be[j] {
+            if y.eq || y.pos == x.pos || !be.lits[j] {
                 continue;
             }
             let mut s = Subst::new(n);
@@ -880,7 +881,7 @@ fn resolve(
             }
             let al = instance(&a.lits, &s);
             let bl = instance(&b.lits, &s);
-            if !maximal(&al, i) || !maximal(&bl, j) {
+            if !ae.holds(&al, i) || !be.holds(&bl, j) {
                 continue;
             }
             let mut lits = without(&al, &[i]);
@@ -893,15 +894,15 @@ fn resolve(
 /// Superposition from the positive equations of `from` into the literals
 /// of `into` (variables apart; `n` variables in all).
 fn superpose(
-    (from, fe): (&Clause, &[bool]),
+    (from, fe): (&Clause, &Eligible),
     ifrom: usize,
-    (into, ie): (&Clause, &[bool]),
+    (into, ie): (&Clause, &Eligible),
     iinto: usize,
     n: u32,
     out: &mut Vec<(Vec<Lit>, &'static str, Vec<usize>)>,
 ) {
     for (i, eq) in from.lits.iter().enumerate() {
-        if !eq.pos || !eq.eq || !fe[i] {
+        if !eq.pos || !eq.eq || !fe.lits[i] {
             continue;
         }
         for (s0, t0) in [(&eq.l, &eq.r), (&eq.r, &eq.l)] {
@@ -910,7 +911,7 @@ fn superpose(
                 continue;
             }
             for (j, lit) in into.lits.iter().enumerate() {
-                if !ie[j] {
+                if !ie.lits[j] {
                     continue;
                 }
                 // Sides to rewrite: an equation's sides not smaller than
@@ -940,7 +941,7 @@ fn superpose(
                         }
                         let fl = instance(&from.lits, &s);
                         let il = instance(&into.lits, &s);
-                        if !maximal(&fl, i) || !maximal(&il, j) {
+                        if !fe.holds(&fl, i) || !ie.holds(&il, j) {
                             continue;
                         }
                         let (us, vs) = (s.apply(u), s.apply(v));

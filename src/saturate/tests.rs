@@ -68,8 +68,8 @@ fn modus_ponens_uses_exactly_its_two_premises() {
         "cnf(c1, axiom, (p), file('<stdin>', a1)).\n\
          cnf(c2, axiom, (~p | q), file('<stdin>', a2)).\n\
          cnf(c3, negated_conjecture, (~q), file('<stdin>', goal)).\n\
-         cnf(c4, plain, (~p), inference(resolve, [status(thm)], [c2, c3])).\n\
-         cnf(c5, plain, $false, inference(resolve, [status(thm)], [c4, c1])).\n"
+         cnf(c4, plain, (q), inference(resolve, [status(thm)], [c2, c1])).\n\
+         cnf(c5, plain, $false, inference(resolve, [status(thm)], [c4, c3])).\n"
     );
     // In the problem's names, quoted where they are not TPTP lower words.
     let names = ["r".to_string(), "Fact P".to_string(), "rule".to_string()];
