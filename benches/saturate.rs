@@ -10,7 +10,8 @@
 //! Last, the start-up of `entail prove` (target/release/entail, or
 //! ENTAIL_BIN) on a trivial problem against `prover9` on it (10 runs each).
 //! With NATIVE_ONLY set, only the native prover runs (with its counts of
-//! clauses picked and generated), for quick turns on the prover itself.
+//! clauses picked and generated), for quick turns on the prover itself;
+//! ONLY=TEXT keeps the problems whose names contain TEXT (for a profile).
 
 use entail::prove::tptp;
 use entail::prove::{combined_goal, ASSUMPTION_LISTS};
@@ -143,6 +144,9 @@ fn main() {
     let tmp = std::env::temp_dir().join(format!("entail-saturate-{}", std::process::id()));
     std::fs::create_dir_all(&tmp).expect("temp dir");
     let native_only = std::env::var_os("NATIVE_ONLY").is_some();
+    if let Ok(only) = std::env::var("ONLY") {
+        problems.retain(|(name, _)| name.contains(&only));
+    }
     let mut rows = Vec::new();
     for (name, text) in &problems {
         let Some((premises, goal)) = read(text) else {
@@ -160,11 +164,12 @@ fn main() {
         });
         if native_only {
             println!(
-                "{name:<70} native {} {:>8.2} ms  given {:>5} generated {:>6}",
+                "{name:<70} native {} {:>8.2} ms  given {:>5} generated {:>6} work {:>10}",
                 verdict(&first),
                 native.0 * 1e3,
                 stats.given,
-                stats.generated
+                stats.generated,
+                stats.work
             );
             rows.push(Row {
                 name: name.clone(),

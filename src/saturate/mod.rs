@@ -27,6 +27,7 @@ use clausify::Symbols;
 use hashbrown::HashMap;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use term::{gt, Subst, T};
 
 /// The deepest term a kept clause may have; deeper ones are discarded (and
@@ -71,6 +72,16 @@ impl Budget {
         generated: 1_500,
         given: 150,
         work: 1_000_000,
+    };
+
+    /// The budget of the same prover as one engine of `prove`'s race, on a
+    /// thread beside Prover9, Z3 and E, once [`Budget::RACE`] did not
+    /// settle the problem: up to a second or two of work (release build),
+    /// and a few hundred MB at most; the race's deadline stops it sooner.
+    pub const ENGINE: Budget = Budget {
+        generated: 300_000,
+        given: 30_000,
+        work: 1_000_000_000,
     };
 }
 
@@ -199,13 +210,24 @@ pub fn saturate(
     goal: Option<&Formula>,
     budget: &Budget,
 ) -> (Outcome, Stats) {
+    saturate_until(premises, goal, budget, &AtomicBool::new(false))
+}
+
+/// [`saturate`], also ending (`Unknown`) once `stop` is set: for a run on a
+/// thread of a race that another engine may win first.
+pub fn saturate_until(
+    premises: &[&Formula],
+    goal: Option<&Formula>,
+    budget: &Budget,
+    stop: &AtomicBool,
+) -> (Outcome, Stats) {
     let mut symbols = Symbols::default();
     let input = match clausify::clausify(premises, goal, &mut symbols) {
         Ok(input) => input,
         Err(why) => return (Outcome::Unknown(why), Stats::default()),
     };
     let mut state = State::new(symbols, premises.len(), *budget);
-    let outcome = state.run(input);
+    let outcome = state.run(input, stop);
     state.stats.work = state.work();
     (outcome, state.stats)
 }
@@ -276,7 +298,7 @@ impl State {
         }
     }
 
-    fn run(&mut self, input: Vec<(Vec<Lit>, usize)>) -> Outcome {
+    fn run(&mut self, input: Vec<(Vec<Lit>, usize)>, stop: &AtomicBool) -> Outcome {
         let first = self.nodes.len();
         // Sized once: growing by doubling copied a million-clause input's
         // vectors some twenty times.
@@ -316,6 +338,9 @@ impl State {
         loop {
             if self.spent() {
                 return Outcome::Unknown("budget spent".into());
+            }
+            if stop.load(Ordering::Relaxed) {
+                return Outcome::Unknown("stopped".into());
             }
             picks += 1;
             let Some(id) = self.pick(picks % AGE_EVERY == 0) else {
@@ -690,6 +715,11 @@ impl State {
             }
             let partner = &self.nodes[p].clause;
             let pe = &self.eligible[p];
+            // Most pairs of a predicate-heavy problem make no inference;
+            // they are skipped before the partner is copied and renamed.
+            if !may_interact(&given, &ge, partner, pe) {
+                continue;
+            }
             let k = given.nvars;
             let renamed = Clause {
                 lits: partner
@@ -789,6 +819,34 @@ impl State {
             }
         }
     }
+}
+
+/// Whether `a` and `b` may have an inference together: one has an eligible
+/// positive equation (superposition may reach any term), or they have
+/// eligible predicate literals of opposite sign with the same predicate.
+fn may_interact(a: &Clause, ae: &Eligible, b: &Clause, be: &Eligible) -> bool {
+    if eligible_lits(a, ae)
+        .chain(eligible_lits(b, be))
+        .any(|l| l.pos && l.eq)
+    {
+        return true;
+    }
+    let head = |l: &Lit| match &l.l {
+        T::F(p, _) => Some(*p),
+        T::V(_) => None,
+    };
+    eligible_lits(a, ae).any(|x| {
+        !x.eq && eligible_lits(b, be).any(|y| !y.eq && y.pos != x.pos && head(x) == head(y))
+    })
+}
+
+/// The literals of `c` that `e` makes eligible.
+fn eligible_lits<'c>(c: &'c Clause, e: &'c Eligible) -> impl Iterator<Item = &'c Lit> {
+    c.lits
+        .iter()
+        .zip(&e.lits)
+        .filter(|(_, &ok)| ok)
+        .map(|(l, _)| l)
 }
 
 /// The inferences of one clause alone: equality resolution, equality
