@@ -68,6 +68,22 @@ const WRITTEN: [(&str, &str); 8] = [
     ),
 ];
 
+/// A group theorem among many axioms it does not need, as TPTP problems
+/// that include whole theories have: a chain of unary implications, a
+/// second theory's equations and facts of other predicates.
+fn among_distractors() -> String {
+    let mut text = String::from("formulas(assumptions).\n");
+    text.push_str("e * x = x.\nx' * x = e.\n(x * y) * z = x * (y * z).\n");
+    for i in 0..30 {
+        text.push_str(&format!("all x (p{i}(x) -> p{}(x)).\n", i + 1));
+        text.push_str(&format!("p0(c{i}).\nr(c{i}, c{}).\n", i + 1));
+    }
+    text.push_str("all x all y (r(x, y) -> r(y, x)).\n");
+    text.push_str("m(x, m(y, z)) = m(m(x, y), z).\nm(x, x) = x.\nm(x, y) = m(y, x).\n");
+    text.push_str("end_of_list.\nformulas(goals). x * x' = e. end_of_list.\n");
+    text
+}
+
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
@@ -129,6 +145,10 @@ fn main() {
         .iter()
         .map(|(n, t)| (format!("written/{n}"), t.to_string()))
         .collect();
+    problems.push((
+        "written/group_among_distractors".into(),
+        among_distractors(),
+    ));
     for dir in [
         root.join("corpora/prove"),
         root.join("corpora/prove/fo"),

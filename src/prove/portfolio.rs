@@ -1,8 +1,9 @@
 //! A plain problem first goes to the native saturation prover
-//! (`crate::saturate`) under a small counted budget ([`Budget::RACE`]), in
+//! (`crate::saturate`) under a small counted budget ([`Budget::FIRST`]), in
 //! process, before any child process or Z3 context: its proof, or its
 //! saturation from a complete search, is the answer. Otherwise the problem
-//! is raced by the engines under one deadline:
+//! is raced by the engines under one deadline: the same native prover
+//! under [`Budget::ENGINE`],
 //! Z3, E prover on a TPTP translation, Prover9 (when installed) with the
 //! file's search directives, and a finite model search. The first definite
 //! answer wins and stops the others. Prover9 starts at once: it answers the
@@ -391,7 +392,7 @@ impl Prover {
 }
 
 impl Prover {
-    /// The native saturation prover's verdict within [`Budget::RACE`]: a
+    /// The native saturation prover's verdict within [`Budget::FIRST`]: a
     /// proof, with the premises its derivation uses and the derivation in
     /// the problem's names, or `not_proved` by saturation (the loop claims
     /// it only when its search was complete); `None` when it did not
@@ -402,7 +403,7 @@ impl Prover {
         premises: &[&Formula],
         goal: Option<&Formula>,
     ) -> Option<Decided> {
-        let (outcome, _) = saturate(premises, goal, &Budget::RACE);
+        let (outcome, _) = saturate(premises, goal, &Budget::FIRST);
         let verdict = native_verdict(
             outcome,
             &self.premise_names,

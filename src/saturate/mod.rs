@@ -64,24 +64,36 @@ impl Budget {
         work: 100_000_000,
     };
 
-    /// The budget of the first attempt in `prove`'s race, before any other
-    /// engine starts: about a millisecond of work (release build) on the
-    /// problems Prover9 finds easy, so a problem it does not settle loses
-    /// little.
+    /// The budget of a run before a solver of our own (the three-way FOL
+    /// answers): up to ten or twenty milliseconds of work (release build),
+    /// far more than the small problems it serves need.
     pub const RACE: Budget = Budget {
         generated: 1_500,
         given: 150,
         work: 1_000_000,
     };
 
-    /// The budget of the same prover as one engine of `prove`'s race, on a
-    /// thread beside Prover9, Z3 and E, once [`Budget::RACE`] did not
-    /// settle the problem: up to a second or two of work (release build),
-    /// and a few hundred MB at most; the race's deadline stops it sooner.
+    /// The budget of the first attempt in `prove`, in process before any
+    /// child process or Z3 context: about a millisecond of work (release
+    /// build), which settles the problems Prover9 finds easiest. A problem
+    /// it does not settle goes to the race at once, where the same prover
+    /// goes on under [`Budget::ENGINE`]; a larger first budget only delayed
+    /// the other engines (by up to 15 ms).
+    pub const FIRST: Budget = Budget {
+        generated: 300,
+        given: 60,
+        work: 50_000,
+    };
+
+    /// The budget of the native prover as one engine of `prove`'s race, on
+    /// a thread beside Prover9 (and Z3 without it): about 50 ms of work
+    /// (release build), until E and the model search join the race. Beyond
+    /// that its share of two cores is better left to the other engines,
+    /// which prove the harder problems.
     pub const ENGINE: Budget = Budget {
-        generated: 300_000,
-        given: 30_000,
-        work: 1_000_000_000,
+        generated: 5_000,
+        given: 1_000,
+        work: 2_500_000,
     };
 }
 
@@ -258,6 +270,10 @@ struct State {
     nodes: Vec<Node>,
     by_weight: BinaryHeap<Reverse<(usize, usize)>>,
     by_age: BinaryHeap<Reverse<usize>>,
+    /// The clauses that descend from the negated goal, by weight.
+    by_goal: BinaryHeap<Reverse<(usize, usize)>>,
+    /// Per node: descends from the negated goal.
+    from_goal: Vec<bool>,
     /// Per node: left the passive set.
     taken: Vec<bool>,
     /// Per node: in the active set and not deleted since.
@@ -274,6 +290,17 @@ struct State {
     eligible: Vec<Eligible>,
 }
 
+/// Where the next given clause comes from.
+#[derive(Clone, Copy)]
+enum Queue {
+    /// The oldest passive clause (fairness).
+    Age,
+    /// The lightest passive clause.
+    Weight,
+    /// The lightest passive clause that descends from the negated goal.
+    Goal,
+}
+
 /// A result of an inner step: the node of the empty clause, if found.
 type Found = Option<usize>;
 
@@ -288,6 +315,8 @@ impl State {
             nodes: Vec::new(),
             by_weight: BinaryHeap::new(),
             by_age: BinaryHeap::new(),
+            by_goal: BinaryHeap::new(),
+            from_goal: Vec::new(),
             taken: Vec::new(),
             active: Vec::new(),
             actives: Vec::new(),
@@ -306,6 +335,7 @@ impl State {
         self.nodes.reserve(n);
         self.by_weight.reserve(n);
         self.by_age.reserve(n);
+        self.from_goal.reserve(n);
         self.taken.reserve(n);
         self.active.reserve(n);
         self.eligible.reserve(n);
@@ -343,7 +373,14 @@ impl State {
                 return Outcome::Unknown("stopped".into());
             }
             picks += 1;
-            let Some(id) = self.pick(picks % AGE_EVERY == 0) else {
+            let queue = if picks % AGE_EVERY == 0 {
+                Queue::Age
+            } else if picks % 2 == 1 {
+                Queue::Goal
+            } else {
+                Queue::Weight
+            };
+            let Some(id) = self.pick(queue) else {
                 return if self.incomplete {
                     Outcome::Unknown("saturated after discarding clauses".into())
                 } else {
@@ -445,8 +482,16 @@ impl State {
         input: Option<usize>,
     ) -> usize {
         let id = self.nodes.len();
+        let from_goal = match input {
+            Some(i) => i >= self.premises,
+            None => parents.iter().any(|&p| self.from_goal[p]),
+        };
         self.by_weight.push(Reverse((clause.weight, id)));
         self.by_age.push(Reverse(id));
+        if from_goal {
+            self.by_goal.push(Reverse((clause.weight, id)));
+        }
+        self.from_goal.push(from_goal);
         self.nodes.push(Node {
             clause,
             rule,
@@ -459,12 +504,20 @@ impl State {
         id
     }
 
-    fn pick(&mut self, by_age: bool) -> Option<usize> {
+    /// The next passive clause from `queue` (the goal's queue falls back to
+    /// weight once it is empty); `None` when the passive set is empty.
+    fn pick(&mut self, mut queue: Queue) -> Option<usize> {
         loop {
-            let id = if by_age {
-                self.by_age.pop().map(|Reverse(id)| id)
-            } else {
-                self.by_weight.pop().map(|Reverse((_, id))| id)
+            let id = match queue {
+                Queue::Age => self.by_age.pop().map(|Reverse(id)| id),
+                Queue::Weight => self.by_weight.pop().map(|Reverse((_, id))| id),
+                Queue::Goal => match self.by_goal.pop() {
+                    Some(Reverse((_, id))) => Some(id),
+                    None => {
+                        queue = Queue::Weight;
+                        continue;
+                    }
+                },
             };
             match id {
                 Some(id) if self.taken[id] => continue,
@@ -472,8 +525,7 @@ impl State {
                     self.taken[id] = true;
                     return Some(id);
                 }
-                None if by_age => return None,
-                // The weight heap is never emptier than the age one.
+                // The age and weight heaps hold every node.
                 None => return None,
             }
         }
