@@ -247,17 +247,13 @@ pub(crate) fn select(lits: &[Lit]) -> Option<usize> {
     if !lits.iter().any(|l| l.pos) {
         return None;
     }
-    let mut best: Option<(bool, usize, usize)> = None;
-    for (i, l) in lits.iter().enumerate() {
-        if l.pos {
-            continue;
-        }
-        let key = (!l.eq, l.weight());
-        if best.is_none_or(|(p, w, _)| key > (p, w)) {
-            best = Some((key.0, key.1, i));
-        }
-    }
-    best.map(|(_, _, i)| i)
+    // Reversed, so the first of equally heavy literals is the maximum.
+    lits.iter()
+        .enumerate()
+        .rev()
+        .filter(|(_, l)| !l.pos)
+        .max_by_key(|(_, l)| (!l.eq, l.weight()))
+        .map(|(i, _)| i)
 }
 
 /// Whether no literal of `lits` is greater than `lits[i]` (the eligibility

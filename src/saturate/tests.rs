@@ -280,3 +280,25 @@ fn distribution_that_multiplies_clauses_is_left_to_the_other_engines() {
         other => panic!("expected no verdict, got {other:?}"),
     }
 }
+
+#[test]
+fn the_heaviest_negative_predicate_literal_is_selected_first_of_equals() {
+    use super::clause::{select, Lit};
+    use super::term::T;
+    let atom = |p: u32, args: usize| T::F(p, (0..args).map(|v| T::V(v as u32)).collect());
+    let eq = Lit::equation(false, atom(9, 3), atom(8, 0));
+    let (light, heavy, heavy2) = (
+        Lit::pred(false, atom(1, 1)),
+        Lit::pred(false, atom(2, 2)),
+        Lit::pred(false, atom(3, 2)),
+    );
+    let head = Lit::pred(true, atom(4, 1));
+    // A negative predicate literal before any equation, the heaviest,
+    // the first of two equally heavy.
+    let lits = [head.clone(), eq.clone(), light.clone(), heavy, heavy2];
+    assert_eq!(select(&lits), Some(3));
+    assert_eq!(select(&[head.clone(), eq.clone()]), Some(1));
+    // No positive literal (a negated goal): nothing selected.
+    assert_eq!(select(&[light, eq]), None);
+    assert_eq!(select(&[head]), None);
+}
