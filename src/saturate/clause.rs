@@ -5,7 +5,7 @@
 //! order (the multiset extension of KBO, a negative literal counted twice)
 //! serves predicates and equations alike.
 
-use super::term::{gt, kbo, Cmp, Subst, Sym, T, TRUE};
+use super::term::{gt, kbo, Cmp, Matcher, Sym, T, TRUE};
 
 /// `l ≈ r`, `l ≉ r`, or (`eq` false) the predicate atom `l` (`r` is `⊤`).
 #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
@@ -278,12 +278,13 @@ pub(crate) fn subsumes(c: &Clause, d: &Clause) -> bool {
     if c.lits.len() > d.lits.len() {
         return false;
     }
-    let mut s = Subst::new(c.nvars);
+    let mut s = Matcher::default();
+    s.reset(c.nvars);
     let mut used = vec![false; d.lits.len()];
     search(&c.lits, &d.lits, &mut used, &mut s)
 }
 
-fn search(c: &[Lit], d: &[Lit], used: &mut [bool], s: &mut Subst) -> bool {
+fn search<'a>(c: &'a [Lit], d: &'a [Lit], used: &mut [bool], s: &mut Matcher<'a>) -> bool {
     let Some((lit, rest)) = c.split_first() else {
         return true;
     };
@@ -291,7 +292,7 @@ fn search(c: &[Lit], d: &[Lit], used: &mut [bool], s: &mut Subst) -> bool {
         if used[j] || m.pos != lit.pos || m.eq != lit.eq {
             continue;
         }
-        let orientations: &[(&T, &T)] = if lit.eq {
+        let orientations: &[(&'a T, &'a T)] = if lit.eq {
             &[(&lit.l, &lit.r), (&lit.r, &lit.l)]
         } else {
             &[(&lit.l, &lit.r)]

@@ -28,7 +28,7 @@ use hashbrown::HashMap;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::sync::atomic::{AtomicBool, Ordering};
-use term::{gt, Subst, T};
+use term::{gt, Matcher, Subst, T};
 
 /// The deepest term a kept clause may have; deeper ones are discarded (and
 /// saturation is then not claimed).
@@ -564,35 +564,42 @@ impl State {
         let clause = &self.nodes[id].clause;
         let mut used = Vec::new();
         let mut steps = 0;
-        let mut lits = Vec::with_capacity(clause.lits.len());
+        // Each literal's rewritten form, `None` where nothing applied.
+        let mut rewritten = Vec::with_capacity(clause.lits.len());
         for lit in &clause.lits {
-            let lit = if lit.pos && lit.eq {
-                let l = self.rewrite(&lit.l, Some(&lit.r), &mut steps, &mut used);
-                let r = self.rewrite(&lit.r, Some(&lit.l), &mut steps, &mut used);
-                Lit::equation(true, l, r)
-            } else if lit.eq {
-                let l = self.rewrite(&lit.l, None, &mut steps, &mut used);
-                let r = self.rewrite(&lit.r, None, &mut steps, &mut used);
-                Lit::equation(false, l, r)
+            let changed = if lit.eq {
+                let guards = if lit.pos {
+                    (Some(&lit.r), Some(&lit.l))
+                } else {
+                    (None, None)
+                };
+                let l = self.rewrite(&lit.l, guards.0, &mut steps, &mut used);
+                let r = self.rewrite(&lit.r, guards.1, &mut steps, &mut used);
+                (l.is_some() || r.is_some()).then(|| {
+                    Lit::equation(
+                        lit.pos,
+                        l.unwrap_or_else(|| lit.l.clone()),
+                        r.unwrap_or_else(|| lit.r.clone()),
+                    )
+                })
             } else {
                 match &lit.l {
-                    T::F(p, args) => Lit::pred(
-                        lit.pos,
-                        T::F(
-                            *p,
-                            args.iter()
-                                .map(|a| self.rewrite(a, None, &mut steps, &mut used))
-                                .collect(),
-                        ),
-                    ),
-                    T::V(_) => lit.clone(),
+                    T::F(p, args) => self
+                        .rewrite_args(*p, args, &mut steps, &mut used)
+                        .map(|atom| Lit::pred(lit.pos, atom)),
+                    T::V(_) => None,
                 }
             };
-            lits.push(lit);
+            rewritten.push(changed);
         }
         if used.is_empty() {
             return Some(id);
         }
+        let lits: Vec<Lit> = rewritten
+            .into_iter()
+            .zip(&clause.lits)
+            .map(|(new, old)| new.unwrap_or_else(|| old.clone()))
+            .collect();
         used.sort_unstable();
         used.dedup();
         let clause = Clause::new(lits)?;
@@ -603,45 +610,76 @@ impl State {
         Some(new)
     }
 
-    /// The normal form of `t` under the demodulators; at the root, only by
-    /// an instance smaller than `guard` (the other side of a positive
-    /// equation), so the rewritten clause stays redundant.
-    fn rewrite(&self, t: &T, guard: Option<&T>, steps: &mut usize, used: &mut Vec<usize>) -> T {
+    /// The normal form of `t` under the demodulators, `None` if none
+    /// applies anywhere in it (so an unchanged term is never copied); at
+    /// the root, only by an instance smaller than `guard` (the other side
+    /// of a positive equation), so the rewritten clause stays redundant.
+    fn rewrite(
+        &self,
+        t: &T,
+        guard: Option<&T>,
+        steps: &mut usize,
+        used: &mut Vec<usize>,
+    ) -> Option<T> {
         let T::F(f, args) = t else {
-            return t.clone();
+            return None;
         };
-        let mut t = T::F(
-            *f,
-            args.iter()
-                .map(|a| self.rewrite(a, None, steps, used))
-                .collect(),
-        );
+        let inner = self.rewrite_args(*f, args, steps, used);
+        let mut changed = inner.is_some();
+        let mut t = inner.unwrap_or_else(|| t.clone());
         loop {
             if *steps >= MAX_REWRITES {
-                return t;
+                break;
             }
             let T::F(f, _) = &t else {
-                return t;
+                break;
             };
-            let Some(next) = self.rewrite_root(&t, *f as usize, guard) else {
-                return t;
+            let Some((next, by)) = self.rewrite_root(&t, *f as usize, guard) else {
+                break;
             };
             *steps += 1;
-            used.push(next.1);
-            t = match next.0 {
-                T::F(g, args) => T::F(
-                    g,
-                    args.iter()
-                        .map(|a| self.rewrite(a, None, steps, used))
-                        .collect(),
-                ),
+            used.push(by);
+            changed = true;
+            t = match next {
+                T::F(g, args) => match self.rewrite_args(g, &args, steps, used) {
+                    Some(done) => done,
+                    None => T::F(g, args),
+                },
                 v => v,
             };
         }
+        changed.then_some(t)
+    }
+
+    /// `f(args)` with each argument in normal form, `None` if no argument
+    /// changed.
+    fn rewrite_args(
+        &self,
+        f: term::Sym,
+        args: &[T],
+        steps: &mut usize,
+        used: &mut Vec<usize>,
+    ) -> Option<T> {
+        let mut out: Option<Vec<T>> = None;
+        for (i, a) in args.iter().enumerate() {
+            match (self.rewrite(a, None, steps, used), &mut out) {
+                (Some(b), Some(out)) => out.push(b),
+                (Some(b), None) => {
+                    let mut v = Vec::with_capacity(args.len());
+                    v.extend_from_slice(&args[..i]);
+                    v.push(b);
+                    out = Some(v);
+                }
+                (None, Some(out)) => out.push(a.clone()),
+                (None, None) => {}
+            }
+        }
+        out.map(|args| T::F(f, args))
     }
 
     /// One rewrite step at the root of `t`: the result and the demodulator.
     fn rewrite_root(&self, t: &T, top: usize, guard: Option<&T>) -> Option<(T, usize)> {
+        let mut m = Matcher::default();
         for d in self.demods.get(top)? {
             if !self.active[d.node] {
                 continue;
@@ -650,11 +688,11 @@ impl State {
                 continue;
             };
             let (l, r) = if d.flip { (r, l) } else { (l, r) };
-            let mut s = Subst::new(self.nodes[d.node].clause.nvars);
-            if !s.matches(l, t) {
+            m.reset(self.nodes[d.node].clause.nvars);
+            if !m.matches(l, t) {
                 continue;
             }
-            let result = s.instantiate(r);
+            let result = m.instantiate(r);
             if (d.oriented || gt(t, &result)) && guard.is_none_or(|g| gt(g, &result)) {
                 return Some((result, d.node));
             }

@@ -194,16 +194,6 @@ impl Subst {
         }
     }
 
-    /// `t` with each variable replaced by its binding as bound, not
-    /// followed further: the instance after [`Subst::matches`], whose
-    /// bindings hold the target's variables (another name space).
-    pub(crate) fn instantiate(&self, t: &T) -> T {
-        match t {
-            T::V(v) => self.get(*v).cloned().unwrap_or(T::V(*v)),
-            T::F(f, args) => T::F(*f, args.iter().map(|a| self.instantiate(a)).collect()),
-        }
-    }
-
     fn occurs(&self, v: u32, t: &T) -> bool {
         let mut stack = vec![t];
         while let Some(t) = stack.pop() {
@@ -266,36 +256,87 @@ impl Subst {
         }
         true
     }
+}
 
-    /// Extends the substitution so that `pattern` becomes `target` (whose
-    /// variables are never bound); `false` (bindings undone) if impossible.
-    pub(crate) fn matches(&mut self, pattern: &T, target: &T) -> bool {
+/// One-way matching that binds the pattern's variables to the target's
+/// subterms by reference: a failed attempt copies nothing, and one matcher
+/// serves many attempts (its vectors are reused). The target's variables
+/// are another name space and are never bound.
+#[derive(Default, Debug)]
+pub(crate) struct Matcher<'a> {
+    binds: Vec<Option<&'a T>>,
+    trail: Vec<u32>,
+    stack: Vec<(&'a T, &'a T)>,
+}
+
+impl<'a> Matcher<'a> {
+    /// Drops every binding, for a pattern whose variables are below `vars`.
+    pub(crate) fn reset(&mut self, vars: u32) {
+        self.binds.clear();
+        self.binds.resize(vars as usize, None);
+        self.trail.clear();
+    }
+
+    /// A point to [`Matcher::undo`] back to.
+    pub(crate) fn mark(&self) -> usize {
+        self.trail.len()
+    }
+
+    /// Removes the bindings made since `mark`.
+    pub(crate) fn undo(&mut self, mark: usize) {
+        for v in self.trail.drain(mark..) {
+            self.binds[v as usize] = None;
+        }
+    }
+
+    /// Extends the bindings so that `pattern` becomes `target`; `false`
+    /// (bindings undone) if impossible.
+    pub(crate) fn matches(&mut self, pattern: &'a T, target: &'a T) -> bool {
         let mark = self.mark();
-        let mut stack: Vec<(&T, &T)> = vec![(pattern, target)];
-        while let Some((p, t)) = stack.pop() {
+        self.stack.clear();
+        self.stack.push((pattern, target));
+        while let Some((p, t)) = self.stack.pop() {
             count(1);
-            match p {
-                T::V(v) => match self.get(*v) {
-                    Some(b) => {
-                        if b != t {
-                            self.undo(mark);
-                            return false;
+            let fits = match p {
+                T::V(v) => {
+                    let i = *v as usize;
+                    if i >= self.binds.len() {
+                        self.binds.resize(i + 1, None);
+                    }
+                    match self.binds[i] {
+                        Some(b) => b == t,
+                        None => {
+                            self.binds[i] = Some(t);
+                            self.trail.push(*v);
+                            true
                         }
                     }
-                    None => self.bind(*v, t.clone()),
-                },
+                }
                 T::F(f, ps) => match t {
                     T::F(g, ts) if f == g && ps.len() == ts.len() => {
-                        stack.extend(ps.iter().zip(ts.iter()));
+                        self.stack.extend(ps.iter().zip(ts.iter()));
+                        true
                     }
-                    _ => {
-                        self.undo(mark);
-                        return false;
-                    }
+                    _ => false,
                 },
+            };
+            if !fits {
+                self.undo(mark);
+                return false;
             }
         }
         true
+    }
+
+    /// `t` with each bound variable replaced by a copy of its binding.
+    pub(crate) fn instantiate(&self, t: &T) -> T {
+        match t {
+            T::V(v) => match self.binds.get(*v as usize) {
+                Some(Some(b)) => (*b).clone(),
+                _ => T::V(*v),
+            },
+            T::F(f, args) => T::F(*f, args.iter().map(|a| self.instantiate(a)).collect()),
+        }
     }
 }
 
@@ -433,18 +474,20 @@ mod tests {
     #[test]
     fn matching_binds_only_the_pattern() {
         let pat = f(5, vec![T::V(0), T::V(0)]);
-        let mut sub = Subst::new(1);
-        assert!(sub.matches(&pat, &f(5, vec![T::V(7), T::V(7)])));
-        let mut sub = Subst::new(1);
-        assert!(!sub.matches(&pat, &f(5, vec![T::V(7), T::V(8)])));
+        let (same, other) = (f(5, vec![T::V(7), T::V(7)]), f(5, vec![T::V(7), T::V(8)]));
+        let mut sub = Matcher::default();
+        sub.reset(1);
+        assert!(sub.matches(&pat, &same));
+        sub.reset(1);
+        assert!(!sub.matches(&pat, &other));
+        assert_eq!(sub.mark(), 0);
         // The target's variables are another name space: x*e against
         // x'*e binds x to x', and the instance is x', not x''….
         let (e, inv) = (f(1, vec![]), |t: T| f(2, vec![t]));
-        let mut sub = Subst::new(1);
-        assert!(sub.matches(
-            &f(3, vec![T::V(0), e.clone()]),
-            &f(3, vec![inv(T::V(0)), e])
-        ));
+        let (pat, target) = (f(3, vec![T::V(0), e.clone()]), f(3, vec![inv(T::V(0)), e]));
+        let mut sub = Matcher::default();
+        sub.reset(1);
+        assert!(sub.matches(&pat, &target));
         assert_eq!(sub.instantiate(&T::V(0)), inv(T::V(0)));
     }
 
