@@ -8,7 +8,7 @@ use entail::prove::{
     StepStatus, SupportOptions,
 };
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 mod three_way;
@@ -325,13 +325,29 @@ fn prove_plain(
     exit_now(exit);
 }
 
-/// Which armed hard deadline is in force: one fires only if no later one
-/// was armed and none was disarmed since (see [`disarm_deadlines`]).
-static DEADLINE_GENERATION: AtomicUsize = AtomicUsize::new(0);
+/// The hard deadline in force, if any: one at a time, kept by one watchdog
+/// thread (see [`hard_deadline`]).
+struct Deadline {
+    at: Instant,
+    limit: Duration,
+    as_json: bool,
+    szs: Option<String>,
+}
 
-/// Makes every hard deadline armed so far a no-op.
-fn disarm_deadlines() -> usize {
-    DEADLINE_GENERATION.fetch_add(1, Ordering::SeqCst) + 1
+static DEADLINE: std::sync::Mutex<Option<Deadline>> = std::sync::Mutex::new(None);
+
+/// Wakes the watchdog when [`DEADLINE`] changes.
+static DEADLINE_CHANGED: std::sync::Condvar = std::sync::Condvar::new();
+
+/// Sets the deadline in force (`None`: none) and wakes the watchdog.
+fn set_deadline(deadline: Option<Deadline>) {
+    *DEADLINE.lock().unwrap_or_else(|e| e.into_inner()) = deadline;
+    DEADLINE_CHANGED.notify_all();
+}
+
+/// Disarms the hard deadline armed so far.
+fn disarm_deadlines() {
+    set_deadline(None);
 }
 
 /// Arms the hard deadline for reading a file that may be a plain problem:
@@ -377,26 +393,70 @@ fn hard_deadline(
     as_json: bool,
     szs: Option<String>,
 ) {
-    let generation = disarm_deadlines();
-    std::thread::spawn(move || {
-        std::thread::sleep(at.saturating_sub(started.elapsed()));
-        if DEADLINE_GENERATION.load(Ordering::SeqCst) != generation || !claim_report() {
-            return;
-        }
-        let reason = format!("hard deadline of {:.2}s reached", limit.as_secs_f64());
-        if let Some(name) = &szs {
-            outln!("% SZS status Timeout for {name}");
-        }
-        if as_json {
-            outln!(
-                "{}",
-                serde_json::json!({ "status": "unknown", "reason": reason, "szs_status": "Timeout" })
-            );
-        } else {
-            outln!("unknown ({reason})");
-        }
-        exit_now(Exit::Unknown);
+    set_deadline(Some(Deadline {
+        at: started + at,
+        limit,
+        as_json,
+        szs,
+    }));
+    // One watchdog for the run: a later deadline replaces an earlier one,
+    // and starting a thread per deadline cost a thread start each.
+    static WATCHDOG: std::sync::Once = std::sync::Once::new();
+    WATCHDOG.call_once(|| {
+        std::thread::spawn(watchdog);
     });
+}
+
+/// Waits for the deadline in force and, when it passes, answers `unknown`
+/// and ends the process.
+fn watchdog() {
+    let mut held = DEADLINE.lock().unwrap_or_else(|e| e.into_inner());
+    let due = loop {
+        let wait = match &*held {
+            None => None,
+            Some(d) => match d.at.checked_duration_since(Instant::now()) {
+                Some(left) if !left.is_zero() => Some(left),
+                _ => break held.take(),
+            },
+        };
+        held = match wait {
+            None => DEADLINE_CHANGED
+                .wait(held)
+                .unwrap_or_else(|e| e.into_inner()),
+            Some(left) => {
+                DEADLINE_CHANGED
+                    .wait_timeout(held, left)
+                    .unwrap_or_else(|e| e.into_inner())
+                    .0
+            }
+        };
+    };
+    drop(held);
+    let Some(Deadline {
+        limit,
+        as_json,
+        szs,
+        ..
+    }) = due
+    else {
+        return;
+    };
+    if !claim_report() {
+        return;
+    }
+    let reason = format!("hard deadline of {:.2}s reached", limit.as_secs_f64());
+    if let Some(name) = &szs {
+        outln!("% SZS status Timeout for {name}");
+    }
+    if as_json {
+        outln!(
+            "{}",
+            serde_json::json!({ "status": "unknown", "reason": reason, "szs_status": "Timeout" })
+        );
+    } else {
+        outln!("unknown ({reason})");
+    }
+    exit_now(Exit::Unknown);
 }
 
 /// Ends the process once the report is out: E children are killed, and
