@@ -670,3 +670,31 @@ fn the_saturation_prover_answers_first_with_the_premises_it_used() {
         EOutcome::Proved
     );
 }
+
+/// A problem the first in-process attempt leaves open (`lattice_join_meet`
+/// takes more than `Budget::FIRST`'s work) is proved by the native prover
+/// going on as an engine of the race: Prover9, E and cvc5 are stand-ins
+/// that only sleep, and Z3 cannot be loaded, so no other engine can answer.
+#[test]
+#[cfg(all(target_os = "linux", target_arch = "x86_64"))]
+fn the_native_prover_goes_on_in_the_race_past_its_first_budget() {
+    let dir = common::scratch("prove_portfolio", "native_engine");
+    for program in ["prover9", "eprover", "cvc5"] {
+        common::stand_in(&dir, program, "exec sleep 60\n");
+    }
+    let path = format!(
+        "{}:{}",
+        dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_entail"))
+        .args(["prove", "--json", "--timeout", "20"])
+        .arg(fo_dir().join("lattice_join_meet.in"))
+        .env("PATH", &path)
+        .env("ENTAIL_LIBZ3", dir.join("no-libz3.so"))
+        .output()
+        .expect("runs");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON");
+    assert_eq!(report["status"], "proved", "{report}");
+    assert_eq!(report["engine"], "saturate", "{report}");
+}

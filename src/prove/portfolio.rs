@@ -31,7 +31,7 @@
 
 use super::tptp::{self, EOutcome};
 use super::{ladr, quick, Entailment, ProveError, ProveOptions, Prover};
-use crate::saturate::{saturate, saturate_until, Budget, Outcome};
+use crate::saturate::{Budget, Outcome, Run};
 use crate::smt::{finite, universal_closure, Countermodel};
 use crate::syntax::prover9::Formula;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -212,9 +212,10 @@ impl Prover {
                 used: None,
             });
         }
-        if let Some(decided) = self.saturated(premises, goal) {
-            return Ok(decided);
-        }
+        let first = match self.saturated(premises, goal) {
+            Ok(decided) => return Ok(decided),
+            Err(run) => run,
+        };
         let stop = Arc::new(AtomicBool::new(false));
         let mut notes = Vec::new();
         let (eprover, cvc5) = (
@@ -248,17 +249,18 @@ impl Prover {
         // The native prover goes on past its first budget, beside the
         // others: on the problems it proves in tens of milliseconds it
         // answers before Prover9 does, and before Z3 or E without Prover9.
+        // It continues the first attempt's run, so nothing is clausified or
+        // searched twice.
         if portfolio {
-            let (tx, stop, premises, goal) =
-                (tx.clone(), stop.clone(), premises.clone(), goal.clone());
+            let (tx, stop) = (tx.clone(), stop.clone());
             let names = (
                 self.premise_names.clone(),
                 self.goal_name.clone(),
                 self.source_name.clone(),
             );
+            let mut run = first;
             engine_thread(move || {
-                let refs: Vec<&Formula> = premises.iter().collect();
-                let (outcome, _) = saturate_until(&refs, goal.as_deref(), &Budget::ENGINE, &stop);
+                let outcome = run.go(&Budget::ENGINE, &stop);
                 let _ = tx.send(Helper::Native(native_verdict(
                     outcome, &names.0, &names.1, &names.2,
                 )));
@@ -395,22 +397,25 @@ impl Prover {
     /// The native saturation prover's verdict within [`Budget::FIRST`]: a
     /// proof, with the premises its derivation uses and the derivation in
     /// the problem's names, or `not_proved` by saturation (the loop claims
-    /// it only when its search was complete); `None` when it did not
-    /// settle. The budget is counted, so the verdict does not depend on the
-    /// machine.
+    /// it only when its search was complete); the run, to go on with, when
+    /// it did not settle. The budget is counted, so the verdict does not
+    /// depend on the machine.
     pub(crate) fn saturated(
         &self,
         premises: &[&Formula],
         goal: Option<&Formula>,
-    ) -> Option<Decided> {
-        let (outcome, _) = saturate(premises, goal, &Budget::FIRST);
-        let verdict = native_verdict(
+    ) -> Result<Decided, Run> {
+        let mut run = Run::new(premises, goal);
+        let outcome = run.go(&Budget::FIRST, &AtomicBool::new(false));
+        let Some(verdict) = native_verdict(
             outcome,
             &self.premise_names,
             &self.goal_name,
             &self.source_name,
-        )?;
-        Some(Decided {
+        ) else {
+            return Err(run);
+        };
+        Ok(Decided {
             result: verdict.result,
             engine: verdict.engine,
             notes: Vec::new(),

@@ -63,7 +63,7 @@ impl Prover {
         // without the axioms says nothing about the problem.
         let objects = problem.distinct_objects();
         if objects.len() > crate::syntax::tptp::PAIRWISE_DISTINCT {
-            if let Some(decided) = self.saturated(&premises, goal) {
+            if let Ok(decided) = self.saturated(&premises, goal) {
                 if decided.result == Entailment::Proved {
                     let names = self.premise_names.clone();
                     let report =

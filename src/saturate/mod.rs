@@ -233,15 +233,71 @@ pub fn saturate_until(
     budget: &Budget,
     stop: &AtomicBool,
 ) -> (Outcome, Stats) {
-    let mut symbols = Symbols::default();
-    let input = match clausify::clausify(premises, goal, &mut symbols) {
-        Ok(input) => input,
-        Err(why) => return (Outcome::Unknown(why), Stats::default()),
-    };
-    let mut state = State::new(symbols, premises.len(), *budget);
-    let outcome = state.run(input, stop);
-    state.stats.work = state.work();
-    (outcome, state.stats)
+    let mut run = Run::new(premises, goal);
+    let outcome = run.go(budget, stop);
+    (outcome, run.stats())
+}
+
+/// A saturation run that can go on under a larger budget, on this thread or
+/// another. `prove`'s first attempt continues as an engine of its race, so
+/// the race does not clausify the problem again or redo that attempt's
+/// work. Going on to a larger budget gives the same search, clause for
+/// clause, as one run under it.
+pub struct Run {
+    state: State,
+    /// The clausified input, until the first [`Run::go`] loads it.
+    input: Option<Vec<(Vec<Lit>, usize)>>,
+    /// The final outcome, once there is one (a proof, a saturation, or a
+    /// problem not taken); a budget spent or a stop is not final.
+    settled: Option<Outcome>,
+}
+
+impl Run {
+    /// Clausifies `premises ∧ ¬goal` (or `premises` without a goal); the
+    /// search starts with the first [`Run::go`].
+    pub fn new(premises: &[&Formula], goal: Option<&Formula>) -> Run {
+        let mut symbols = Symbols::default();
+        let clausified = clausify::clausify(premises, goal, &mut symbols);
+        let state = State::new(symbols, premises.len());
+        let (input, settled) = match clausified {
+            Ok(input) => (Some(input), None),
+            Err(why) => (None, Some(Outcome::Unknown(why))),
+        };
+        Run {
+            state,
+            input,
+            settled,
+        }
+    }
+
+    /// Searches on until `budget` (counted from the run's start, over every
+    /// call) is spent or `stop` is set; the work is counted on the calling
+    /// thread.
+    pub fn go(&mut self, budget: &Budget, stop: &AtomicBool) -> Outcome {
+        if let Some(outcome) = &self.settled {
+            return outcome.clone();
+        }
+        let state = &mut self.state;
+        state.budget = *budget;
+        state.work_start = term::work();
+        let outcome = match self.input.take() {
+            Some(input) => state.load(input).unwrap_or_else(|| state.search(stop)),
+            None => state.search(stop),
+        };
+        state.work_before = state.work();
+        if !matches!(outcome, Outcome::Unknown(_)) || state.stopped_for_good {
+            self.settled = Some(outcome.clone());
+        }
+        outcome
+    }
+
+    /// The work done so far.
+    pub fn stats(&self) -> Stats {
+        Stats {
+            work: self.state.work_before,
+            ..self.state.stats
+        }
+    }
 }
 
 /// How a clause was made.
@@ -284,8 +340,15 @@ struct State {
     demods: Vec<Vec<Demod>>,
     /// Whether a clause was discarded by a limit (no saturation claim).
     incomplete: bool,
-    /// The thread's work counter when the run started.
+    /// The work counted by earlier calls of [`Run::go`].
+    work_before: u64,
+    /// The calling thread's work counter when this call started.
     work_start: u64,
+    /// Given clauses picked so far (which queue the next comes from).
+    picks: usize,
+    /// Whether the search ended for a reason a larger budget cannot change
+    /// (it saturated after discarding clauses).
+    stopped_for_good: bool,
     /// Per active node: which of its literals are eligible.
     eligible: Vec<Eligible>,
 }
@@ -305,12 +368,16 @@ enum Queue {
 type Found = Option<usize>;
 
 impl State {
-    fn new(symbols: Symbols, premises: usize, budget: Budget) -> State {
+    fn new(symbols: Symbols, premises: usize) -> State {
         let n = symbols.names.len();
         State {
             symbols,
             premises,
-            budget,
+            budget: Budget {
+                generated: 0,
+                given: 0,
+                work: 0,
+            },
             stats: Stats::default(),
             nodes: Vec::new(),
             by_weight: BinaryHeap::new(),
@@ -322,12 +389,17 @@ impl State {
             actives: Vec::new(),
             demods: vec![Vec::new(); n],
             incomplete: false,
+            work_before: 0,
             work_start: term::work(),
+            picks: 0,
+            stopped_for_good: false,
             eligible: Vec::new(),
         }
     }
 
-    fn run(&mut self, input: Vec<(Vec<Lit>, usize)>, stop: &AtomicBool) -> Outcome {
+    /// Adds the input clauses; a refutation if the input holds the empty
+    /// clause or two complementary ground units.
+    fn load(&mut self, input: Vec<(Vec<Lit>, usize)>) -> Option<Outcome> {
         let first = self.nodes.len();
         // Sized once: growing by doubling copied a million-clause input's
         // vectors some twenty times.
@@ -352,7 +424,7 @@ impl State {
                 self.incomplete = true;
             }
             if self.nodes[id].clause.lits.is_empty() {
-                return self.theorem(id);
+                return Some(self.theorem(id));
             }
         }
         // Two complementary ground units of the input refute it at once: a
@@ -362,9 +434,14 @@ impl State {
         if let Some((a, b)) = self.complementary_units(first) {
             let empty = Clause::new(Vec::new()).expect("the empty clause is a clause");
             let found = self.push(empty, "resolve", vec![a, b], None);
-            return self.theorem(found);
+            return Some(self.theorem(found));
         }
-        let mut picks = 0usize;
+        None
+    }
+
+    /// The given-clause loop, until a proof, a saturation, the budget or
+    /// `stop`.
+    fn search(&mut self, stop: &AtomicBool) -> Outcome {
         loop {
             if self.spent() {
                 return Outcome::Unknown("budget spent".into());
@@ -372,16 +449,17 @@ impl State {
             if stop.load(Ordering::Relaxed) {
                 return Outcome::Unknown("stopped".into());
             }
-            picks += 1;
-            let queue = if picks % AGE_EVERY == 0 {
+            self.picks += 1;
+            let queue = if self.picks % AGE_EVERY == 0 {
                 Queue::Age
-            } else if picks % 2 == 1 {
+            } else if self.picks % 2 == 1 {
                 Queue::Goal
             } else {
                 Queue::Weight
             };
             let Some(id) = self.pick(queue) else {
                 return if self.incomplete {
+                    self.stopped_for_good = true;
                     Outcome::Unknown("saturated after discarding clauses".into())
                 } else {
                     Outcome::Satisfiable
@@ -407,9 +485,9 @@ impl State {
         }
     }
 
-    /// The work done since the run started.
+    /// The work done since the run started, over every call.
     fn work(&self) -> u64 {
-        term::work().wrapping_sub(self.work_start)
+        self.work_before + term::work().wrapping_sub(self.work_start)
     }
 
     /// Whether a limit of the budget is reached.

@@ -302,3 +302,35 @@ fn the_heaviest_negative_predicate_literal_is_selected_first_of_equals() {
     assert_eq!(select(&[light, eq]), None);
     assert_eq!(select(&[head]), None);
 }
+
+/// A run that goes on under a larger budget, on another thread, makes the
+/// same search as one run under that budget: `prove`'s race continues its
+/// first attempt rather than starting again.
+#[test]
+fn a_run_goes_on_where_it_stopped_on_another_thread() {
+    let (premises, goal) = problem(
+        "formulas(assumptions). x ^ y = y ^ x. x v y = y v x.\n\
+         (x ^ y) ^ z = x ^ (y ^ z). (x v y) v z = x v (y v z).\n\
+         x ^ (x v y) = x. x v (x ^ y) = x. end_of_list.\n\
+         formulas(goals). x ^ y = x -> x v y = y. end_of_list.",
+    );
+    let refs: Vec<&Formula> = premises.iter().collect();
+    let (whole, stats) = saturate(&refs, goal.as_ref(), &Budget::QUICK);
+    assert!(matches!(whole, Outcome::Theorem(_)), "{whole:?}");
+    let stop = AtomicBool::new(false);
+    let mut run = Run::new(&refs, goal.as_ref());
+    let first = run.go(&Budget::FIRST, &stop);
+    assert!(matches!(first, Outcome::Unknown(_)), "{first:?}");
+    assert!(run.stats().work >= Budget::FIRST.work, "{:?}", run.stats());
+    let (resumed, resumed_stats) = std::thread::spawn(move || {
+        let outcome = run.go(&Budget::QUICK, &AtomicBool::new(false));
+        (outcome, run.stats())
+    })
+    .join()
+    .expect("the thread ends");
+    assert_eq!(resumed, whole);
+    assert_eq!(
+        (resumed_stats.given, resumed_stats.generated),
+        (stats.given, stats.generated)
+    );
+}
