@@ -12,6 +12,8 @@
 //! With NATIVE_ONLY set, only the native prover runs (with its counts of
 //! clauses picked and generated), for quick turns on the prover itself;
 //! ONLY=TEXT keeps the problems whose names contain TEXT (for a profile).
+//! BUDGET=first|engine|race runs the native prover under that budget
+//! instead of `Budget::QUICK` (for tuning `prove`'s budgets).
 
 use entail::prove::tptp;
 use entail::prove::{combined_goal, ASSUMPTION_LISTS};
@@ -164,6 +166,12 @@ fn main() {
     let tmp = std::env::temp_dir().join(format!("entail-saturate-{}", std::process::id()));
     std::fs::create_dir_all(&tmp).expect("temp dir");
     let native_only = std::env::var_os("NATIVE_ONLY").is_some();
+    let budget = match std::env::var("BUDGET").as_deref() {
+        Ok("first") => Budget::FIRST,
+        Ok("engine") => Budget::ENGINE,
+        Ok("race") => Budget::RACE,
+        _ => Budget::QUICK,
+    };
     if let Ok(only) = std::env::var("ONLY") {
         problems.retain(|(name, _)| name.contains(&only));
     }
@@ -178,9 +186,9 @@ fn main() {
             Outcome::Satisfiable => 'S',
             Outcome::Unknown(_) => '?',
         };
-        let (first, stats) = saturate(&refs, goal.as_ref(), &Budget::QUICK);
+        let (first, stats) = saturate(&refs, goal.as_ref(), &budget);
         let native = timed(5, || {
-            verdict(&saturate(&refs, goal.as_ref(), &Budget::QUICK).0) == verdict(&first)
+            verdict(&saturate(&refs, goal.as_ref(), &budget).0) == verdict(&first)
         });
         if native_only {
             println!(

@@ -76,13 +76,18 @@ impl Budget {
     /// The budget of the first attempt in `prove`, in process before any
     /// child process or Z3 context: about a millisecond of work (release
     /// build), which settles the problems Prover9 finds easiest. A problem
-    /// it does not settle goes to the race at once, where the same prover
-    /// goes on under [`Budget::ENGINE`]; a larger first budget only delayed
-    /// the other engines (by up to 15 ms).
+    /// it does not settle goes to the race at once, where the same run goes
+    /// on under [`Budget::ENGINE`]; a larger first budget only delays the
+    /// other engines (by up to 15 ms for `RACE`'s). Starting the race costs
+    /// about 2.5 ms (threads and children), so a problem settled a little
+    /// past the budget is better kept in process: 300 given clauses (cheap
+    /// ones: PUZ031-1 takes 170 given and 18,216 work) and 60,000 work
+    /// (lattice_join_meet takes 54,868). Where it fails it takes 0.8-1.8
+    /// ms (`BUDGET=first` in `benches/saturate.rs`).
     pub const FIRST: Budget = Budget {
-        generated: 300,
-        given: 60,
-        work: 50_000,
+        generated: 400,
+        given: 300,
+        work: 60_000,
     };
 
     /// The budget of the native prover as one engine of `prove`'s race, on
@@ -346,6 +351,10 @@ struct State {
     work_start: u64,
     /// Given clauses picked so far (which queue the next comes from).
     picks: usize,
+    /// A given clause whose inferences the work limit cut, and the active
+    /// clauses it still has to meet: no saturation is claimed while it is
+    /// pending, and going on finishes it first.
+    cut: Option<(usize, Vec<usize>)>,
     /// Whether the search ended for a reason a larger budget cannot change
     /// (it saturated after discarding clauses).
     stopped_for_good: bool,
@@ -392,6 +401,7 @@ impl State {
             work_before: 0,
             work_start: term::work(),
             picks: 0,
+            cut: None,
             stopped_for_good: false,
             eligible: Vec::new(),
         }
@@ -448,6 +458,14 @@ impl State {
             }
             if stop.load(Ordering::Relaxed) {
                 return Outcome::Unknown("stopped".into());
+            }
+            // The inferences of the last given clause that the work limit
+            // cut come first, as if the run had never stopped.
+            if let Some((id, partners)) = self.cut.take() {
+                if let Some(found) = self.infer_with(id, partners, false) {
+                    return self.theorem(found);
+                }
+                continue;
             }
             self.picks += 1;
             let queue = if self.picks % AGE_EVERY == 0 {
@@ -865,20 +883,29 @@ impl State {
     /// All inferences between `id` and the active clauses (itself
     /// included); `Some` with the empty clause's node if one is derived.
     fn infer(&mut self, id: usize) -> Found {
-        let given = self.nodes[id].clause.clone();
         let partners: Vec<usize> = self
             .actives
             .iter()
             .map(|&(a, _)| a)
             .filter(|&a| self.active[a])
             .collect();
+        self.infer_with(id, partners, true)
+    }
+
+    /// The inferences between `id` and `partners` (and its own unary ones
+    /// with `unary`). Where the work limit comes first, the partners left
+    /// are kept in [`State::cut`] for a larger budget to finish before the
+    /// next given clause.
+    fn infer_with(&mut self, id: usize, partners: Vec<usize>, unary_too: bool) -> Found {
+        let given = self.nodes[id].clause.clone();
         let mut out: Vec<(Vec<Lit>, &'static str, Vec<usize>)> = Vec::new();
         let ge = self.eligible[id].clone();
-        unary(&given, &ge, id, &mut out);
-        for p in partners {
-            // A partial set of inferences is no saturation.
+        if unary_too {
+            unary(&given, &ge, id, &mut out);
+        }
+        for (i, &p) in partners.iter().enumerate() {
             if self.work() >= self.budget.work {
-                self.incomplete = true;
+                self.cut = Some((id, partners[i..].to_vec()));
                 break;
             }
             let partner = &self.nodes[p].clause;

@@ -309,10 +309,8 @@ fn the_heaviest_negative_predicate_literal_is_selected_first_of_equals() {
 #[test]
 fn a_run_goes_on_where_it_stopped_on_another_thread() {
     let (premises, goal) = problem(
-        "formulas(assumptions). x ^ y = y ^ x. x v y = y v x.\n\
-         (x ^ y) ^ z = x ^ (y ^ z). (x v y) v z = x v (y v z).\n\
-         x ^ (x v y) = x. x v (x ^ y) = x. end_of_list.\n\
-         formulas(goals). x ^ y = x -> x v y = y. end_of_list.",
+        "formulas(assumptions). e * x = x. x' * x = e. (x * y) * z = x * (y * z).\n\
+         end_of_list.\nformulas(goals). (x * y)' = y' * x'. end_of_list.",
     );
     let refs: Vec<&Formula> = premises.iter().collect();
     let (whole, stats) = saturate(&refs, goal.as_ref(), &Budget::QUICK);
