@@ -162,8 +162,14 @@ impl Clause {
                 });
             }
         }
-        let rename = |t: &T| rename(t, &names);
-        let lits: Vec<Lit> = out.iter().map(|l| l.map(rename)).collect();
+        let mut lits = out;
+        // In place, and not at all when the numbering is already so.
+        if names.iter().enumerate().any(|(i, &v)| v != i as u32) {
+            for lit in &mut lits {
+                rename(&mut lit.l, &names);
+                rename(&mut lit.r, &names);
+            }
+        }
         let weight = lits.iter().map(Lit::weight).sum();
         let depth = lits
             .iter()
@@ -265,10 +271,11 @@ pub(crate) fn maximal(lits: &[Lit], i: usize) -> bool {
         .all(|(j, l)| j == i || !lit_gt(l, &lits[i]))
 }
 
-fn rename(t: &T, names: &[u32]) -> T {
+/// Renames each variable `names[i]` of `t` to `i`.
+fn rename(t: &mut T, names: &[u32]) {
     match t {
-        T::V(v) => T::V(names.iter().position(|n| n == v).unwrap_or(0) as u32),
-        T::F(f, args) => T::F(*f, args.iter().map(|a| rename(a, names)).collect()),
+        T::V(v) => *v = names.iter().position(|n| n == v).unwrap_or(0) as u32,
+        T::F(_, args) => args.iter_mut().for_each(|a| rename(a, names)),
     }
 }
 
