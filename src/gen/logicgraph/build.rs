@@ -900,6 +900,46 @@ const SHARING: usize = 7;
 /// A premise's link and sharing figures (see [`LinkCounts::profile`]).
 type Profile = [usize; PROFILE];
 
+/// How far from the cheapest the distractors kept may be: each candidate
+/// set (a window, broken paths, a mixture) is ranked by its
+/// [`Match::cost`] less this many times a Gumbel draw, so that the set
+/// kept is drawn among the candidates with weight `exp(-cost / noise)`
+/// instead of always being the cheapest (a window copy of cost 0 is still
+/// kept outright).
+///
+/// The cheapest set made distractors more typical than real premises. A
+/// real fact whose sentence several branches re-derive is atypical, and a
+/// candidate that copies one costs more (a median 13 more than the set
+/// kept), so 82% of distractor facts had their sentence in only one other
+/// premise against 69% of real facts, and a wider search made it worse
+/// (87% with twice the candidates). Drawn at noise 8: 74% against 67%
+/// (seed 777, Large). Gradient-boosted trees on all of the audit's
+/// features (`all-gb` of `scripts/cue-audit`, 800 Large instances, 8
+/// distractors, held-out halves) read +6.6 and +6.8 points above chance
+/// with the cheapest set (seeds 73919+51622 and 35813+90472), +5.0 and
+/// +5.0 at noise 5, and +6.1 and +5.1 at noise 5 with [`LONELY_WEIGHT`]
+/// (kept: without it `tests/cue_audit.rs` flags a words lookup); at the
+/// first pair noise 3, 8 and 15 read +5.7, +6.0 and +5.7, noise 3 with
+/// [`LONELY_WEIGHT`] +7.1, and the cheapest of half the candidates +6.0.
+/// One such figure moves by about a point between builds, so the gain
+/// (about a point) is not much above the noise. The audit (100
+/// instances a tier and seed, seeds 48317+13759 and 62093+27541), worst
+/// reader: +5.5 (Large `all-gb`) and +3.7 with the cheapest set, +4.6 and
+/// +5.0 (Small `all-gb`) now. Generation time is unchanged (Small 35 ->
+/// 33 ms, Large 47 -> 45 ms an instance). Tried there
+/// and dropped: half the windows started around a [`Match`] target's
+/// least shared sentence (+6.6, and +6.3 with noise 5); decoy families,
+/// broken paths whose branches re-derive a step of a broken core drawn
+/// among them, as a real family's branches do (+6.4, and +6.4 with
+/// noise 3; twice the generation time).
+const SELECTION_NOISE: f64 = 5.0;
+
+/// A candidate's rank for [`SELECTION_NOISE`]: its cost less Gumbel noise.
+fn selection_key<R: Rng>(cost: usize, rng: &mut R) -> f64 {
+    let u: f64 = rng.gen_range(f64::MIN_POSITIVE..1.0);
+    cost as f64 + SELECTION_NOISE * (-u.ln()).ln()
+}
+
 /// How many windows [`copied_windows`] draws; the copy of least
 /// [`Match::cost`] is kept.
 const WINDOW_DRAWS: usize = 64;
@@ -920,7 +960,8 @@ const WINDOW_DRAWS: usize = 64;
 /// antecedent, an affirmed consequent); each negation that makes it
 /// [`harmless`] is a candidate. No copy is then in a minimal support, and
 /// the prover checks every instance again. Of the candidates of
-/// [`WINDOW_DRAWS`] windows, the one of least cost is kept: against the
+/// [`WINDOW_DRAWS`] windows, the one kept is drawn by its cost (see
+/// [`SELECTION_NOISE`]), against premises drawn uniformly: against the
 /// window's own originals, the kept copies held more compound premises (those make a
 /// window harmless more easily), and a premise with a sentence form no
 /// other premise writes marked 46% of distractors against 29% of real
@@ -939,7 +980,7 @@ fn copied_windows<R: Rng>(
     b: &mut Builder<'_, R>,
     count: usize,
     m: &Match<'_>,
-) -> Option<(usize, Vec<Prop>, usize)> {
+) -> Option<(f64, Vec<Prop>, usize)> {
     let real = m.real;
     if count < 2 || real.is_empty() {
         return None;
@@ -973,9 +1014,10 @@ fn copied_windows<R: Rng>(
         .copied()
         .filter(|by| by.iter().any(|&j| real[j].is_literal()))
         .collect();
-    let mut best: Option<(usize, Vec<Prop>, usize)> = None;
+    let mut best: Option<(f64, Vec<Prop>, usize)> = None;
+    let mut perfect = false;
     for _ in 0..WINDOW_DRAWS {
-        if best.as_ref().is_some_and(|(cost, _, _)| *cost == 0) {
+        if perfect {
             break;
         }
         // Half the windows start from every premise that mentions one
@@ -1042,8 +1084,14 @@ fn copied_windows<R: Rng>(
                 continue;
             }
             let cost = m.cost(&props);
-            if best.as_ref().map_or(true, |(c, _, _)| cost < *c) {
-                best = Some((cost, props, fresh));
+            perfect |= cost == 0;
+            let key = if cost == 0 {
+                f64::NEG_INFINITY
+            } else {
+                selection_key(cost, b.rng)
+            };
+            if best.as_ref().map_or(true, |(c, _, _)| key < *c) {
+                best = Some((key, props, fresh));
             }
             // A copy that derives nothing keeps all its literals.
             if flip.is_none() {
@@ -1102,7 +1150,12 @@ impl<'a> Match<'a> {
         for copy in props {
             let mine = counts.profile(copy);
             let distance = |&(t, theirs): &(usize, Profile)| {
-                let links: usize = mine.iter().zip(&theirs).map(|(x, y)| x.abs_diff(*y)).sum();
+                let links: usize = mine
+                    .iter()
+                    .zip(&theirs)
+                    .map(|(x, y)| x.abs_diff(*y))
+                    .sum::<usize>()
+                    + (LONELY_WEIGHT - 1) * mine[LONELY].abs_diff(theirs[LONELY]);
                 links
                     + copy.size().min(6).abs_diff(self.real[t].size().min(6))
                     + KIND_MISMATCH * usize::from(copy.is_literal() != self.real[t].is_literal())
@@ -1120,6 +1173,16 @@ impl<'a> Match<'a> {
     }
 }
 
+/// The place in a [`Profile`] of the literals no other premise writes.
+const LONELY: usize = 5;
+
+/// How many times [`Match::cost`] counts a difference in [`LONELY`]
+/// literals. Drawn by cost ([`SELECTION_NOISE`]) with it counted once, a
+/// lookup of how many of a premise's words no other premise has read
+/// +6.3 to +6.7 points in Medium (`tests/cue_audit.rs`, seed 101; +2.0
+/// with the cheapest set).
+const LONELY_WEIGHT: usize = 4;
+
 /// What a fact matched to a rule, or a rule to a fact, adds to
 /// [`Match::cost`]. By length alone a rule stood in for a fact too cheaply:
 /// distractors were 14.1% facts against 18.7% of real premises (seed
@@ -1130,9 +1193,10 @@ const KIND_MISMATCH: usize = 4;
 
 /// Appends `count` distractors and returns their pool indices: of a copied
 /// window ([`copied_windows`]) and [`BROKEN_CANDIDATES`] draws of broken
-/// paths ([`broken_paths`]) that take at most `room` fresh atoms, the one
-/// whose premises link to the others most as `count` premises drawn
-/// uniformly do ([`Match::cost`]). None when neither works.
+/// paths ([`broken_paths`]) that take at most `room` fresh atoms, one
+/// whose premises link to the others as `count` premises drawn uniformly
+/// do ([`Match::cost`]), drawn by its cost ([`SELECTION_NOISE`]). None
+/// when neither works.
 ///
 /// Windows alone held too few facts (13.5% of distractors against 19.3% of
 /// real premises, seed 9191, Small): a copied fact is harmless only with
@@ -1166,15 +1230,15 @@ fn matched_distractors<R: Rng>(
     }
     let m = Match::new(&real, count, b.rng);
     let mut best = copied_windows(b, count, &m).filter(|(_, _, fresh)| *fresh <= room);
-    let mut consider = |props: Vec<Prop>, fresh: usize| {
-        let cost = m.cost(&props);
-        if best.as_ref().map_or(true, |(c, _, _)| cost < *c) {
-            best = Some((cost, props, fresh));
+    let mut consider = |props: Vec<Prop>, fresh: usize, rng: &mut R| {
+        let key = selection_key(m.cost(&props), rng);
+        if best.as_ref().map_or(true, |(c, _, _)| key < *c) {
+            best = Some((key, props, fresh));
         }
     };
     for _ in 0..BROKEN_CANDIDATES {
         if let Some((props, fresh)) = broken_paths(b, count, cores, used, paths, &m.atoms, room) {
-            consider(props, fresh);
+            consider(props, fresh, b.rng);
         }
     }
     // Mixed: a window of all but `j` and `j` premises of broken paths, whose
@@ -1210,7 +1274,7 @@ fn matched_distractors<R: Rng>(
         };
         props.extend(more);
         if !repeats_a_premise(&props, &real) {
-            consider(props, fresh + more_fresh);
+            consider(props, fresh + more_fresh, b.rng);
         }
     }
     let Some((_, props, fresh)) = best else {
