@@ -22,8 +22,8 @@ fn main() -> std::process::ExitCode {
 const MI_OPTION_ARENA_RESERVE: libmimalloc_sys::mi_option_t = 23;
 
 /// The first arena `entail prove` reserves, in KiB: mimalloc's default of
-/// 1 GiB costs its bitmaps 38 more page faults at start (279 against 241
-/// for a trivial problem), about 0.1-0.2 ms of a 2 ms run. Larger problems
+/// 1 GiB costs its bitmaps 41 more page faults at start (271 against 230
+/// for a trivial problem), about 0.15-0.3 ms of a 2 ms run. Larger problems
 /// get more arenas as they need them.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 const PROVE_ARENA_KIB: std::ffi::c_long = 16 * 1024;

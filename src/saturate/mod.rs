@@ -82,8 +82,8 @@ impl Budget {
     /// about 2.5 ms (threads and children), so a problem settled a little
     /// past the budget is better kept in process: 300 given clauses (cheap
     /// ones: PUZ031-1 takes 170 given and 18,216 work) and 60,000 work
-    /// (lattice_join_meet takes 54,868). Where it fails it takes 0.8-1.8
-    /// ms (`BUDGET=first` in `benches/saturate.rs`).
+    /// (lattice_join_meet takes 54,868). Where it fails it takes about
+    /// 1-2 ms (`BUDGET=first` in `benches/saturate.rs`).
     pub const FIRST: Budget = Budget {
         generated: 400,
         given: 300,
@@ -290,7 +290,9 @@ impl Run {
             None => state.search(stop),
         };
         state.work_before = state.work();
-        if !matches!(outcome, Outcome::Unknown(_)) || state.stopped_for_good {
+        // A search that saturated after discarding clauses gives the same
+        // `Unknown` again when it goes on; a proof or a saturation is kept.
+        if !matches!(outcome, Outcome::Unknown(_)) {
             self.settled = Some(outcome.clone());
         }
         outcome
@@ -355,9 +357,6 @@ struct State {
     /// clauses it still has to meet: no saturation is claimed while it is
     /// pending, and going on finishes it first.
     cut: Option<(usize, Vec<usize>)>,
-    /// Whether the search ended for a reason a larger budget cannot change
-    /// (it saturated after discarding clauses).
-    stopped_for_good: bool,
     /// Per active node: which of its literals are eligible.
     eligible: Vec<Eligible>,
 }
@@ -402,7 +401,6 @@ impl State {
             work_start: term::work(),
             picks: 0,
             cut: None,
-            stopped_for_good: false,
             eligible: Vec::new(),
         }
     }
@@ -477,7 +475,6 @@ impl State {
             };
             let Some(id) = self.pick(queue) else {
                 return if self.incomplete {
-                    self.stopped_for_good = true;
                     Outcome::Unknown("saturated after discarding clauses".into())
                 } else {
                     Outcome::Satisfiable
