@@ -817,7 +817,7 @@ fn distractors<R: Rng>(b: &mut Builder<'_, R>, count: usize, literals: &[Prop]) 
                     .sum::<usize>()
             })
             .sum();
-        if best.as_ref().map_or(true, |(c, _, _)| cost < *c) {
+        if best.as_ref().is_none_or(|(c, _, _)| cost < *c) {
             best = Some((cost, props, groups.len()));
         }
     }
@@ -1090,7 +1090,7 @@ fn copied_windows<R: Rng>(
             } else {
                 selection_key(cost, b.rng)
             };
-            if best.as_ref().map_or(true, |(c, _, _)| key < *c) {
+            if best.as_ref().is_none_or(|(c, _, _)| key < *c) {
                 best = Some((key, props, fresh));
             }
             // A copy that derives nothing keeps all its literals.
@@ -1232,7 +1232,7 @@ fn matched_distractors<R: Rng>(
     let mut best = copied_windows(b, count, &m).filter(|(_, _, fresh)| *fresh <= room);
     let mut consider = |props: Vec<Prop>, fresh: usize, rng: &mut R| {
         let key = selection_key(m.cost(&props), rng);
-        if best.as_ref().map_or(true, |(c, _, _)| key < *c) {
+        if best.as_ref().is_none_or(|(c, _, _)| key < *c) {
             best = Some((key, props, fresh));
         }
     };
