@@ -28,7 +28,7 @@ use hashbrown::HashMap;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::sync::atomic::{AtomicBool, Ordering};
-use term::{gt, Matcher, Subst, T};
+use term::{gt, kbo, Cmp, Fingerprint, Matcher, Subst, T};
 
 /// The deepest term a kept clause may have; deeper ones are discarded (and
 /// saturation is then not claimed).
@@ -323,6 +323,8 @@ struct Demod {
     node: usize,
     flip: bool,
     oriented: bool,
+    /// The fingerprint of the side it rewrites from.
+    from: Fingerprint,
 }
 
 struct State {
@@ -772,9 +774,11 @@ impl State {
 
     /// One rewrite step at the root of `t`: the result and the demodulator.
     fn rewrite_root(&self, t: &T, top: usize, guard: Option<&T>) -> Option<(T, usize)> {
+        let demods = self.demods.get(top).filter(|d| !d.is_empty())?;
+        let print = Fingerprint::of(t);
         let mut m = Matcher::default();
-        for d in self.demods.get(top)? {
-            if !self.active[d.node] {
+        for d in demods {
+            if !self.active[d.node] || !d.from.may_match(&print) {
                 continue;
             }
             let Some((l, r)) = self.nodes[d.node].clause.unit_equation() else {
@@ -833,6 +837,7 @@ impl State {
                     node: id,
                     flip,
                     oriented,
+                    from: Fingerprint::of(lhs),
                 });
                 added = true;
             }
@@ -1151,68 +1156,138 @@ fn superpose(
     n: u32,
     out: &mut Vec<(Vec<Lit>, &'static str, Vec<usize>)>,
 ) {
-    for (i, eq) in from.lits.iter().enumerate() {
-        if !eq.pos || !eq.eq || !fe.lits[i] {
+    let equations: Vec<usize> = (0..from.lits.len())
+        .filter(|&i| from.lits[i].pos && from.lits[i].eq && fe.lits[i])
+        .collect();
+    if equations.is_empty() {
+        return;
+    }
+    // The places to rewrite, once per pair: each eligible literal's sides
+    // not smaller than the other (a predicate atom's arguments), with the
+    // paths and fingerprints of their non-variable subterms.
+    let mut places: Vec<Place> = Vec::new();
+    for (j, lit) in into.lits.iter().enumerate() {
+        if !ie.lits[j] {
             continue;
         }
-        for (s0, t0) in [(&eq.l, &eq.r), (&eq.r, &eq.l)] {
-            // A variable side rewrites too (`x ≈ b` makes every term b).
-            if gt(t0, s0) {
+        let order = if lit.eq { kbo(&lit.l, &lit.r) } else { Cmp::Gt };
+        let sides: &[(bool, &T, &T, Cmp)] = if lit.eq {
+            &[
+                (false, &lit.l, &lit.r, order),
+                (true, &lit.r, &lit.l, order.reverse()),
+            ]
+        } else {
+            &[(false, &lit.l, &lit.r, Cmp::Gt)]
+        };
+        for &(right, u, v, u_to_v) in sides {
+            if u_to_v == Cmp::Lt {
                 continue;
             }
-            for (j, lit) in into.lits.iter().enumerate() {
-                if !ie.lits[j] {
+            let mut positions = Vec::new();
+            u.positions(&mut positions);
+            for path in positions {
+                if !lit.eq && path.is_empty() {
                     continue;
                 }
-                // Sides to rewrite: an equation's sides not smaller than
-                // the other; a predicate atom's arguments.
-                let sides: &[(bool, &T, &T)] = if lit.eq {
-                    &[(false, &lit.l, &lit.r), (true, &lit.r, &lit.l)]
-                } else {
-                    &[(false, &lit.l, &lit.r)]
-                };
-                for &(right, u, v) in sides {
-                    if lit.eq && gt(v, u) {
-                        continue;
-                    }
-                    let mut positions = Vec::new();
-                    u.positions(&mut positions);
-                    for path in positions {
-                        if !lit.eq && path.is_empty() {
-                            continue;
-                        }
-                        let mut s = Subst::new(n);
-                        if !s.unify(s0, u.at(&path)) {
-                            continue;
-                        }
-                        let (ss, ts) = (s.apply(s0), s.apply(t0));
-                        if gt(&ts, &ss) || ts == ss {
-                            continue;
-                        }
-                        let fl = instance(&from.lits, &s);
-                        let il = instance(&into.lits, &s);
-                        if !fe.holds(&fl, i) || !ie.holds(&il, j) {
-                            continue;
-                        }
-                        let (us, vs) = (s.apply(u), s.apply(v));
-                        if lit.eq && gt(&vs, &us) {
-                            continue;
-                        }
-                        let rewritten = us.replace(&path, &ts);
-                        let new = match (lit.eq, right) {
-                            (true, false) => Lit::equation(lit.pos, rewritten, vs),
-                            (true, true) => Lit::equation(lit.pos, vs, rewritten),
-                            (false, _) => Lit::pred(lit.pos, rewritten),
-                        };
-                        let mut lits = without(&fl, &[i]);
-                        lits.extend(without(&il, &[j]));
-                        lits.push(new);
-                        out.push((lits, "superpose", vec![ifrom, iinto]));
-                    }
+                let print = Fingerprint::of(u.at(&path));
+                places.push(Place {
+                    j,
+                    right,
+                    u,
+                    v,
+                    u_greater: u_to_v == Cmp::Gt,
+                    path,
+                    print,
+                });
+            }
+        }
+    }
+    let mut s = Subst::new(n);
+    for i in equations {
+        let eq = &from.lits[i];
+        let order = kbo(&eq.l, &eq.r);
+        for (s0, t0, s0_to_t0) in [(&eq.l, &eq.r, order), (&eq.r, &eq.l, order.reverse())] {
+            // A variable side rewrites too (`x ≈ b` makes every term b).
+            if s0_to_t0 == Cmp::Lt {
+                continue;
+            }
+            let s0_print = Fingerprint::of(s0);
+            for place in &places {
+                if !s0_print.may_unify(&place.print) || !s.unify(s0, place.u.at(&place.path)) {
+                    continue;
+                }
+                let lits = superposition(&s, (from, fe, i, s0, t0, s0_to_t0), (into, ie), place);
+                s.undo(0);
+                if let Some(lits) = lits {
+                    out.push((lits, "superpose", vec![ifrom, iinto]));
                 }
             }
         }
     }
+}
+
+/// A subterm that superposition may rewrite: at `path` in side `u` of
+/// literal `j` (the right side when `right`), `v` the other side.
+struct Place<'c> {
+    j: usize,
+    right: bool,
+    u: &'c T,
+    v: &'c T,
+    /// `u > v` in the term order, so in every instance too.
+    u_greater: bool,
+    path: Vec<usize>,
+    print: Fingerprint,
+}
+
+/// The conclusion of one superposition under the unifier `s` of `s0` and
+/// the subterm at `place`, `None` where the ordering or eligibility
+/// conditions fail. The cheap conditions come first, on the sides alone,
+/// before any clause is instantiated.
+fn superposition(
+    s: &Subst,
+    (from, fe, i, s0, t0, s0_to_t0): (&Clause, &Eligible, usize, &T, &T, Cmp),
+    (into, ie): (&Clause, &Eligible),
+    place: &Place,
+) -> Option<Vec<Lit>> {
+    let ts = s.apply(t0);
+    // `s0 > t0` holds in every instance; else compare the instances.
+    if s0_to_t0 != Cmp::Gt {
+        let ss = s.apply(s0);
+        if gt(&ts, &ss) || ts == ss {
+            return None;
+        }
+    }
+    let lit = &into.lits[place.j];
+    let us = s.apply(place.u);
+    let vs = s.apply(place.v);
+    if lit.eq && !place.u_greater && gt(&vs, &us) {
+        return None;
+    }
+    let mut lits = instance_but(from, fe, i, s)?;
+    lits.append(&mut instance_but(into, ie, place.j, s)?);
+    let rewritten = us.replace(&place.path, &ts);
+    lits.push(match (lit.eq, place.right) {
+        (true, false) => Lit::equation(lit.pos, rewritten, vs),
+        (true, true) => Lit::equation(lit.pos, vs, rewritten),
+        (false, _) => Lit::pred(lit.pos, rewritten),
+    });
+    Some(lits)
+}
+
+/// The instance under `s` of `c`'s literals but the `k`-th, `None` when
+/// that literal is not eligible in the instance (see [`Eligible::holds`]).
+fn instance_but(c: &Clause, e: &Eligible, k: usize, s: &Subst) -> Option<Vec<Lit>> {
+    // A selected literal, or the only one, is eligible in every instance.
+    if e.selected || c.lits.len() == 1 {
+        let rest = c.lits.iter().enumerate().filter(|&(x, _)| x != k);
+        return Some(rest.map(|(_, l)| l.map(|t| s.apply(t))).collect());
+    }
+    let mut all = instance(&c.lits, s);
+    if !e.holds(&all, k) {
+        return None;
+    }
+    all.remove(k);
+    Some(all)
 }
 
 fn instance(lits: &[Lit], s: &Subst) -> Vec<Lit> {

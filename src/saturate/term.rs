@@ -340,6 +340,72 @@ impl<'a> Matcher<'a> {
     }
 }
 
+/// A term's fingerprint (Schulz, "Fingerprint Indexing for Paramodulation
+/// and Rewriting", 2012): what it has at a few fixed positions, so most
+/// pairs that cannot unify, or cannot match, are told apart by comparing
+/// eight numbers, before any substitution is made.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct Fingerprint([u32; 8]);
+
+/// The sampled positions: the root, the first three arguments, and the
+/// first two arguments of the first two.
+const SAMPLED: [&[usize]; 8] = [&[], &[0], &[1], &[2], &[0, 0], &[0, 1], &[1, 0], &[1, 1]];
+/// A variable is at the position.
+const AT_VAR: u32 = 0;
+/// A variable is above the position (an instance may have anything there).
+const BELOW_VAR: u32 = 1;
+/// No term is there, nor in any instance (a symbol above has fewer
+/// arguments).
+const ABSENT: u32 = 2;
+
+impl Fingerprint {
+    pub(crate) fn of(t: &T) -> Fingerprint {
+        let mut out = [0; 8];
+        for (k, path) in SAMPLED.iter().enumerate() {
+            out[k] = sample(t, path);
+        }
+        Fingerprint(out)
+    }
+
+    /// Whether the terms may unify (necessary, not sufficient).
+    pub(crate) fn may_unify(&self, other: &Fingerprint) -> bool {
+        self.0.iter().zip(&other.0).all(|(&a, &b)| match (a, b) {
+            (BELOW_VAR, _) | (_, BELOW_VAR) => true,
+            (ABSENT, ABSENT) => true,
+            (ABSENT, _) | (_, ABSENT) => false,
+            (AT_VAR, _) | (_, AT_VAR) => true,
+            _ => a == b,
+        })
+    }
+
+    /// Whether this term (a pattern) may match `target`, an instance of
+    /// it (necessary, not sufficient).
+    pub(crate) fn may_match(&self, target: &Fingerprint) -> bool {
+        self.0.iter().zip(&target.0).all(|(&p, &t)| match p {
+            BELOW_VAR => true,
+            AT_VAR => t != ABSENT,
+            ABSENT => t == ABSENT || t == BELOW_VAR,
+            symbol => t == symbol,
+        })
+    }
+}
+
+fn sample(mut t: &T, path: &[usize]) -> u32 {
+    for &i in path {
+        match t {
+            T::V(_) => return BELOW_VAR,
+            T::F(_, args) => match args.get(i) {
+                Some(a) => t = a,
+                None => return ABSENT,
+            },
+        }
+    }
+    match t {
+        T::V(_) => AT_VAR,
+        T::F(f, _) => f + 3,
+    }
+}
+
 /// Argument `i` of the application `t`: borrowed when `t` is, else a copy.
 fn child<'a>(t: &Cow<'a, T>, i: usize) -> Cow<'a, T> {
     match t {
@@ -372,6 +438,17 @@ pub(crate) enum Cmp {
     Lt,
     Eq,
     Inc,
+}
+
+impl Cmp {
+    /// The outcome with the two terms swapped.
+    pub(crate) fn reverse(self) -> Cmp {
+        match self {
+            Cmp::Gt => Cmp::Lt,
+            Cmp::Lt => Cmp::Gt,
+            other => other,
+        }
+    }
 }
 
 /// The symbol precedence: by arity, then by the order symbols were first
@@ -489,6 +566,46 @@ mod tests {
         sub.reset(1);
         assert!(sub.matches(&pat, &target));
         assert_eq!(sub.instantiate(&T::V(0)), inv(T::V(0)));
+    }
+
+    /// Random small terms over two constants, two binary symbols and three
+    /// variables.
+    fn random_term(seed: &mut u64, depth: u32) -> T {
+        *seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let r = (*seed >> 33) % 7;
+        match r {
+            0..=2 if depth > 0 => T::F(
+                5 + r as Sym % 2,
+                vec![random_term(seed, depth - 1), random_term(seed, depth - 1)],
+            ),
+            0 | 1 => f(1 + r as Sym, vec![]),
+            _ => T::V((r % 3) as u32),
+        }
+    }
+
+    #[test]
+    fn fingerprints_never_rule_out_a_unifier_or_a_match() {
+        let mut seed = 7;
+        let (mut unified, mut matched) = (0, 0);
+        for _ in 0..20_000 {
+            let a = random_term(&mut seed, 4);
+            let b = random_term(&mut seed, 4).offset(3);
+            let (fa, fb) = (Fingerprint::of(&a), Fingerprint::of(&b));
+            if Subst::new(6).unify(&a, &b) {
+                unified += 1;
+                assert!(fa.may_unify(&fb), "{a:?} {b:?}");
+            }
+            let mut m = Matcher::default();
+            m.reset(6);
+            if m.matches(&a, &b) {
+                matched += 1;
+                assert!(fa.may_match(&fb), "{a:?} {b:?}");
+            }
+        }
+        // The property is not vacuous.
+        assert!(unified > 1000 && matched > 100, "{unified} {matched}");
     }
 
     #[test]
