@@ -845,12 +845,21 @@ impl State {
         if !added {
             return None;
         }
-        // Backward demodulation.
+        // Backward demodulation. The active clauses are in normal form
+        // under the older demodulators, so only those where one of the new
+        // ones matches somewhere can change.
+        let (l, r) = (l.clone(), r.clone());
+        let sides: Vec<(&T, Fingerprint)> = [(&l, false), (&r, true)]
+            .into_iter()
+            .filter(|&(side, flip)| !(flip && oriented) && matches!(side, T::F(..)))
+            .map(|(side, _)| (side, Fingerprint::of(side)))
+            .collect();
         let others: Vec<usize> = self
             .actives
             .iter()
             .map(|&(a, _)| a)
             .filter(|&a| a != id && self.active[a])
+            .filter(|&a| may_rewrite(&sides, &self.nodes[a].clause))
             .collect();
         for a in others {
             let Some(new) = self.simplify_by_new(a) else {
@@ -1016,6 +1025,33 @@ impl State {
             }
         }
     }
+}
+
+/// Whether one of the left sides `sides` (with their fingerprints) matches
+/// a subterm of `c`: necessary for it to rewrite `c`.
+fn may_rewrite(sides: &[(&T, Fingerprint)], c: &Clause) -> bool {
+    let mut m = Matcher::default();
+    let mut stack: Vec<&T> = c.lits.iter().flat_map(|l| [&l.l, &l.r]).collect();
+    while let Some(t) = stack.pop() {
+        let T::F(f, args) = t else {
+            continue;
+        };
+        stack.extend(args);
+        let mut print = None;
+        for (lhs, from) in sides {
+            if !matches!(lhs, T::F(g, _) if g == f) {
+                continue;
+            }
+            let print = print.get_or_insert_with(|| Fingerprint::of(t));
+            if from.may_match(print) {
+                m.reset(0);
+                if m.matches(lhs, t) {
+                    return true;
+                }
+            }
+        }
+    }
+    false
 }
 
 /// Whether `a` and `b` may have an inference together: one has an eligible
