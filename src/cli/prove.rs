@@ -117,20 +117,32 @@ fn seconds(s: f64, what: &str) -> Result<Duration, ProveError> {
 const PROVE_STACK: usize = 256 << 20;
 
 /// Runs `entail prove` on a thread with [`PROVE_STACK`] (on this thread if
-/// none can be made).
+/// none can be made). Meanwhile this thread keeps the hard deadline: a
+/// watchdog thread of its own cost every run a thread start.
 pub fn run(args: Args) -> Outcome {
     let slot = std::sync::Mutex::new(Some(args));
     let take = || slot.lock().unwrap_or_else(|e| e.into_inner()).take();
     std::thread::scope(|scope| {
+        MAIN_WATCHES.store(true, Ordering::SeqCst);
         let spawned = std::thread::Builder::new()
             .name("prove".into())
             .stack_size(PROVE_STACK)
-            .spawn_scoped(scope, || take().map(run_here));
+            .spawn_scoped(scope, || {
+                // Also when the run panics.
+                let _finished = Finished;
+                take().map(run_here)
+            });
         let ran = match spawned {
-            Ok(handle) => handle
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-            Err(_) => None,
+            Ok(handle) => {
+                watchdog();
+                handle
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            }
+            Err(_) => {
+                MAIN_WATCHES.store(false, Ordering::SeqCst);
+                None
+            }
         };
         match ran {
             Some(outcome) => outcome,
@@ -345,6 +357,25 @@ fn set_deadline(deadline: Option<Deadline>) {
     DEADLINE_CHANGED.notify_all();
 }
 
+/// Set when the prove thread has ended: the main thread stops watching.
+static FINISHED: AtomicBool = AtomicBool::new(false);
+
+/// Set while the main thread keeps the deadline (see [`run`]).
+static MAIN_WATCHES: AtomicBool = AtomicBool::new(false);
+
+/// Tells the watching main thread, when dropped, that the run has ended.
+/// The flag is set before the lock is taken, so the watchdog either sees it
+/// or is waiting when woken.
+struct Finished;
+
+impl Drop for Finished {
+    fn drop(&mut self) {
+        FINISHED.store(true, Ordering::SeqCst);
+        drop(DEADLINE.lock().unwrap_or_else(|e| e.into_inner()));
+        DEADLINE_CHANGED.notify_all();
+    }
+}
+
 /// Disarms the hard deadline armed so far.
 fn disarm_deadlines() {
     set_deadline(None);
@@ -399,19 +430,24 @@ fn hard_deadline(
         as_json,
         szs,
     }));
-    // One watchdog for the run: a later deadline replaces an earlier one,
-    // and starting a thread per deadline cost a thread start each.
+    // One watchdog for the run: a later deadline replaces an earlier one.
+    // The main thread is it, unless the run is on the main thread.
     static WATCHDOG: std::sync::Once = std::sync::Once::new();
-    WATCHDOG.call_once(|| {
-        std::thread::spawn(watchdog);
-    });
+    if !MAIN_WATCHES.load(Ordering::SeqCst) {
+        WATCHDOG.call_once(|| {
+            std::thread::spawn(watchdog);
+        });
+    }
 }
 
 /// Waits for the deadline in force and, when it passes, answers `unknown`
-/// and ends the process.
+/// and ends the process; returns when the run has ended first.
 fn watchdog() {
     let mut held = DEADLINE.lock().unwrap_or_else(|e| e.into_inner());
     let due = loop {
+        if FINISHED.load(Ordering::SeqCst) {
+            return;
+        }
         let wait = match &*held {
             None => None,
             Some(d) => match d.at.checked_duration_since(Instant::now()) {
