@@ -151,16 +151,15 @@ impl Clause {
                 out.push(lit);
             }
         }
-        // Variables renumbered by first occurrence.
+        // Variables renumbered by first occurrence; the weight and depth
+        // taken in the same walk.
         let mut names: Vec<u32> = Vec::new();
+        let (mut weight, mut depth) = (0, 0);
         for lit in &out {
-            for t in [&lit.l, &lit.r] {
-                t.each_var(&mut |v| {
-                    if !names.contains(&v) {
-                        names.push(v);
-                    }
-                });
-            }
+            let (lw, ld) = survey(&lit.l, &mut names);
+            let (rw, rd) = survey(&lit.r, &mut names);
+            weight += if lit.eq { lw + rw } else { lw };
+            depth = depth.max(ld).max(rd);
         }
         let mut lits = out;
         // In place, and not at all when the numbering is already so.
@@ -170,12 +169,6 @@ impl Clause {
                 rename(&mut lit.r, &names);
             }
         }
-        let weight = lits.iter().map(Lit::weight).sum();
-        let depth = lits
-            .iter()
-            .map(|l| l.l.depth().max(l.r.depth()))
-            .max()
-            .unwrap_or(0);
         Some(Clause {
             nvars: names.len() as u32,
             lits,
@@ -269,6 +262,28 @@ pub(crate) fn maximal(lits: &[Lit], i: usize) -> bool {
     lits.iter()
         .enumerate()
         .all(|(j, l)| j == i || !lit_gt(l, &lits[i]))
+}
+
+/// Adds the variables of `t` not yet in `names`, in order of first
+/// occurrence; `t`'s weight and depth.
+fn survey(t: &T, names: &mut Vec<u32>) -> (usize, usize) {
+    match t {
+        T::V(v) => {
+            if !names.contains(v) {
+                names.push(*v);
+            }
+            (1, 1)
+        }
+        T::F(_, args) => {
+            let (mut weight, mut depth) = (1, 0);
+            for a in args {
+                let (w, d) = survey(a, names);
+                weight += w;
+                depth = depth.max(d);
+            }
+            (weight, depth + 1)
+        }
+    }
 }
 
 /// Renames each variable `names[i]` of `t` to `i`.

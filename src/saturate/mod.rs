@@ -635,12 +635,16 @@ impl State {
         parents: Vec<usize>,
     ) -> Result<(), usize> {
         self.stats.generated += 1;
-        // Making the clause copies, orders and renames its terms.
-        let size: usize = lits.iter().map(|l| l.l.weight() + l.r.weight()).sum();
-        term::count(4 * size as u64);
+        // Making the clause copies, orders and renames its terms: counted
+        // by its size (a predicate literal's `⊤` included), or by its
+        // literals when it is dropped as a tautology.
+        let n = lits.len();
         let Some(clause) = Clause::new(lits) else {
+            term::count(4 * n as u64);
             return Ok(());
         };
+        let predicates = clause.lits.iter().filter(|l| !l.eq).count();
+        term::count(4 * (clause.weight + predicates) as u64);
         if clause.depth > MAX_DEPTH || clause.weight > MAX_WEIGHT {
             self.incomplete = true;
             return Ok(());

@@ -51,14 +51,6 @@ impl T {
         }
     }
 
-    /// Nesting depth: 1 for a variable or constant.
-    pub(crate) fn depth(&self) -> usize {
-        match self {
-            T::V(_) => 1,
-            T::F(_, args) => 1 + args.iter().map(T::depth).max().unwrap_or(0),
-        }
-    }
-
     /// The term with every variable `v` renamed `v + k`.
     pub(crate) fn offset(&self, k: u32) -> T {
         match self {
