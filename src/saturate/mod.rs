@@ -361,6 +361,8 @@ struct State {
     cut: Option<(usize, Vec<usize>)>,
     /// Per active node: which of its literals are eligible.
     eligible: Vec<Eligible>,
+    /// Per active node: what it offers to inferences (see [`Offers`]).
+    offers: Vec<Offers>,
 }
 
 /// Where the next given clause comes from.
@@ -404,6 +406,7 @@ impl State {
             picks: 0,
             cut: None,
             eligible: Vec::new(),
+            offers: Vec::new(),
         }
     }
 
@@ -421,6 +424,7 @@ impl State {
         self.taken.reserve(n);
         self.active.reserve(n);
         self.eligible.reserve(n);
+        self.offers.reserve(n);
         for (lits, source) in input {
             let Some(clause) = Clause::new(lits) else {
                 continue;
@@ -596,6 +600,7 @@ impl State {
         self.taken.push(false);
         self.active.push(false);
         self.eligible.push(Eligible::default());
+        self.offers.push(Offers::default());
         id
     }
 
@@ -825,6 +830,7 @@ impl State {
         self.active[id] = true;
         let lits = &self.nodes[id].clause.lits;
         self.eligible[id] = Eligible::of(lits);
+        self.offers[id] = Offers::of(&self.nodes[id].clause, &self.eligible[id]);
         let feature = self.nodes[id].clause.feature();
         self.actives.push((id, feature));
         let Some((l, r)) = self.nodes[id].clause.unit_equation() else {
@@ -915,6 +921,7 @@ impl State {
         let given = self.nodes[id].clause.clone();
         let mut out: Vec<(Vec<Lit>, &'static str, Vec<usize>)> = Vec::new();
         let ge = self.eligible[id].clone();
+        let offers = self.offers[id].clone();
         if unary_too {
             unary(&given, &ge, id, &mut out);
         }
@@ -927,7 +934,7 @@ impl State {
             let pe = &self.eligible[p];
             // Most pairs of a predicate-heavy problem make no inference;
             // they are skipped before the partner is copied and renamed.
-            if !may_interact(&given, &ge, partner, pe) {
+            if !offers.may_meet(&self.offers[p]) {
                 continue;
             }
             let k = given.nvars;
@@ -1058,32 +1065,68 @@ fn may_rewrite(sides: &[(&T, Fingerprint)], c: &Clause) -> bool {
     false
 }
 
-/// Whether `a` and `b` may have an inference together: one has an eligible
-/// positive equation (superposition may reach any term), or they have
-/// eligible predicate literals of opposite sign with the same predicate.
-fn may_interact(a: &Clause, ae: &Eligible, b: &Clause, be: &Eligible) -> bool {
-    if eligible_lits(a, ae)
-        .chain(eligible_lits(b, be))
-        .any(|l| l.pos && l.eq)
-    {
-        return true;
-    }
-    let head = |l: &Lit| match &l.l {
-        T::F(p, _) => Some(*p),
-        T::V(_) => None,
-    };
-    eligible_lits(a, ae).any(|x| {
-        !x.eq && eligible_lits(b, be).any(|y| !y.eq && y.pos != x.pos && head(x) == head(y))
-    })
+/// What an active clause offers to inferences with another, by fingerprint
+/// (renaming changes no fingerprint): the sides its eligible positive
+/// equations rewrite from, the subterms of its eligible literals that
+/// superposition may rewrite, and its eligible predicate atoms with their
+/// signs. Two clauses that offer each other nothing are not copied and
+/// renamed for an inference that cannot happen: in a problem with a few
+/// equations among many predicate clauses most pairs are so.
+#[derive(Clone, Default)]
+struct Offers {
+    from: Vec<Fingerprint>,
+    into: Vec<Fingerprint>,
+    atoms: Vec<(bool, Fingerprint)>,
 }
 
-/// The literals of `c` that `e` makes eligible.
-fn eligible_lits<'c>(c: &'c Clause, e: &'c Eligible) -> impl Iterator<Item = &'c Lit> {
-    c.lits
-        .iter()
-        .zip(&e.lits)
-        .filter(|(_, &ok)| ok)
-        .map(|(l, _)| l)
+impl Offers {
+    fn of(c: &Clause, e: &Eligible) -> Offers {
+        let mut offers = Offers::default();
+        let mut positions = Vec::new();
+        for (lit, _) in c.lits.iter().zip(&e.lits).filter(|(_, &ok)| ok) {
+            if !lit.eq {
+                offers.atoms.push((lit.pos, Fingerprint::of(&lit.l)));
+                positions.clear();
+                lit.l.positions(&mut positions);
+                // Not the atom itself: superposition rewrites terms.
+                for path in positions.iter().filter(|p| !p.is_empty()) {
+                    offers.into.push(Fingerprint::of(lit.l.at(path)));
+                }
+                continue;
+            }
+            let order = kbo(&lit.l, &lit.r);
+            for (side, side_to_other) in [(&lit.l, order), (&lit.r, order.reverse())] {
+                if side_to_other == Cmp::Lt {
+                    continue;
+                }
+                if lit.pos {
+                    offers.from.push(Fingerprint::of(side));
+                }
+                positions.clear();
+                side.positions(&mut positions);
+                for path in &positions {
+                    offers.into.push(Fingerprint::of(side.at(path)));
+                }
+            }
+        }
+        offers
+    }
+
+    /// Whether some inference between the two clauses may exist
+    /// (necessary, not sufficient).
+    fn may_meet(&self, other: &Offers) -> bool {
+        let rewrites = |from: &[Fingerprint], into: &[Fingerprint]| {
+            from.iter().any(|f| into.iter().any(|i| f.may_unify(i)))
+        };
+        rewrites(&self.from, &other.into)
+            || rewrites(&other.from, &self.into)
+            || self.atoms.iter().any(|(sign, a)| {
+                other
+                    .atoms
+                    .iter()
+                    .any(|(other_sign, b)| sign != other_sign && a.may_unify(b))
+            })
+    }
 }
 
 /// The inferences of one clause alone: equality resolution, equality
