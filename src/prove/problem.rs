@@ -291,13 +291,16 @@ pub(crate) fn ignored_features(input: &Input, prover9_in_race: bool) -> Vec<Stri
     let mut notes: Vec<String> = lists
         .into_iter()
         .map(|name| match name {
-            "hints" | "weights" | "kbo_weights" if prover9_in_race => {
+            _ if prover9_in_race && super::ladr::GUIDANCE_LISTS.contains(&name) => {
                 format!("list `{name}` guides only Prover9's search: the other engines ignore it")
             }
             "hints" => format!("list `{name}` is ignored: hints guide Prover9's search"),
             "weights" | "kbo_weights" => {
                 format!("list `{name}` is ignored: weights guide Prover9's search")
             }
+            "interpretations" => format!(
+                "list `{name}` is ignored: interpretations guide Prover9's search (semantic guidance)"
+            ),
             _ => format!(
                 "list `{name}` is ignored: only assumptions, sos, usable, demodulators and goals state the problem"
             ),
