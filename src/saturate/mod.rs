@@ -81,9 +81,10 @@ impl Budget {
     /// other engines (by up to 15 ms for `RACE`'s). Starting the race costs
     /// about 2.5 ms (threads and children), so a problem settled a little
     /// past the budget is better kept in process: 300 given clauses (cheap
-    /// ones: PUZ031-1 takes 170 given and 18,216 work) and 60,000 work
-    /// (lattice_join_meet takes 54,868). Where it fails it takes about
-    /// 1-2 ms (`BUDGET=first` in `benches/saturate.rs`).
+    /// ones: PUZ031-1 takes 170 given and 17,856 work) and 60,000 work
+    /// (lattice_join_meet took 54,868 before term indexing, 21,829 since).
+    /// Where it fails it takes about 1-2 ms (`BUDGET=first` in
+    /// `benches/saturate.rs`), mostly stopped by the 400 generated clauses.
     pub const FIRST: Budget = Budget {
         generated: 400,
         given: 300,
