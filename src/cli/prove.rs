@@ -123,6 +123,7 @@ pub fn run(args: Args) -> Outcome {
     let slot = std::sync::Mutex::new(Some(args));
     let take = || slot.lock().unwrap_or_else(|e| e.into_inner()).take();
     std::thread::scope(|scope| {
+        FINISHED.store(false, Ordering::SeqCst);
         MAIN_WATCHES.store(true, Ordering::SeqCst);
         let spawned = std::thread::Builder::new()
             .name("prove".into())

@@ -838,33 +838,29 @@ impl State {
             return None;
         };
         let oriented = gt(l, r);
-        let mut added = false;
+        // The left sides of the new demodulators.
+        let mut sides: Vec<(T, Fingerprint)> = Vec::new();
         for (flip, lhs) in [(false, l), (true, r)] {
             if flip && oriented {
                 break;
             }
             if let T::F(f, _) = lhs {
+                let from = Fingerprint::of(lhs);
                 self.demods[*f as usize].push(Demod {
                     node: id,
                     flip,
                     oriented,
-                    from: Fingerprint::of(lhs),
+                    from,
                 });
-                added = true;
+                sides.push((lhs.clone(), from));
             }
         }
-        if !added {
+        if sides.is_empty() {
             return None;
         }
         // Backward demodulation. The active clauses are in normal form
         // under the older demodulators, so only those where one of the new
         // ones matches somewhere can change.
-        let (l, r) = (l.clone(), r.clone());
-        let sides: Vec<(&T, Fingerprint)> = [(&l, false), (&r, true)]
-            .into_iter()
-            .filter(|&(side, flip)| !(flip && oriented) && matches!(side, T::F(..)))
-            .map(|(side, _)| (side, Fingerprint::of(side)))
-            .collect();
         let others: Vec<usize> = self
             .actives
             .iter()
@@ -1041,7 +1037,7 @@ impl State {
 
 /// Whether one of the left sides `sides` (with their fingerprints) matches
 /// a subterm of `c`: necessary for it to rewrite `c`.
-fn may_rewrite(sides: &[(&T, Fingerprint)], c: &Clause) -> bool {
+fn may_rewrite(sides: &[(T, Fingerprint)], c: &Clause) -> bool {
     let mut m = Matcher::default();
     let mut stack: Vec<&T> = c.lits.iter().flat_map(|l| [&l.l, &l.r]).collect();
     while let Some(t) = stack.pop() {
@@ -1083,32 +1079,19 @@ struct Offers {
 impl Offers {
     fn of(c: &Clause, e: &Eligible) -> Offers {
         let mut offers = Offers::default();
-        let mut positions = Vec::new();
-        for (lit, _) in c.lits.iter().zip(&e.lits).filter(|(_, &ok)| ok) {
+        for (j, lit) in c.lits.iter().enumerate().filter(|&(j, _)| e.lits[j]) {
+            if lit.eq && lit.pos {
+                let order = kbo(&lit.l, &lit.r);
+                for (side, side_to_other) in [(&lit.l, order), (&lit.r, order.reverse())] {
+                    if side_to_other != Cmp::Lt {
+                        offers.from.push(Fingerprint::of(side));
+                    }
+                }
+            }
             if !lit.eq {
                 offers.atoms.push((lit.pos, Fingerprint::of(&lit.l)));
-                positions.clear();
-                lit.l.positions(&mut positions);
-                // Not the atom itself: superposition rewrites terms.
-                for path in positions.iter().filter(|p| !p.is_empty()) {
-                    offers.into.push(Fingerprint::of(lit.l.at(path)));
-                }
-                continue;
             }
-            let order = kbo(&lit.l, &lit.r);
-            for (side, side_to_other) in [(&lit.l, order), (&lit.r, order.reverse())] {
-                if side_to_other == Cmp::Lt {
-                    continue;
-                }
-                if lit.pos {
-                    offers.from.push(Fingerprint::of(side));
-                }
-                positions.clear();
-                side.positions(&mut positions);
-                for path in &positions {
-                    offers.into.push(Fingerprint::of(side.at(path)));
-                }
-            }
+            each_place(c, j, &mut |place| offers.into.push(place.print));
         }
         offers
     }
@@ -1250,41 +1233,8 @@ fn superpose(
     // not smaller than the other (a predicate atom's arguments), with the
     // paths and fingerprints of their non-variable subterms.
     let mut places: Vec<Place> = Vec::new();
-    for (j, lit) in into.lits.iter().enumerate() {
-        if !ie.lits[j] {
-            continue;
-        }
-        let order = if lit.eq { kbo(&lit.l, &lit.r) } else { Cmp::Gt };
-        let sides: &[(bool, &T, &T, Cmp)] = if lit.eq {
-            &[
-                (false, &lit.l, &lit.r, order),
-                (true, &lit.r, &lit.l, order.reverse()),
-            ]
-        } else {
-            &[(false, &lit.l, &lit.r, Cmp::Gt)]
-        };
-        for &(right, u, v, u_to_v) in sides {
-            if u_to_v == Cmp::Lt {
-                continue;
-            }
-            let mut positions = Vec::new();
-            u.positions(&mut positions);
-            for path in positions {
-                if !lit.eq && path.is_empty() {
-                    continue;
-                }
-                let print = Fingerprint::of(u.at(&path));
-                places.push(Place {
-                    j,
-                    right,
-                    u,
-                    v,
-                    u_greater: u_to_v == Cmp::Gt,
-                    path,
-                    print,
-                });
-            }
-        }
+    for j in (0..into.lits.len()).filter(|&j| ie.lits[j]) {
+        each_place(into, j, &mut |place| places.push(place));
     }
     let mut s = Subst::new(n);
     for i in equations {
@@ -1321,6 +1271,45 @@ struct Place<'c> {
     u_greater: bool,
     path: Vec<usize>,
     print: Fingerprint,
+}
+
+/// Calls `f` on each place superposition may rewrite in literal `j` of
+/// `c`: every non-variable subterm of an equation's sides not smaller than
+/// the other, and of a predicate atom's arguments.
+fn each_place<'c>(c: &'c Clause, j: usize, f: &mut impl FnMut(Place<'c>)) {
+    let lit = &c.lits[j];
+    let order = if lit.eq { kbo(&lit.l, &lit.r) } else { Cmp::Gt };
+    let sides: &[(bool, &T, &T, Cmp)] = if lit.eq {
+        &[
+            (false, &lit.l, &lit.r, order),
+            (true, &lit.r, &lit.l, order.reverse()),
+        ]
+    } else {
+        &[(false, &lit.l, &lit.r, Cmp::Gt)]
+    };
+    for &(right, u, v, u_to_v) in sides {
+        if u_to_v == Cmp::Lt {
+            continue;
+        }
+        let mut positions = Vec::new();
+        u.positions(&mut positions);
+        for path in positions {
+            // Not a predicate atom itself: superposition rewrites terms.
+            if !lit.eq && path.is_empty() {
+                continue;
+            }
+            let print = Fingerprint::of(u.at(&path));
+            f(Place {
+                j,
+                right,
+                u,
+                v,
+                u_greater: u_to_v == Cmp::Gt,
+                path,
+                print,
+            });
+        }
+    }
 }
 
 /// The conclusion of one superposition under the unifier `s` of `s0` and
