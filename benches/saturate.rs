@@ -12,6 +12,8 @@
 //! With NATIVE_ONLY set, only the native prover runs (with its counts of
 //! clauses picked and generated), for quick turns on the prover itself;
 //! ONLY=TEXT keeps the problems whose names contain TEXT (for a profile).
+//! EXTRA_DIR=DIR adds the `.in` files of DIR (TPTP problems converted by
+//! `cargo run --example tptp_to_prover9`, say).
 //! BUDGET=first|engine|race runs the native prover under that budget
 //! instead of `Budget::QUICK` (for tuning `prove`'s budgets).
 
@@ -151,11 +153,15 @@ fn main() {
         "written/group_among_distractors".into(),
         among_distractors(),
     ));
+    let extra = std::env::var_os("EXTRA_DIR").map(PathBuf::from);
     for dir in [
         root.join("corpora/prove"),
         root.join("corpora/prove/fo"),
         root.join(".cache/prover9-doc/usr/share/doc/prover9-doc/examples"),
-    ] {
+    ]
+    .into_iter()
+    .chain(extra)
+    {
         for f in inputs_in(&dir) {
             if let Ok(text) = std::fs::read_to_string(&f) {
                 let name = f.strip_prefix(&root).unwrap_or(&f).display().to_string();

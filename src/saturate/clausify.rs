@@ -41,6 +41,8 @@ pub(crate) struct Symbols {
     index: HashTable<(u64, Sym)>,
     hasher: DefaultHashBuilder,
     skolems: usize,
+    /// The definitions' symbols (see [`RENAME_AT`]).
+    defined: Vec<Sym>,
 }
 
 impl Symbols {
@@ -85,6 +87,67 @@ impl Symbols {
         self.predicates.push(false);
         s
     }
+
+    /// A fresh predicate that names a subformula (see [`RENAME_AT`]).
+    fn definition(&mut self, arity: usize) -> Sym {
+        let s = self.names.len() as Sym;
+        self.defined.push(s);
+        self.names.push(format!("def{}", self.defined.len()));
+        self.arities.push(arity);
+        self.predicates.push(true);
+        s
+    }
+
+    /// Renumbers the symbols so that the definitions come right after `⊤`,
+    /// least in the precedence (which follows symbol numbers within an
+    /// arity), in `clauses` too. A clause `q ∨ d₁ ∨ … ∨ dₙ` then resolves
+    /// on `q` before any definition is opened: with the definitions
+    /// greatest, `(a₀ ∧ b₀) ∨ … ∨ (a₁₁ ∧ b₁₁)` opened every `dᵢ` first,
+    /// into the 2¹² clauses that naming avoids.
+    fn definitions_least(&mut self, clauses: &mut [(Vec<Lit>, usize)]) {
+        if self.defined.is_empty() {
+            return;
+        }
+        let n = self.names.len();
+        let mut is_definition = vec![false; n];
+        for &d in &self.defined {
+            is_definition[d as usize] = true;
+        }
+        // The old symbols in their new order.
+        let order: Vec<Sym> = std::iter::once(TRUE)
+            .chain(self.defined.iter().copied())
+            .chain((1..n as Sym).filter(|&s| !is_definition[s as usize]))
+            .collect();
+        let mut new_of = vec![TRUE; n];
+        for (new, &old) in order.iter().enumerate() {
+            new_of[old as usize] = new as Sym;
+        }
+        for lit in clauses.iter_mut().flat_map(|(lits, _)| lits.iter_mut()) {
+            *lit = lit.map(|t| renumbered(t, &new_of));
+        }
+        let mut names = std::mem::take(&mut self.names);
+        self.names = order
+            .iter()
+            .map(|&s| std::mem::take(&mut names[s as usize]))
+            .collect();
+        self.arities = order.iter().map(|&s| self.arities[s as usize]).collect();
+        self.predicates = order.iter().map(|&s| self.predicates[s as usize]).collect();
+        for (_, s) in self.index.iter_mut() {
+            *s = new_of[*s as usize];
+        }
+        self.defined = (1..=self.defined.len() as Sym).collect();
+    }
+}
+
+/// `t` with every symbol `s` replaced by `new_of[s]`.
+fn renumbered(t: &T, new_of: &[Sym]) -> T {
+    match t {
+        T::V(v) => T::V(*v),
+        T::F(s, args) => T::F(
+            new_of[*s as usize],
+            args.iter().map(|a| renumbered(a, new_of)).collect(),
+        ),
+    }
 }
 
 /// A formula in negation normal form, n-ary.
@@ -120,10 +183,16 @@ pub(crate) fn clausify(
         };
         let nnf = c.nnf(&f, true)?;
         let limit = MAX_CLAUSES.max(literals(&nnf));
-        for clause in cnf(&nnf, limit)? {
+        let mut namer = Namer {
+            symbols,
+            definitions: Vec::new(),
+        };
+        let clauses = cnf(&nnf, limit, &mut namer)?;
+        for clause in namer.definitions.into_iter().chain(clauses) {
             out.push((clause, i));
         }
     }
+    symbols.definitions_least(&mut out);
     Ok(out)
 }
 
@@ -307,25 +376,87 @@ fn literals(f: &Nnf) -> usize {
     }
 }
 
-/// The clauses of an NNF formula by distribution, at most `limit`.
-fn cnf(f: &Nnf, limit: usize) -> Result<Vec<Vec<Lit>>, String> {
+/// Where a disjunction's distribution would make more clauses than this,
+/// its parts with the most clauses are named by fresh predicates until it
+/// makes at most this many (definitional clausal form, as E and Vampire
+/// do): `p ∨ (q₁ ∧ … ∧ qₙ)` becomes `p ∨ d(x̄)` and `¬d(x̄) ∨ qᵢ`, which is
+/// satisfiable exactly when the formula is. Distribution copies each
+/// clause of one part once per clause of the others, so without names a
+/// disjunction of conjunctions grows as their product (NLP007+1, ALG015+1:
+/// over a thousand clauses) and the search with it.
+const RENAME_AT: usize = 32;
+
+/// The definitions [`cnf`] introduces, and the symbols their names join.
+struct Namer<'s> {
+    symbols: &'s mut Symbols,
+    /// The clauses `¬d(x̄) ∨ C` of every named part.
+    definitions: Vec<Vec<Lit>>,
+}
+
+impl Namer<'_> {
+    /// The literal `d(x̄)` that stands for the part with `clauses`, `x̄`
+    /// its variables; its definition clauses are kept.
+    fn name(&mut self, clauses: Vec<Vec<Lit>>) -> Lit {
+        let mut vars = Vec::new();
+        for lit in clauses.iter().flatten() {
+            for t in [&lit.l, &lit.r] {
+                t.each_var(&mut |v| {
+                    if !vars.contains(&v) {
+                        vars.push(v);
+                    }
+                });
+            }
+        }
+        let d = self.symbols.definition(vars.len());
+        let atom = T::F(d, vars.into_iter().map(T::V).collect());
+        for mut clause in clauses {
+            clause.insert(0, Lit::pred(false, atom.clone()));
+            self.definitions.push(clause);
+        }
+        Lit::pred(true, atom)
+    }
+}
+
+/// The clauses of an NNF formula, at most `limit`: by distribution, with
+/// the parts of a disjunction named where [`RENAME_AT`] says.
+fn cnf(f: &Nnf, limit: usize, namer: &mut Namer<'_>) -> Result<Vec<Vec<Lit>>, String> {
     let too_many = || format!("more than {limit} clauses from one formula");
     match f {
         Nnf::Lit(l) => Ok(vec![vec![l.clone()]]),
         Nnf::And(parts) => {
             let mut out = Vec::new();
             for p in parts {
-                out.extend(cnf(p, limit)?);
-                if out.len() > limit {
+                out.extend(cnf(p, limit, namer)?);
+                if out.len() + namer.definitions.len() > limit {
                     return Err(too_many());
                 }
             }
             Ok(out)
         }
         Nnf::Or(parts) => {
+            let mut parts = parts
+                .iter()
+                .map(|p| cnf(p, limit, namer))
+                .collect::<Result<Vec<_>, _>>()?;
+            let product = |parts: &[Vec<Vec<Lit>>]| {
+                parts.iter().fold(1usize, |n, p| n.saturating_mul(p.len()))
+            };
+            while product(&parts) > RENAME_AT {
+                // The part with the most clauses (the first of equals).
+                let (i, _) = parts
+                    .iter()
+                    .enumerate()
+                    .rev()
+                    .max_by_key(|(_, p)| p.len())
+                    .expect("a disjunction has parts");
+                let named = std::mem::take(&mut parts[i]);
+                parts[i] = vec![vec![namer.name(named)]];
+            }
+            if namer.definitions.len() > limit {
+                return Err(too_many());
+            }
             let mut acc: Vec<Vec<Lit>> = vec![Vec::new()];
-            for p in parts {
-                let next = cnf(p, limit)?;
+            for next in parts {
                 if acc.len().saturating_mul(next.len()) > limit {
                     return Err(too_many());
                 }

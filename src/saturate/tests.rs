@@ -268,12 +268,49 @@ fn a_too_deep_input_unit_meets_its_complement_but_is_never_picked() {
 }
 
 #[test]
-fn distribution_that_multiplies_clauses_is_left_to_the_other_engines() {
-    // (a0 & b0) | … | (a11 & b11) is 2^12 clauses from 24 literals.
+fn a_disjunction_of_conjunctions_is_named_not_distributed() {
+    // (a0 & b0) | … | (a11 & b11) would distribute into 2^12 clauses; named
+    // by definitions it is 25, and the run reaches both verdicts.
     let pairs: Vec<String> = (0..12).map(|i| format!("(a{i} & b{i})")).collect();
+    let disjunction = pairs.join(" | ");
+    // Every pair but the first is ruled out, so the first holds.
+    let ruled_out: Vec<String> = (1..12).map(|i| format!("-a{i} | -b{i}.")).collect();
     let text = format!(
-        "formulas(assumptions). {} . end_of_list.\nformulas(goals). a0 | b0 . end_of_list.",
-        pairs.join(" | ")
+        "formulas(assumptions). {disjunction}. {} end_of_list.
+         formulas(goals). a0 & b0. end_of_list.",
+        ruled_out.join(" ")
+    );
+    let out = run(&text);
+    assert_eq!(
+        used(&out),
+        (0..12).collect::<Vec<_>>(),
+        "every premise is needed"
+    );
+    // Without the last rule the eleventh pair may hold instead: the clauses
+    // saturate, and a definition's model is a model of the formula.
+    let text = format!(
+        "formulas(assumptions). {disjunction}. {} end_of_list.
+         formulas(goals). a0 & b0. end_of_list.",
+        ruled_out[..10].join(" ")
+    );
+    assert_eq!(run(&text), Outcome::Satisfiable);
+}
+
+#[test]
+fn clauses_beyond_the_limit_are_left_to_the_other_engines() {
+    // Each disjunct makes 32 clauses from 10 literals, within the naming
+    // threshold; 100 of them make 3,200 clauses from 1,000 literals.
+    let parts: Vec<String> = (0..100)
+        .map(|k| {
+            format!(
+                "((a{k} & b{k}) | (c{k} & d{k}) | (e{k} & f{k}) | (g{k} & h{k}) | (p{k} & q{k}))"
+            )
+        })
+        .collect();
+    let text = format!(
+        "formulas(assumptions). {}. end_of_list.
+formulas(goals). z. end_of_list.",
+        parts.join(" & ")
     );
     match run(&text) {
         Outcome::Unknown(why) => assert_eq!(why, "more than 1000 clauses from one formula"),
@@ -335,5 +372,94 @@ fn a_run_goes_on_where_it_stopped_on_another_thread() {
     assert_eq!(
         (resumed_stats.given, resumed_stats.generated),
         (stats.given, stats.generated)
+    );
+}
+
+/// A random propositional formula over `p0..p5`: wide disjunctions of
+/// conjunctions and the reverse, so distribution would multiply clauses
+/// and naming is exercised, with its truth table.
+enum Prop {
+    Atom(usize, bool),
+    And(Vec<Prop>),
+    Or(Vec<Prop>),
+}
+
+impl Prop {
+    fn random(rng: &mut rand_chacha::ChaCha8Rng, depth: u32) -> Prop {
+        use rand::Rng;
+        if depth == 0 || rng.gen_bool(0.2) {
+            return Prop::Atom(rng.gen_range(0..6), rng.gen_bool(0.5));
+        }
+        let parts = (0..rng.gen_range(2..5))
+            .map(|_| Prop::random(rng, depth - 1))
+            .collect();
+        if rng.gen_bool(0.5) {
+            Prop::And(parts)
+        } else {
+            Prop::Or(parts)
+        }
+    }
+
+    fn text(&self) -> String {
+        match self {
+            Prop::Atom(i, pos) => format!("{}p{i}", if *pos { "" } else { "-" }),
+            Prop::And(parts) | Prop::Or(parts) => {
+                let op = if matches!(self, Prop::And(_)) {
+                    " & "
+                } else {
+                    " | "
+                };
+                let parts: Vec<String> = parts.iter().map(Prop::text).collect();
+                format!("({})", parts.join(op))
+            }
+        }
+    }
+
+    fn holds(&self, row: usize) -> bool {
+        match self {
+            Prop::Atom(i, pos) => (row >> i & 1 == 1) == *pos,
+            Prop::And(parts) => parts.iter().all(|p| p.holds(row)),
+            Prop::Or(parts) => parts.iter().any(|p| p.holds(row)),
+        }
+    }
+}
+
+#[test]
+fn named_clausal_forms_agree_with_truth_tables() {
+    use rand::SeedableRng;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(55);
+    let (mut theorems, mut satisfiable, mut named) = (0, 0, 0);
+    for _ in 0..300 {
+        let premises: Vec<Prop> = (0..3).map(|_| Prop::random(&mut rng, 4)).collect();
+        let goal = Prop::random(&mut rng, 3);
+        let texts: Vec<String> = premises.iter().map(Prop::text).collect();
+        let text = format!(
+            "formulas(assumptions). {}. end_of_list.\nformulas(goals). {}. end_of_list.",
+            texts.join(". "),
+            goal.text()
+        );
+        let entailed = (0..64).all(|row| !premises.iter().all(|p| p.holds(row)) || goal.holds(row));
+        let (ps, g) = problem(&text);
+        let refs: Vec<&Formula> = ps.iter().collect();
+        let mut symbols = Symbols::default();
+        clausify::clausify(&refs, g.as_ref(), &mut symbols).expect("clausifies");
+        named += usize::from(symbols.names.iter().any(|n| n.starts_with("def")));
+        match saturate(&refs, g.as_ref(), &Budget::QUICK).0 {
+            Outcome::Theorem(_) => {
+                assert!(entailed, "proved, but a row refutes it: {text}");
+                theorems += 1;
+            }
+            Outcome::Satisfiable => {
+                assert!(!entailed, "saturated, but every row entails it: {text}");
+                satisfiable += 1;
+            }
+            Outcome::Unknown(why) => panic!("no verdict ({why}) on {text}"),
+        }
+    }
+    // Both verdicts occur, and most clausal forms have definitions (seen:
+    // 222 theorems, 78 satisfiable, 287 named).
+    assert!(
+        theorems >= 100 && satisfiable >= 40 && named >= 200,
+        "{theorems} {satisfiable} {named}"
     );
 }
