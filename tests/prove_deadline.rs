@@ -238,11 +238,12 @@ fn z3_answers_when_prover9_does_not() {
     // never answers, must not cost Z3's verdict. Stand-ins: `prover9` (one
     // of each kind) and an `eprover` and a `cvc5` that never answer, so that
     // only Z3 can prove the problem (it does so in milliseconds). The native
-    // saturation prover leaves it alone: its premise becomes 2^11 clauses,
-    // more than it takes; and with 22 atoms per instance the truth-table
-    // check by ground instances does not take it either.
-    let disjuncts: Vec<String> = (1..=11).map(|i| format!("(p{i}(x) & q{i}(x))")).collect();
-    let goal: Vec<String> = (1..=11).map(|i| format!("p{i}(c)")).collect();
+    // saturation prover leaves it alone: its premise, a disjunction of 600
+    // conjunctions, needs at least 1,190 clauses even with its parts named,
+    // more than one formula may become; and with 1,200 atoms per instance
+    // the truth-table check by ground instances does not take it either.
+    let disjuncts: Vec<String> = (1..=600).map(|i| format!("(p{i}(x) & q{i}(x))")).collect();
+    let goal: Vec<String> = (1..=600).map(|i| format!("p{i}(c)")).collect();
     let problem = common::scratch("prove_deadline", "z3_only").join("wide.in");
     std::fs::write(
         &problem,
