@@ -463,3 +463,21 @@ fn named_clausal_forms_agree_with_truth_tables() {
         "{theorems} {satisfiable} {named}"
     );
 }
+
+#[test]
+fn the_engine_budget_reaches_past_a_thousand_input_clauses() {
+    // 1,500 facts and a rule: the fact the goal needs is the last of its
+    // weight, picked after every other. Input clauses count as given, so
+    // a limit of 1,000 given clauses stopped before it; the engine's
+    // budget is bounded by what is generated instead.
+    let facts: String = (0..1500).map(|i| format!("p(c{i}). ")).collect();
+    let text = format!(
+        "formulas(assumptions). {facts} all x (p(x) -> q(x)). end_of_list.
+         formulas(goals). q(c1499). end_of_list."
+    );
+    let (premises, goal) = problem(&text);
+    let refs: Vec<&Formula> = premises.iter().collect();
+    let (out, stats) = saturate(&refs, goal.as_ref(), &Budget::ENGINE);
+    assert_eq!(used(&out), vec![1499, 1500]);
+    assert!(stats.given > 1000, "given {}", stats.given);
+}
