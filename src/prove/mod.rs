@@ -320,7 +320,12 @@ impl Prover {
             .collect();
         self.premise_names = names.clone();
         self.goal_name = "goal".to_string();
-        let decided = self.race(&premises, goal.as_ref(), timeout, first_order)?;
+        let decided = self.race(
+            &premises,
+            goal.as_ref(),
+            timeout,
+            portfolio::Engines::of(first_order, true),
+        )?;
         let out = self.proved_out(&premises, &names, goal.as_ref(), &decided, first_order);
         let (mut result, mut engine, mut reason) = (decided.result, decided.engine, decided.reason);
         if production && matches!(result, Entailment::NotProved { .. }) {

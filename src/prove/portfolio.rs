@@ -1,18 +1,19 @@
 //! A plain problem first goes to the native saturation prover
 //! (`crate::saturate`) under a small counted budget ([`Budget::FIRST`]), in
-//! process, before any child process or Z3 context: its proof, or its
-//! saturation from a complete search, is the answer. Otherwise the problem
-//! is raced by the engines under one deadline: the same native prover
-//! under [`Budget::ENGINE`],
+//! process: its proof, or its saturation from a complete search, is the
+//! answer. Otherwise the problem is raced by the engines under one
+//! deadline: the same native prover under [`Budget::ENGINE`],
 //! Z3, E prover on a TPTP translation, Prover9 (when installed) with the
 //! file's search directives, and a finite model search. The first definite
 //! answer wins and stops the others. One external prover leads: Prover9
-//! when it is installed, else E. The lead starts at once: it answers most
-//! easy problems in milliseconds, sooner than Z3 makes its context, so Z3
-//! starts only if the lead has not answered within [`Z3_DELAY_WITH_LEAD`].
-//! The other helpers (E behind Prover9, cvc5, the model search) start only
-//! if no engine has settled within [`HELPER_DELAY`], so easy problems never
-//! pay for them.
+//! when it is installed, else E. For one problem the lead starts before
+//! the first attempt (see [`Engines`]); it answers most easy problems in
+//! milliseconds, sooner than Z3 makes its context, so Z3 starts only if the
+//! lead has not answered within [`Z3_DELAY_WITH_LEAD`], and then not before
+//! the native prover's budget is spent (two cores: the lead's and the
+//! native prover's). The other helpers (E behind Prover9, cvc5, the model
+//! search) start only if no engine has settled within [`HELPER_DELAY`], so
+//! easy problems never pay for them.
 //!
 //! Trust: `proved` comes from Z3, or from E or Prover9 on a text that read
 //! back to the input; `not_proved` with a countermodel that
@@ -181,20 +182,49 @@ fn engine_thread(f: impl FnOnce() + Send + 'static) {
 
 /// Waits `delay` unless `stop` is raised first; `false` when stopped.
 fn wait_unless_stopped(stop: &AtomicBool, delay: Duration) -> bool {
-    wait_unless(stop, &AtomicBool::new(false), delay)
+    wait_unless(stop, &[], delay)
 }
 
-/// Waits `delay` unless `stop` or `done` is raised first; `false` when
-/// stopped.
-fn wait_unless(stop: &AtomicBool, done: &AtomicBool, delay: Duration) -> bool {
+/// Waits `delay` unless `stop` or one of `done` is raised first; `false`
+/// when stopped.
+fn wait_unless(stop: &AtomicBool, done: &[&AtomicBool], delay: Duration) -> bool {
     let until = Instant::now() + delay;
-    while Instant::now() < until && !done.load(Ordering::Relaxed) {
+    while Instant::now() < until && !done.iter().any(|d| d.load(Ordering::Relaxed)) {
         if stop.load(Ordering::Relaxed) {
             return false;
         }
         std::thread::sleep(Duration::from_millis(1));
     }
     !stop.load(Ordering::Relaxed)
+}
+
+/// Which engines a race runs, and when its lead prover starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Engines {
+    /// The native prover and Z3 alone (a propositional problem).
+    Own,
+    /// Every engine; the lead starts once the native prover's first
+    /// attempt has failed. For the small problems of a batch (the three-way
+    /// FOL answers), which that attempt mostly settles in a millisecond: a
+    /// process started for each would cost more CPU than it saves.
+    All,
+    /// Every engine, the lead started before the native prover's first
+    /// attempt, which then runs beside it: for one problem, where the lead
+    /// answering 3-7 ms sooner outweighs the 0.3-2 ms its start adds to a
+    /// problem the first attempt settles.
+    AllLeadFirst,
+}
+
+impl Engines {
+    /// Every engine for a first-order problem (the lead first for `one`
+    /// problem), else the native prover and Z3.
+    pub(crate) fn of(first_order: bool, one: bool) -> Engines {
+        match (first_order, one) {
+            (false, _) => Engines::Own,
+            (true, false) => Engines::All,
+            (true, true) => Engines::AllLeadFirst,
+        }
+    }
 }
 
 impl Prover {
@@ -204,8 +234,9 @@ impl Prover {
         premises: &[&Formula],
         goal: Option<&Formula>,
         timeout: Duration,
-        portfolio: bool,
+        engines: Engines,
     ) -> Result<Decided, ProveError> {
+        let portfolio = engines != Engines::Own;
         // From before the quick checks, which the timeout covers too.
         let deadline = Instant::now() + timeout;
         if let Some((result, engine)) = quick::settle(premises, goal) {
@@ -219,9 +250,13 @@ impl Prover {
                 used: None,
             });
         }
-        let first = match self.saturated(premises, goal) {
-            Ok(decided) => return Ok(decided),
-            Err(run) => run,
+        let first = if engines == Engines::AllLeadFirst {
+            None
+        } else {
+            match self.saturated(premises, goal) {
+                Ok(decided) => return Ok(decided),
+                Err(run) => Some(run),
+            }
         };
         let stop = Arc::new(AtomicBool::new(false));
         let mut notes = Vec::new();
@@ -247,8 +282,10 @@ impl Prover {
             None
         };
         let prover9_ran = prover9.is_some();
+        let lead = prover9_ran || (eprover && translation.is_some());
         let e_symbols = translation.as_ref().map(|t| t.symbols.clone());
         let first_size = self.first_model_size;
+        let (premise_refs, goal_ref) = (premises, goal);
         let premises: Arc<Vec<Formula>> = Arc::new(premises.iter().map(|p| (*p).clone()).collect());
         let goal: Option<Arc<Formula>> = goal.map(|g| Arc::new(g.clone()));
         let (tx, rx) = mpsc::channel::<Helper>();
@@ -256,6 +293,43 @@ impl Prover {
         // longer.
         let lead_ended = Arc::new(AtomicBool::new(false));
         let e_leads = prover9.is_none() && eprover && translation.is_some();
+        // The lead's thread starts first, so its process is not kept
+        // waiting behind the others' threads.
+        if let Some(t) = prover9 {
+            let (tx, stop, lead_ended) = (tx.clone(), stop.clone(), lead_ended.clone());
+            engine_thread(move || {
+                let proof = ladr::run_prover9_proof(&t, deadline, &stop);
+                lead_ended.store(proof.is_none(), Ordering::Relaxed);
+                let _ = tx.send(Helper::Prover9(proof));
+            });
+        }
+        if let Some(t) = translation.clone().filter(|_| portfolio && eprover) {
+            let (tx, stop, lead_ended) = (tx.clone(), stop.clone(), lead_ended.clone());
+            let delay = if e_leads {
+                Duration::ZERO
+            } else {
+                HELPER_DELAY
+            };
+            engine_thread(move || {
+                if wait_unless_stopped(&stop, delay) {
+                    let (outcome, proof) = tptp::run_eprover_proof(&t, deadline, &stop);
+                    if e_leads && !matches!(outcome, EOutcome::Proved) {
+                        lead_ended.store(true, Ordering::Relaxed);
+                    }
+                    let _ = tx.send(Helper::E(outcome, proof));
+                }
+            });
+        }
+        let first = match first.map_or_else(|| self.saturated(premise_refs, goal_ref), Err) {
+            Ok(decided) => {
+                // Ends the lead's process.
+                stop.store(true, Ordering::Relaxed);
+                return Ok(decided);
+            }
+            Err(run) => run,
+        };
+        // Set when the native prover's run has ended.
+        let native_ended = Arc::new(AtomicBool::new(!portfolio));
         // The native prover goes on past its first budget, beside the
         // others: on the problems it proves in tens of milliseconds it
         // answers before Prover9 does, and before Z3 or E without Prover9.
@@ -269,8 +343,10 @@ impl Prover {
                 self.source_name.clone(),
             );
             let mut run = first;
+            let native_ended = native_ended.clone();
             engine_thread(move || {
                 let outcome = run.go(&Budget::ENGINE, &stop);
+                native_ended.store(true, Ordering::Relaxed);
                 let _ = tx.send(Helper::Native(native_verdict(
                     outcome, &names.0, &names.1, &names.2,
                 )));
@@ -283,14 +359,21 @@ impl Prover {
         {
             let (tx, stop, premises, goal) =
                 (tx.clone(), stop.clone(), premises.clone(), goal.clone());
-            let delay = if prover9.is_some() || e_leads {
+            let delay = if lead {
                 Z3_DELAY_WITH_LEAD
             } else {
                 Duration::ZERO
             };
-            let lead_ended = lead_ended.clone();
+            let (lead_ended, native_ended) = (lead_ended.clone(), native_ended.clone());
+            let started = Instant::now();
             engine_thread(move || {
-                if !wait_unless(&stop, &lead_ended, delay) {
+                if !wait_unless(&stop, &[&lead_ended], delay) {
+                    return;
+                }
+                // Beside a lead that is still running, the native prover
+                // has the other core until its budget ends.
+                let rest = HELPER_DELAY.saturating_sub(started.elapsed());
+                if lead && !wait_unless(&stop, &[&lead_ended, &native_ended], rest) {
                     return;
                 }
                 // Where libz3 is loaded on first use and cannot be, the
@@ -321,14 +404,6 @@ impl Prover {
                 let _ = tx.send(Helper::Z3(r));
             });
         }
-        if let Some(t) = prover9 {
-            let (tx, stop, lead_ended) = (tx.clone(), stop.clone(), lead_ended.clone());
-            engine_thread(move || {
-                let proof = ladr::run_prover9_proof(&t, deadline, &stop);
-                lead_ended.store(proof.is_none(), Ordering::Relaxed);
-                let _ = tx.send(Helper::Prover9(proof));
-            });
-        }
         if cvc5 {
             if let Some(t) = translation.clone() {
                 let (tx, stop) = (tx.clone(), stop.clone());
@@ -340,23 +415,6 @@ impl Prover {
             }
         }
         if portfolio {
-            if let Some(t) = translation.filter(|_| eprover) {
-                let (tx, stop) = (tx.clone(), stop.clone());
-                let delay = if e_leads {
-                    Duration::ZERO
-                } else {
-                    HELPER_DELAY
-                };
-                engine_thread(move || {
-                    if wait_unless_stopped(&stop, delay) {
-                        let (outcome, proof) = tptp::run_eprover_proof(&t, deadline, &stop);
-                        if e_leads && !matches!(outcome, EOutcome::Proved) {
-                            lead_ended.store(true, Ordering::Relaxed);
-                        }
-                        let _ = tx.send(Helper::E(outcome, proof));
-                    }
-                });
-            }
             let (tx, stop, premises, goal) =
                 (tx.clone(), stop.clone(), premises.clone(), goal.clone());
             engine_thread(move || {

@@ -3,7 +3,7 @@
 //! core over the premises behind indicator literals), and a re-check that
 //! those premises alone prove the goal again.
 
-use super::portfolio::Decided;
+use super::portfolio::{Decided, Engines};
 use super::{Guarded, Prover};
 use crate::smt::Sat;
 use crate::syntax::prover9::Formula;
@@ -45,7 +45,7 @@ impl Prover {
             .filter(|(_, i)| negated.contains(i))
             .map(|(k, _)| k)
             .collect();
-        let recheck = match self.race(&subset, goal, left(), first_order) {
+        let recheck = match self.race(&subset, goal, left(), Engines::of(first_order, true)) {
             Ok(d) => match d.result {
                 super::Entailment::Proved => "proved",
                 super::Entailment::NotProved { .. } => "not_proved",

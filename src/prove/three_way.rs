@@ -340,7 +340,12 @@ impl Prover {
         let first_order = !Signature::of(premises.iter().copied().chain([goal]))
             .map_err(|e| ProveError::new(None, e.message))?
             .is_propositional();
-        let decided = self.race(premises, Some(goal), left, first_order)?;
+        let decided = self.race(
+            premises,
+            Some(goal),
+            left,
+            portfolio::Engines::of(first_order, false),
+        )?;
         let engine = decided.engine.map(str::to_string);
         Ok(match decided.result {
             Entailment::Proved => Direction {

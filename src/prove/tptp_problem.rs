@@ -3,7 +3,7 @@
 //! objects are pairwise unequal, and negated conjectures keep their role on
 //! the way to E.
 
-use super::portfolio::Decided;
+use super::portfolio::{Decided, Engines};
 use super::{Entailment, ProblemReport, ProveError, Prover};
 use crate::smt::Signature;
 use crate::syntax::prover9::{Formula, Item};
@@ -98,7 +98,7 @@ impl Prover {
         names.resize(premises.len(), "distinct_objects".to_string());
         self.premise_names = names.clone();
         let timeout = self.timeout;
-        let decided = self.race(&premises, goal, timeout, first_order)?;
+        let decided = self.race(&premises, goal, timeout, Engines::of(first_order, true))?;
         Ok(self.tptp_report(&premises, &names, goal, decided, first_order, notes))
     }
 
