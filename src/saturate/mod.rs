@@ -352,6 +352,10 @@ struct State {
     actives: Vec<(usize, Feature)>,
     /// Demodulators by the top symbol of their left side.
     demods: Vec<Vec<Demod>>,
+    /// Active unit clauses, for cutting literals (see [`State::cut`]):
+    /// predicate units by polarity and predicate symbol (`2 * p + pos`),
+    /// unit equations by polarity after them.
+    units: Vec<Vec<usize>>,
     /// Whether a clause was discarded by a limit (no saturation claim).
     incomplete: bool,
     /// The work counted by earlier calls of [`Run::go`].
@@ -405,6 +409,7 @@ impl State {
             active: Vec::new(),
             actives: Vec::new(),
             demods: vec![Vec::new(); n],
+            units: vec![Vec::new(); 2 * n + 2],
             incomplete: false,
             work_before: 0,
             work_start: term::work(),
@@ -494,6 +499,7 @@ impl State {
             let Some(id) = self.simplify(id) else {
                 continue;
             };
+            let id = self.cut(id);
             if self.nodes[id].clause.lits.is_empty() {
                 return self.theorem(id);
             }
@@ -811,6 +817,68 @@ impl State {
         None
     }
 
+    /// `id` without the literals an active unit clause refutes (an
+    /// instance of the unit is the literal's complement), as a new node
+    /// when one was cut: simplify-reflect, as E calls it, or Prover9's unit
+    /// deletion. The shorter clause with the unit implies the longer one,
+    /// so the longer is redundant. A goal's unit `¬p(c)` so cuts `p(c)`
+    /// from a clause `q(..) ∨ p(c)` whose heavier `q` literal is its only
+    /// maximal one, which no ordered resolution would ever resolve on.
+    fn cut(&mut self, id: usize) -> usize {
+        let clause = &self.nodes[id].clause;
+        if clause.lits.len() < 2 {
+            return id;
+        }
+        let n = self.symbols.names.len();
+        let mut by = Vec::new();
+        let mut keep = Vec::with_capacity(clause.lits.len());
+        let mut m = Matcher::default();
+        for lit in &clause.lits {
+            let complement = Lit {
+                pos: !lit.pos,
+                ..lit.clone()
+            };
+            let key = unit_key(&complement, n);
+            let unit = self.units[key].iter().copied().find(|&u| {
+                if !self.active[u] {
+                    return false;
+                }
+                let [pattern] = self.nodes[u].clause.lits.as_slice() else {
+                    return false;
+                };
+                m.reset(self.nodes[u].clause.nvars);
+                let orientations: &[(&T, &T)] = if lit.eq {
+                    &[(&pattern.l, &pattern.r), (&pattern.r, &pattern.l)]
+                } else {
+                    &[(&pattern.l, &pattern.r)]
+                };
+                orientations.iter().any(|(a, b)| {
+                    let mark = m.mark();
+                    let hit = m.matches(a, &lit.l) && m.matches(b, &lit.r);
+                    m.undo(mark);
+                    hit
+                })
+            });
+            match unit {
+                Some(u) => by.push(u),
+                None => keep.push(lit.clone()),
+            }
+        }
+        if by.is_empty() {
+            return id;
+        }
+        let Some(cut) = Clause::new(keep) else {
+            return id;
+        };
+        by.sort_unstable();
+        by.dedup();
+        let mut parents = vec![id];
+        parents.extend(by);
+        let new = self.push(cut, "reflect", parents, None);
+        self.taken[new] = true;
+        new
+    }
+
     fn forward_subsumed(&self, id: usize) -> bool {
         let c = &self.nodes[id].clause;
         let f = c.feature();
@@ -838,6 +906,10 @@ impl State {
         self.offers[id] = Offers::of(&self.nodes[id].clause, &self.eligible[id]);
         let feature = self.nodes[id].clause.feature();
         self.actives.push((id, feature));
+        if let [lit] = self.nodes[id].clause.lits.as_slice() {
+            let key = unit_key(lit, self.symbols.names.len());
+            self.units[key].push(id);
+        }
         let Some((l, r)) = self.nodes[id].clause.unit_equation() else {
             return None;
         };
@@ -1036,6 +1108,15 @@ impl State {
                 }
             }
         }
+    }
+}
+
+/// The slot of [`State::units`] for a unit clause of `lit`, over `n`
+/// symbols.
+fn unit_key(lit: &Lit, n: usize) -> usize {
+    match (&lit.l, lit.eq) {
+        (T::F(p, _), false) => 2 * *p as usize + lit.pos as usize,
+        _ => 2 * n + lit.pos as usize,
     }
 }
 

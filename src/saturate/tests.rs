@@ -68,8 +68,7 @@ fn modus_ponens_uses_exactly_its_two_premises() {
         "cnf(c1, axiom, (p), file('<stdin>', a1)).\n\
          cnf(c2, axiom, (~p | q), file('<stdin>', a2)).\n\
          cnf(c3, negated_conjecture, (~q), file('<stdin>', goal)).\n\
-         cnf(c4, plain, (q), inference(resolve, [status(thm)], [c2, c1])).\n\
-         cnf(c5, plain, $false, inference(resolve, [status(thm)], [c4, c3])).\n"
+         cnf(c4, plain, $false, inference(reflect, [status(thm)], [c2, c1, c3])).\n"
     );
     // In the problem's names, quoted where they are not TPTP lower words.
     let names = ["r".to_string(), "Fact P".to_string(), "rule".to_string()];
@@ -319,22 +318,28 @@ formulas(goals). z. end_of_list.",
 }
 
 #[test]
-fn the_heaviest_negative_predicate_literal_is_selected_first_of_equals() {
+fn a_ground_then_the_lightest_negative_equation_then_predicate_literal_is_selected() {
     use super::clause::{select, Lit};
     use super::term::T;
     let atom = |p: u32, args: usize| T::F(p, (0..args).map(|v| T::V(v as u32)).collect());
+    let constant = |c: u32| T::F(c, Vec::new());
     let eq = Lit::equation(false, atom(9, 3), atom(8, 0));
-    let (light, heavy, heavy2) = (
+    let (light, light2, heavy) = (
         Lit::pred(false, atom(1, 1)),
-        Lit::pred(false, atom(2, 2)),
+        Lit::pred(false, atom(2, 1)),
         Lit::pred(false, atom(3, 2)),
     );
+    let ground = Lit::pred(false, T::F(5, vec![constant(6), constant(7)]));
     let head = Lit::pred(true, atom(4, 1));
-    // A negative predicate literal before any equation, the heaviest,
-    // the first of two equally heavy.
-    let lits = [head.clone(), eq.clone(), light.clone(), heavy, heavy2];
-    assert_eq!(select(&lits), Some(3));
-    assert_eq!(select(&[head.clone(), eq.clone()]), Some(1));
+    // A ground literal first, even when heavier than the others.
+    let lits = [head.clone(), eq.clone(), light.clone(), heavy.clone(), ground];
+    assert_eq!(select(&lits), Some(4));
+    // Else a negative equation, even when heavier than a predicate literal.
+    let lits = [head.clone(), light.clone(), eq.clone(), heavy.clone()];
+    assert_eq!(select(&lits), Some(2));
+    // Else the lightest predicate literal, the first of two equally light.
+    let lits = [head.clone(), heavy, light2, light.clone()];
+    assert_eq!(select(&lits), Some(2));
     // No positive literal (a negated goal): nothing selected.
     assert_eq!(select(&[light, eq]), None);
     assert_eq!(select(&[head]), None);
@@ -480,4 +485,24 @@ fn the_engine_budget_reaches_past_a_thousand_input_clauses() {
     let (out, stats) = saturate(&refs, goal.as_ref(), &Budget::ENGINE);
     assert_eq!(used(&out), vec![1499, 1500]);
     assert!(stats.given > 1000, "given {}", stats.given);
+}
+
+#[test]
+fn a_unit_cuts_the_literal_it_refutes_from_a_clause() {
+    // `p(c)` is lighter than `q(g(g(g(c))))`, so not maximal: no ordered
+    // resolution uses it. The unit `-p(x)` (an instance refutes `p(c)`)
+    // and the negated goal cut both literals when the clause is picked.
+    let out = run("formulas(assumptions). all x -p(x). q(g(g(g(c)))) | p(c). end_of_list.\n\
+         formulas(goals). q(g(g(g(c)))). end_of_list.");
+    let Outcome::Theorem(proof) = out else {
+        panic!("expected a theorem, got {out:?}")
+    };
+    assert_eq!(proof.used, vec![0, 1]);
+    assert!(proof.goal_used);
+    let last = proof.steps.last().expect("a step");
+    let From::Inference(rule, parents) = &last.from else {
+        panic!("the empty clause is inferred")
+    };
+    assert_eq!(*rule, "reflect");
+    assert_eq!(parents.len(), 3, "the clause and its two cutting units");
 }
