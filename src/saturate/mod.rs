@@ -839,26 +839,10 @@ impl State {
                 ..lit.clone()
             };
             let key = unit_key(&complement, n);
-            let unit = self.units[key].iter().copied().find(|&u| {
-                if !self.active[u] {
-                    return false;
-                }
-                let [pattern] = self.nodes[u].clause.lits.as_slice() else {
-                    return false;
-                };
-                m.reset(self.nodes[u].clause.nvars);
-                let orientations: &[(&T, &T)] = if lit.eq {
-                    &[(&pattern.l, &pattern.r), (&pattern.r, &pattern.l)]
-                } else {
-                    &[(&pattern.l, &pattern.r)]
-                };
-                orientations.iter().any(|(a, b)| {
-                    let mark = m.mark();
-                    let hit = m.matches(a, &lit.l) && m.matches(b, &lit.r);
-                    m.undo(mark);
-                    hit
-                })
-            });
+            let unit = self.units[key]
+                .iter()
+                .copied()
+                .find(|&u| self.active[u] && self.refutes(u, lit, &mut m));
             match unit {
                 Some(u) => by.push(u),
                 None => keep.push(lit.clone()),
@@ -877,6 +861,26 @@ impl State {
         let new = self.push(cut, "reflect", parents, None);
         self.taken[new] = true;
         new
+    }
+
+    /// Whether an instance of the unit clause `u` is the complement of
+    /// `lit` (which has the opposite sign).
+    fn refutes<'a>(&'a self, u: usize, lit: &'a Lit, m: &mut Matcher<'a>) -> bool {
+        let [pattern] = self.nodes[u].clause.lits.as_slice() else {
+            return false;
+        };
+        m.reset(self.nodes[u].clause.nvars);
+        let orientations: &[(&T, &T)] = if lit.eq {
+            &[(&pattern.l, &pattern.r), (&pattern.r, &pattern.l)]
+        } else {
+            &[(&pattern.l, &pattern.r)]
+        };
+        orientations.iter().any(|(a, b)| {
+            let mark = m.mark();
+            let hit = m.matches(a, &lit.l) && m.matches(b, &lit.r);
+            m.undo(mark);
+            hit
+        })
     }
 
     fn forward_subsumed(&self, id: usize) -> bool {

@@ -332,7 +332,13 @@ fn a_ground_then_the_lightest_negative_equation_then_predicate_literal_is_select
     let ground = Lit::pred(false, T::F(5, vec![constant(6), constant(7)]));
     let head = Lit::pred(true, atom(4, 1));
     // A ground literal first, even when heavier than the others.
-    let lits = [head.clone(), eq.clone(), light.clone(), heavy.clone(), ground];
+    let lits = [
+        head.clone(),
+        eq.clone(),
+        light.clone(),
+        heavy.clone(),
+        ground,
+    ];
     assert_eq!(select(&lits), Some(4));
     // Else a negative equation, even when heavier than a predicate literal.
     let lits = [head.clone(), light.clone(), eq.clone(), heavy.clone()];
@@ -492,8 +498,10 @@ fn a_unit_cuts_the_literal_it_refutes_from_a_clause() {
     // `p(c)` is lighter than `q(g(g(g(c))))`, so not maximal: no ordered
     // resolution uses it. The unit `-p(x)` (an instance refutes `p(c)`)
     // and the negated goal cut both literals when the clause is picked.
-    let out = run("formulas(assumptions). all x -p(x). q(g(g(g(c)))) | p(c). end_of_list.\n\
-         formulas(goals). q(g(g(g(c)))). end_of_list.");
+    let out = run(
+        "formulas(assumptions). all x -p(x). q(g(g(g(c)))) | p(c). end_of_list.\n\
+         formulas(goals). q(g(g(g(c)))). end_of_list.",
+    );
     let Outcome::Theorem(proof) = out else {
         panic!("expected a theorem, got {out:?}")
     };
