@@ -73,8 +73,9 @@ impl Budget {
         work: 1_000_000,
     };
 
-    /// The budget of the first attempt in `prove`, in process before any
-    /// child process or Z3 context: about a millisecond of work (release
+    /// The budget of the first attempt in `prove`, in process before Z3 or
+    /// any helper starts (only the lead prover may run beside it): about a
+    /// millisecond of work (release
     /// build), which settles the problems Prover9 finds easiest. A problem
     /// it does not settle goes to the race at once, where the same run goes
     /// on under [`Budget::ENGINE`]; a larger first budget only delays the
