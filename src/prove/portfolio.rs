@@ -282,7 +282,9 @@ impl Prover {
             None
         };
         let prover9_ran = prover9.is_some();
-        let lead = prover9_ran || (eprover && translation.is_some());
+        // E leads where Prover9 is missing.
+        let e_leads = !prover9_ran && eprover && translation.is_some();
+        let lead = prover9_ran || e_leads;
         let e_symbols = translation.as_ref().map(|t| t.symbols.clone());
         let first_size = self.first_model_size;
         let (premise_refs, goal_ref) = (premises, goal);
@@ -292,7 +294,6 @@ impl Prover {
         // Set when the lead prover ends without a proof: Z3 need wait no
         // longer.
         let lead_ended = Arc::new(AtomicBool::new(false));
-        let e_leads = prover9.is_none() && eprover && translation.is_some();
         // The lead's thread starts first, so its process is not kept
         // waiting behind the others' threads.
         if let Some(t) = prover9 {

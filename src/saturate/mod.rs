@@ -831,30 +831,33 @@ impl State {
             return id;
         }
         let n = self.symbols.names.len();
-        let mut by = Vec::new();
-        let mut keep = Vec::with_capacity(clause.lits.len());
+        // Per literal, the first active unit that refutes it: nothing is
+        // copied unless one does.
         let mut m = Matcher::default();
-        for lit in &clause.lits {
-            let complement = Lit {
-                pos: !lit.pos,
-                ..lit.clone()
-            };
-            let key = unit_key(&complement, n);
-            let unit = self.units[key]
-                .iter()
-                .copied()
-                .find(|&u| self.active[u] && self.refutes(u, lit, &mut m));
-            match unit {
-                Some(u) => by.push(u),
-                None => keep.push(lit.clone()),
-            }
-        }
-        if by.is_empty() {
+        let by: Vec<Option<usize>> = clause
+            .lits
+            .iter()
+            .map(|lit| {
+                self.units[unit_key(lit, !lit.pos, n)]
+                    .iter()
+                    .copied()
+                    .find(|&u| self.active[u] && self.refutes(u, lit, &mut m))
+            })
+            .collect();
+        if by.iter().all(Option::is_none) {
             return id;
         }
+        let keep = clause
+            .lits
+            .iter()
+            .zip(&by)
+            .filter(|(_, u)| u.is_none())
+            .map(|(lit, _)| lit.clone())
+            .collect();
         let Some(cut) = Clause::new(keep) else {
             return id;
         };
+        let mut by: Vec<usize> = by.into_iter().flatten().collect();
         by.sort_unstable();
         by.dedup();
         let mut parents = vec![id];
@@ -912,7 +915,7 @@ impl State {
         let feature = self.nodes[id].clause.feature();
         self.actives.push((id, feature));
         if let [lit] = self.nodes[id].clause.lits.as_slice() {
-            let key = unit_key(lit, self.symbols.names.len());
+            let key = unit_key(lit, lit.pos, self.symbols.names.len());
             self.units[key].push(id);
         }
         let Some((l, r)) = self.nodes[id].clause.unit_equation() else {
@@ -1116,12 +1119,12 @@ impl State {
     }
 }
 
-/// The slot of [`State::units`] for a unit clause of `lit`, over `n`
-/// symbols.
-fn unit_key(lit: &Lit, n: usize) -> usize {
+/// The slot of [`State::units`] for a unit clause of `lit`'s atom with
+/// sign `pos`, over `n` symbols.
+fn unit_key(lit: &Lit, pos: bool, n: usize) -> usize {
     match (&lit.l, lit.eq) {
-        (T::F(p, _), false) => 2 * *p as usize + lit.pos as usize,
-        _ => 2 * n + lit.pos as usize,
+        (T::F(p, _), false) => 2 * *p as usize + pos as usize,
+        _ => 2 * n + pos as usize,
     }
 }
 
