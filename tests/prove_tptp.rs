@@ -303,6 +303,50 @@ fn corpus_verdicts_and_szs_statuses() {
     }
 }
 
+/// Every inference of the native prover's TSTP derivations follows from
+/// the clauses it cites, as a proof checker that re-proves each step finds:
+/// `scripts/tstp-check` gives each step to E (parents as axioms, the
+/// clause as the conjecture).
+#[test]
+fn each_step_of_a_native_derivation_is_re_proved_by_e_from_its_parents() {
+    let python = std::process::Command::new("python3")
+        .arg("--version")
+        .output();
+    if python.is_err() || !entail::prove::tptp::eprover_installed() {
+        println!("SKIPPED: the step check needs python3 and eprover");
+        return;
+    }
+    let files = [
+        "corpora/prove/group.in",
+        "corpora/prove/fo/group_exponent2.in",
+        "corpora/prove/fo/lattice_join_meet.in",
+        "corpora/prove/fo/quasigroup_cancel.in",
+        "corpora/prove/fo/sum_exists.in",
+        "corpora/prove/tptp/distinct.p",
+        "corpora/prove/tptp/grp_cnf.p",
+        "corpora/prove/tptp/pelletier18.p",
+    ];
+    let out = std::process::Command::new("python3")
+        .arg(Path::new(ROOT).join("scripts/tstp-check"))
+        .arg(env!("CARGO_BIN_EXE_entail"))
+        .args(files.iter().map(|f| Path::new(ROOT).join(f)))
+        .output()
+        .expect("runs scripts/tstp-check");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // "total: 8 native proofs, N of N inferences followed"
+    let total = stdout.lines().last().unwrap_or("");
+    let words: Vec<&str> = total.split_whitespace().collect();
+    assert!(
+        total.starts_with("total: 8 native proofs,") && words.get(4) == words.get(6),
+        "{stdout}"
+    );
+}
+
 #[test]
 fn a_proof_names_the_premises_it_used_and_they_prove_the_goal_alone() {
     // Asymmetry needs both selected axioms; the unselected `unused` one is
