@@ -48,7 +48,7 @@ fn check(
                 EOutcome::Proved,
                 "{name}: E does not prove the goal from the used premises {:?}\n{}",
                 proof.used,
-                proof.text()
+                proof.text(&refs, goal)
             );
         }
         Outcome::Satisfiable => {

@@ -33,7 +33,7 @@
 
 use super::tptp::{self, EOutcome};
 use super::{ladr, quick, Entailment, ProveError, ProveOptions, Prover};
-use crate::saturate::{Budget, Outcome, Run};
+use crate::saturate::{Budget, Outcome, Run, Sources};
 use crate::smt::{finite, universal_closure, Countermodel};
 use crate::syntax::prover9::Formula;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -337,7 +337,8 @@ impl Prover {
         // It continues the first attempt's run, so nothing is clausified or
         // searched twice.
         if portfolio {
-            let (tx, stop) = (tx.clone(), stop.clone());
+            let (tx, stop, premises, goal) =
+                (tx.clone(), stop.clone(), premises.clone(), goal.clone());
             let names = (
                 self.premise_names.clone(),
                 self.goal_name.clone(),
@@ -348,9 +349,15 @@ impl Prover {
             engine_thread(move || {
                 let outcome = run.go(&Budget::ENGINE, &stop);
                 native_ended.store(true, Ordering::Relaxed);
-                let _ = tx.send(Helper::Native(native_verdict(
-                    outcome, &names.0, &names.1, &names.2,
-                )));
+                let refs: Vec<&Formula> = premises.iter().collect();
+                let sources = Sources {
+                    premises: &refs,
+                    names: &names.0,
+                    goal: goal.as_deref(),
+                    goal_name: &names.1,
+                    file: &names.2,
+                };
+                let _ = tx.send(Helper::Native(native_verdict(outcome, &sources)));
             });
         }
         // Every engine runs on a thread of its own that the race does not
@@ -483,12 +490,14 @@ impl Prover {
     ) -> Result<Decided, Run> {
         let mut run = Run::new(premises, goal);
         let outcome = run.go(&Budget::FIRST, &AtomicBool::new(false));
-        let Some(verdict) = native_verdict(
-            outcome,
-            &self.premise_names,
-            &self.goal_name,
-            &self.source_name,
-        ) else {
+        let sources = Sources {
+            premises,
+            names: &self.premise_names,
+            goal,
+            goal_name: &self.goal_name,
+            file: &self.source_name,
+        };
+        let Some(verdict) = native_verdict(outcome, &sources) else {
             return Err(run);
         };
         Ok(Decided {
@@ -507,12 +516,7 @@ impl Prover {
 /// derivation uses and the derivation in the problem's names, or
 /// `not_proved` by saturation (the loop claims it only when its search was
 /// complete); `None` when it did not settle.
-fn native_verdict(
-    outcome: Outcome,
-    premise_names: &[String],
-    goal_name: &str,
-    source_name: &str,
-) -> Option<Verdict> {
+fn native_verdict(outcome: Outcome, sources: &Sources<'_>) -> Option<Verdict> {
     let verdict = |result, reason, proof, used| Verdict {
         result,
         engine: Some("saturate"),
@@ -522,7 +526,7 @@ fn native_verdict(
     };
     match outcome {
         Outcome::Theorem(proof) => {
-            let text = proof.tstp(premise_names, goal_name, source_name);
+            let text = proof.tstp(sources);
             Some(verdict(
                 Entailment::Proved,
                 None,

@@ -21,7 +21,7 @@ mod clause;
 mod clausify;
 mod term;
 
-use crate::syntax::prover9::Formula;
+use crate::syntax::prover9::{Formula, Term};
 use clause::{maximal, subsumes, Clause, Eligible, Feature, Lit};
 use clausify::Symbols;
 use hashbrown::HashMap;
@@ -142,34 +142,89 @@ pub enum From {
     Inference(&'static str, Vec<usize>),
 }
 
+/// The input formulas a derivation starts from, as the file names them.
+pub struct Sources<'a> {
+    /// The premises, by the indices [`From::Premise`] cites.
+    pub premises: &'a [&'a Formula],
+    /// Their labels (`premise` beyond them).
+    pub names: &'a [String],
+    /// The goal, if any, and its label.
+    pub goal: Option<&'a Formula>,
+    /// The goal's label.
+    pub goal_name: &'a str,
+    /// The file the formulas were read from.
+    pub file: &'a str,
+}
+
 impl Proof {
-    /// The derivation, one TSTP `cnf` line per clause, with premises named
-    /// `a0`, `a1`, …, the goal `goal` and the source `<stdin>`.
-    pub fn text(&self) -> String {
-        let names: Vec<String> = (0..self.used.last().map_or(0, |u| u + 1))
-            .map(|i| format!("a{i}"))
-            .collect();
-        self.tstp(&names, "goal", "<stdin>")
+    /// The derivation in TSTP (see [`Proof::tstp`]), with premises labelled
+    /// `a0`, `a1`, …, the goal `goal` and the file `<stdin>`.
+    pub fn text(&self, premises: &[&Formula], goal: Option<&Formula>) -> String {
+        let names: Vec<String> = (0..premises.len()).map(|i| format!("a{i}")).collect();
+        self.tstp(&Sources {
+            premises,
+            names: &names,
+            goal,
+            goal_name: "goal",
+            file: "<stdin>",
+        })
     }
 
-    /// The derivation, one TSTP `cnf` line per clause; an input clause
-    /// cites its formula as `file(SOURCE, NAME)`, by `premises[i]` (or
-    /// `premise` beyond them) and `goal`.
-    pub fn tstp(&self, premises: &[String], goal: &str, source: &str) -> String {
+    /// The derivation in TSTP, as E and Vampire write one: each input
+    /// formula it uses is a `fof` leaf citing `file(FILE, LABEL)` (the goal
+    /// as the conjecture, then its negation), its clauses `cnf` lines
+    /// inferred from it by `clausify` (satisfiability-preserving: Skolem
+    /// symbols and definitions are new), and each inference names its rule
+    /// and parents. A premise index past `sources.premises` (none the
+    /// callers make) gets a `cnf` leaf citing the file instead.
+    pub fn tstp(&self, sources: &Sources<'_>) -> String {
+        let file = quoted(sources.file);
         let mut text = String::new();
+        let mut introduced = vec![false; sources.premises.len()];
+        let mut goal_introduced = false;
         for step in &self.steps {
             let (role, origin) = match &step.from {
                 From::Premise(i) => {
-                    let name = premises.get(*i).map_or("premise", String::as_str);
-                    (
-                        "axiom",
-                        format!("file({}, {})", quoted(source), tptp_word(name)),
-                    )
+                    let name = sources.names.get(*i).map_or("premise", String::as_str);
+                    match sources.premises.get(*i) {
+                        Some(formula) => {
+                            if !std::mem::replace(&mut introduced[*i], true) {
+                                text.push_str(&format!(
+                                    "fof(a{i}, axiom, {}, file({file}, {})).\n",
+                                    tptp_formula(formula),
+                                    tptp_word(name)
+                                ));
+                            }
+                            (
+                                "plain",
+                                format!("inference(clausify, [status(esa)], [a{i}])"),
+                            )
+                        }
+                        None => ("axiom", format!("file({file}, {})", tptp_word(name))),
+                    }
                 }
-                From::Goal => (
-                    "negated_conjecture",
-                    format!("file({}, {})", quoted(source), tptp_word(goal)),
-                ),
+                From::Goal => match sources.goal {
+                    Some(goal) => {
+                        if !std::mem::replace(&mut goal_introduced, true) {
+                            text.push_str(&format!(
+                                "fof(goal, conjecture, {}, file({file}, {})).\n\
+                                 fof(negated_goal, negated_conjecture, ~ {}, \
+                                 inference(assume_negation, [status(cth)], [goal])).\n",
+                                tptp_formula(goal),
+                                tptp_word(sources.goal_name),
+                                tptp_formula(goal),
+                            ));
+                        }
+                        (
+                            "negated_conjecture",
+                            "inference(clausify, [status(esa)], [negated_goal])".to_string(),
+                        )
+                    }
+                    None => (
+                        "negated_conjecture",
+                        format!("file({file}, {})", tptp_word(sources.goal_name)),
+                    ),
+                },
                 From::Inference(rule, parents) => {
                     let parents: Vec<String> = parents.iter().map(|p| format!("c{p}")).collect();
                     (
@@ -185,6 +240,73 @@ impl Proof {
         }
         text
     }
+}
+
+/// `formula`, universally closed, as TPTP FOF in the spelling of the
+/// derivation's clauses: names as [`tptp_word`] writes them, variables
+/// `X0`, `X1`, … by first occurrence (one name, one variable: TPTP scopes
+/// a rebound name as the input did).
+fn tptp_formula(input: &Formula) -> String {
+    fn term(t: &Term, vars: &mut Vec<String>) -> Term {
+        match t {
+            Term::Var(v) => Term::Var(variable(v, vars)),
+            Term::App(name, args) => Term::App(
+                tptp_word(name),
+                args.iter().map(|a| term(a, vars)).collect(),
+            ),
+        }
+    }
+    fn variable(v: &str, vars: &mut Vec<String>) -> String {
+        let k = vars.iter().position(|x| x == v).unwrap_or_else(|| {
+            vars.push(v.to_string());
+            vars.len() - 1
+        });
+        format!("X{k}")
+    }
+    fn formula(f: &Formula, vars: &mut Vec<String>) -> Formula {
+        let two = |a: &Formula, b: &Formula, vars: &mut Vec<String>| {
+            (Box::new(formula(a, vars)), Box::new(formula(b, vars)))
+        };
+        match f {
+            Formula::True => Formula::True,
+            Formula::False => Formula::False,
+            // Equality stays the infix `=` the printer writes.
+            Formula::Atom(Term::App(name, args)) if name == "=" && args.len() == 2 => {
+                Formula::Atom(Term::App(
+                    name.clone(),
+                    args.iter().map(|a| term(a, vars)).collect(),
+                ))
+            }
+            Formula::Atom(t) => Formula::Atom(term(t, vars)),
+            Formula::Not(g) => Formula::Not(Box::new(formula(g, vars))),
+            Formula::And(a, b) => {
+                let (a, b) = two(a, b, vars);
+                Formula::And(a, b)
+            }
+            Formula::Or(a, b) => {
+                let (a, b) = two(a, b, vars);
+                Formula::Or(a, b)
+            }
+            Formula::Implies(a, b) => {
+                let (a, b) = two(a, b, vars);
+                Formula::Implies(a, b)
+            }
+            Formula::ImpliedBy(a, b) => {
+                let (a, b) = two(a, b, vars);
+                Formula::ImpliedBy(a, b)
+            }
+            Formula::Iff(a, b) => {
+                let (a, b) = two(a, b, vars);
+                Formula::Iff(a, b)
+            }
+            Formula::Quant(q, v, body) => {
+                let v = variable(v, vars);
+                Formula::Quant(*q, v, Box::new(formula(body, vars)))
+            }
+        }
+    }
+    let renamed = formula(&crate::smt::closed(input), &mut Vec::new());
+    crate::syntax::tptp::Fof(&renamed).to_string()
 }
 
 /// `name` in single quotes, as TPTP quotes an atom.

@@ -38,15 +38,20 @@ fn used(outcome: &Outcome) -> Vec<usize> {
 fn the_first_complementary_pair_of_input_units_refutes_at_once() {
     // p(a) is met at c0 and c4, p(b) at c1 and c2: the pair of p(b) is
     // complete first (at c2), so it is the proof, whatever side is rarer.
-    let out = run("formulas(assumptions). p(a). p(b). -p(b). p(c). -p(a). end_of_list.");
+    let text = "formulas(assumptions). p(a). p(b). -p(b). p(c). -p(a). end_of_list.";
+    let out = run(text);
     assert_eq!(used(&out), vec![1, 2]);
     let Outcome::Theorem(proof) = out else {
         unreachable!()
     };
+    let (premises, _) = problem(text);
+    let refs: Vec<&Formula> = premises.iter().collect();
     assert_eq!(
-        proof.text(),
-        "cnf(c1, axiom, (p(b)), file('<stdin>', a1)).\n\
-         cnf(c2, axiom, (~p(b)), file('<stdin>', a2)).\n\
+        proof.text(&refs, None),
+        "fof(a1, axiom, p(b), file('<stdin>', a1)).\n\
+         cnf(c1, plain, (p(b)), inference(clausify, [status(esa)], [a1])).\n\
+         fof(a2, axiom, ~ p(b), file('<stdin>', a2)).\n\
+         cnf(c2, plain, (~p(b)), inference(clausify, [status(esa)], [a2])).\n\
          cnf(c5, plain, $false, inference(resolve, [status(thm)], [c1, c2])).\n"
     );
     // With the polarities swapped, the same pair.
@@ -56,29 +61,44 @@ fn the_first_complementary_pair_of_input_units_refutes_at_once() {
 
 #[test]
 fn modus_ponens_uses_exactly_its_two_premises() {
-    let out = run("formulas(assumptions). r. p. p -> q. end_of_list.\n\
-         formulas(goals). q. end_of_list.");
+    let text = "formulas(assumptions). r. p. p -> q. end_of_list.\n\
+         formulas(goals). q. end_of_list.";
+    let out = run(text);
     assert_eq!(used(&out), vec![1, 2]);
     let Outcome::Theorem(proof) = out else {
         unreachable!()
     };
     assert!(proof.goal_used);
+    let (premises, goal) = problem(text);
+    let refs: Vec<&Formula> = premises.iter().collect();
     assert_eq!(
-        proof.text(),
-        "cnf(c1, axiom, (p), file('<stdin>', a1)).\n\
-         cnf(c2, axiom, (~p | q), file('<stdin>', a2)).\n\
-         cnf(c3, negated_conjecture, (~q), file('<stdin>', goal)).\n\
+        proof.text(&refs, goal.as_ref()),
+        "fof(a1, axiom, p, file('<stdin>', a1)).\n\
+         cnf(c1, plain, (p), inference(clausify, [status(esa)], [a1])).\n\
+         fof(a2, axiom, (p => q), file('<stdin>', a2)).\n\
+         cnf(c2, plain, (~p | q), inference(clausify, [status(esa)], [a2])).\n\
+         fof(goal, conjecture, q, file('<stdin>', goal)).\n\
+         fof(negated_goal, negated_conjecture, ~ q, \
+         inference(assume_negation, [status(cth)], [goal])).\n\
+         cnf(c3, negated_conjecture, (~q), \
+         inference(clausify, [status(esa)], [negated_goal])).\n\
          cnf(c4, plain, $false, inference(reflect, [status(thm)], [c2, c1, c3])).\n"
     );
     // In the problem's names, quoted where they are not TPTP lower words.
     let names = ["r".to_string(), "Fact P".to_string(), "rule".to_string()];
-    let text = proof.tstp(&names, "it's q", "dir/x.in");
+    let text = proof.tstp(&Sources {
+        premises: &refs,
+        names: &names,
+        goal: goal.as_ref(),
+        goal_name: "it's q",
+        file: "dir/x.in",
+    });
     assert!(
         text.starts_with(
-            "cnf(c1, axiom, (p), file('dir/x.in', 'Fact P')).\n\
-             cnf(c2, axiom, (~p | q), file('dir/x.in', rule)).\n\
-             cnf(c3, negated_conjecture, (~q), file('dir/x.in', 'it\\'s q')).\n"
-        ),
+            "fof(a1, axiom, p, file('dir/x.in', 'Fact P')).\n\
+             cnf(c1, plain, (p), inference(clausify, [status(esa)], [a1])).\n\
+             fof(a2, axiom, (p => q), file('dir/x.in', rule)).\n"
+        ) && text.contains("fof(goal, conjecture, q, file('dir/x.in', 'it\\'s q')).\n"),
         "{text}"
     );
 }
@@ -123,7 +143,16 @@ fn the_work_limit_stops_a_run_that_would_succeed() {
     let Outcome::Theorem(proof) = saturate(&refs, goal.as_ref(), &Budget::RACE).0 else {
         panic!("the race budget proves it");
     };
-    assert!(proof.text().contains("'*'(X0, "), "{}", proof.text());
+    // Input formulas print closed, their variables as the clauses' are.
+    let text = proof.text(&refs, goal.as_ref());
+    assert!(text.contains("'*'(X0, "), "{text}");
+    assert!(
+        text.contains(
+            "fof(a2, axiom, ! [X0] : ! [X1] : ! [X2] : \
+             ('*'('*'(X0,X1),X2) = '*'(X0,'*'(X1,X2))), file('<stdin>', a2))."
+        ),
+        "{text}"
+    );
 }
 
 #[test]
