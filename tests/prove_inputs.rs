@@ -150,6 +150,17 @@ fn long_conjunctions_and_clauses_are_read_without_recursing_per_element() {
     );
     let (status, code, out) = szs(&dir, "disjunction.p", &text, "30");
     assert_eq!((status.as_str(), code), ("Theorem", 0), "{out}");
+    // An axiom of 60,000 literals with a variable: its clausal form copied
+    // the clause once per literal (30,000 took 20 s, this one ran into the
+    // hard deadline); now linear.
+    let text = format!(
+        "fof(wide, axiom, ! [X] : ({} | q(X))).
+         fof(goal, conjecture, ! [X] : (p(X) | q(X))).
+",
+        vec!["p(X)"; 60_000].join(" | ")
+    );
+    let (status, code, out) = szs(&dir, "wide.p", &text, "5");
+    assert_eq!((status.as_str(), code), ("Theorem", 0), "{out}");
 }
 
 #[test]
