@@ -206,13 +206,12 @@ impl Proof {
                 From::Goal => match sources.goal {
                     Some(goal) => {
                         if !std::mem::replace(&mut goal_introduced, true) {
+                            let goal = tptp_formula(goal);
                             text.push_str(&format!(
-                                "fof(goal, conjecture, {}, file({file}, {})).\n\
-                                 fof(negated_goal, negated_conjecture, ~ {}, \
+                                "fof(goal, conjecture, {goal}, file({file}, {})).\n\
+                                 fof(negated_goal, negated_conjecture, ~ {goal}, \
                                  inference(assume_negation, [status(cth)], [goal])).\n",
-                                tptp_formula(goal),
                                 tptp_word(sources.goal_name),
-                                tptp_formula(goal),
                             ));
                         }
                         (
@@ -263,10 +262,16 @@ fn tptp_formula(input: &Formula) -> String {
         });
         format!("X{k}")
     }
+    /// A binary connective `make` over `a` and `b`, renamed.
+    fn two(
+        make: fn(Box<Formula>, Box<Formula>) -> Formula,
+        a: &Formula,
+        b: &Formula,
+        vars: &mut Vec<String>,
+    ) -> Formula {
+        make(Box::new(formula(a, vars)), Box::new(formula(b, vars)))
+    }
     fn formula(f: &Formula, vars: &mut Vec<String>) -> Formula {
-        let two = |a: &Formula, b: &Formula, vars: &mut Vec<String>| {
-            (Box::new(formula(a, vars)), Box::new(formula(b, vars)))
-        };
         match f {
             Formula::True => Formula::True,
             Formula::False => Formula::False,
@@ -279,26 +284,11 @@ fn tptp_formula(input: &Formula) -> String {
             }
             Formula::Atom(t) => Formula::Atom(term(t, vars)),
             Formula::Not(g) => Formula::Not(Box::new(formula(g, vars))),
-            Formula::And(a, b) => {
-                let (a, b) = two(a, b, vars);
-                Formula::And(a, b)
-            }
-            Formula::Or(a, b) => {
-                let (a, b) = two(a, b, vars);
-                Formula::Or(a, b)
-            }
-            Formula::Implies(a, b) => {
-                let (a, b) = two(a, b, vars);
-                Formula::Implies(a, b)
-            }
-            Formula::ImpliedBy(a, b) => {
-                let (a, b) = two(a, b, vars);
-                Formula::ImpliedBy(a, b)
-            }
-            Formula::Iff(a, b) => {
-                let (a, b) = two(a, b, vars);
-                Formula::Iff(a, b)
-            }
+            Formula::And(a, b) => two(Formula::And, a, b, vars),
+            Formula::Or(a, b) => two(Formula::Or, a, b, vars),
+            Formula::Implies(a, b) => two(Formula::Implies, a, b, vars),
+            Formula::ImpliedBy(a, b) => two(Formula::ImpliedBy, a, b, vars),
+            Formula::Iff(a, b) => two(Formula::Iff, a, b, vars),
             Formula::Quant(q, v, body) => {
                 let v = variable(v, vars);
                 Formula::Quant(*q, v, Box::new(formula(body, vars)))
