@@ -15,6 +15,7 @@
 //! literal negated, whichever links to the pool more as real premises do;
 //! no proof can use them (see [`matched_distractors`]).
 
+use super::looks;
 use super::prop::Prop;
 use super::{Config, Form, FEWEST_HIDDEN_DISTRACTORS};
 use crate::truth::TruthTable;
@@ -357,7 +358,7 @@ fn literal_places(p: &Prop, spine: bool) -> Vec<(Place, bool)> {
 }
 
 /// The literals `p` writes, as (negated, atom), in order.
-fn written_literals(p: &Prop, out: &mut Vec<(bool, usize)>) {
+pub(super) fn written_literals(p: &Prop, out: &mut Vec<(bool, usize)>) {
     match p {
         Prop::Atom(k) => out.push((false, *k)),
         Prop::Not(a) => match &**a {
@@ -372,7 +373,7 @@ fn written_literals(p: &Prop, out: &mut Vec<(bool, usize)>) {
 }
 
 /// The atoms `p` mentions, each once, in increasing order.
-fn atoms_in(p: &Prop) -> Vec<usize> {
+pub(super) fn atoms_in(p: &Prop) -> Vec<usize> {
     let mut lits = Vec::new();
     written_literals(p, &mut lits);
     let mut atoms: Vec<usize> = lits.into_iter().map(|l| l.1).collect();
@@ -402,7 +403,7 @@ struct LinkCounts {
 
 /// A premise's "if" and "then" atoms; a premise that is not a conditional
 /// is all "then".
-fn if_then_atoms(p: &Prop) -> (Vec<usize>, Vec<usize>) {
+pub(super) fn if_then_atoms(p: &Prop) -> (Vec<usize>, Vec<usize>) {
     match p {
         Prop::Implies(a, b) => (atoms_in(a), atoms_in(b)),
         _ => (Vec::new(), atoms_in(p)),
@@ -904,8 +905,10 @@ type Profile = [usize; PROFILE];
 /// set (a window, broken paths, a mixture) is ranked by its
 /// [`Match::cost`] less this many times a Gumbel draw, so that the set
 /// kept is drawn among the candidates with weight `exp(-cost / noise)`
-/// instead of always being the cheapest (a window copy of cost 0 is still
-/// kept outright).
+/// instead of always being the cheapest, over the odds that its premises
+/// are distractors by their looks (see [`Match::key`]). A window copy of
+/// cost 0 was kept outright before the looks were weighed; it now stops
+/// the search for windows but is drawn like the others.
 ///
 /// The cheapest set made distractors more typical than real premises. A
 /// real fact whose sentence several branches re-derive is atypical, and a
@@ -1083,13 +1086,8 @@ fn copied_windows<R: Rng>(
             if repeats_a_premise(&props, real) || !harmless(&props, first_fresh) {
                 continue;
             }
-            let cost = m.cost(&props);
+            let (key, cost) = m.key(&props, b.rng);
             perfect |= cost == 0;
-            let key = if cost == 0 {
-                f64::NEG_INFINITY
-            } else {
-                selection_key(cost, b.rng)
-            };
             if best.as_ref().is_none_or(|(c, _, _)| key < *c) {
                 best = Some((key, props, fresh));
             }
@@ -1111,6 +1109,7 @@ struct Match<'a> {
     counts: LinkCounts,
     atoms: Vec<usize>,
     targets: Vec<usize>,
+    reader: looks::Reader,
 }
 
 impl<'a> Match<'a> {
@@ -1128,7 +1127,19 @@ impl<'a> Match<'a> {
             counts,
             atoms,
             targets,
+            reader: looks::Reader::new(real),
         }
+    }
+
+    /// The rank of candidate distractors `props` (lowest kept), and their
+    /// [`Match::cost`]: the cost, plus [`SELECTION_NOISE`] times how much
+    /// like distractors they look ([`looks::Reader::distractor_look`], in log
+    /// odds), less Gumbel noise. So a candidate is kept with weight
+    /// `exp(-cost / noise)` over its look's odds.
+    fn key<R: Rng>(&self, props: &[Prop], rng: &mut R) -> (f64, usize) {
+        let cost = self.cost(props);
+        let look = self.reader.distractor_look(props) as f64 / 1000.0;
+        (selection_key(cost, rng) + SELECTION_NOISE * look, cost)
     }
 
     /// How far `props`, added to the real pool, are from linking to the
@@ -1231,7 +1242,7 @@ fn matched_distractors<R: Rng>(
     let m = Match::new(&real, count, b.rng);
     let mut best = copied_windows(b, count, &m).filter(|(_, _, fresh)| *fresh <= room);
     let mut consider = |props: Vec<Prop>, fresh: usize, rng: &mut R| {
-        let key = selection_key(m.cost(&props), rng);
+        let (key, _) = m.key(&props, rng);
         if best.as_ref().is_none_or(|(c, _, _)| key < *c) {
             best = Some((key, props, fresh));
         }

@@ -29,6 +29,7 @@ mod form;
 mod format;
 mod instance;
 mod lexicon;
+mod looks;
 mod output;
 mod prop;
 mod reward;
