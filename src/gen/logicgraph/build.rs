@@ -464,9 +464,7 @@ impl LinkCounts {
     /// share an atom with it, and how many others share one atom or two.
     /// Capped, as a reader would bin them.
     fn profile(&self, p: &Prop) -> Profile {
-        fn count<K: Ord>(m: &BTreeMap<K, usize>, k: K) -> usize {
-            m.get(&k).copied().unwrap_or(0)
-        }
+        use looks::count;
         let others: Vec<usize> = atoms_in(p)
             .iter()
             .map(|&a| count(&self.mentions, a) - 1)

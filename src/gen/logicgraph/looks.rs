@@ -90,7 +90,8 @@ impl Counts {
     }
 }
 
-fn count<K: Ord>(m: &BTreeMap<K, usize>, k: K) -> usize {
+/// How many `m` counts for `k` (0 when none).
+pub(super) fn count<K: Ord>(m: &BTreeMap<K, usize>, k: K) -> usize {
     m.get(&k).copied().unwrap_or(0)
 }
 
